@@ -1,0 +1,1 @@
+//! `tablero serve` (placeholder, being written).

@@ -1,0 +1,1 @@
+//! GTP v2 (placeholder, being written).

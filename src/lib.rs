@@ -1,0 +1,11 @@
+//! tablero: a networked game-bot server.
+//!
+//! Layers (arrows point down only): CLI / daemon → protocols (`gtp`, `daide`, GVG-AI line adapter)
+//! → players (Go search, Diplomacy bots, GVG-AI controllers) → pure game cores (`go`, `diplomacy`,
+//! `gvgai`, `planning`, `evolve`). See `ARCHITECTURE.md`.
+
+pub mod budget;
+pub mod config;
+pub mod daemon;
+pub mod go;
+pub mod gtp;
