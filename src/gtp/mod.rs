@@ -3,8 +3,10 @@
 //! tests (`session`), and the dispatch of each command to the Go game and search (`engine`).
 
 pub mod command;
+pub mod engine;
 pub mod response;
 pub mod session;
 
 pub use command::{COMMAND_NAMES, Command, CommandError, Line, RawCommand};
+pub use engine::{Decision, GoEngine, GoPlayer, RandomPlayer};
 pub use session::{CommandContext, CommandKind, Engine, GtpError, run_session};
