@@ -273,6 +273,39 @@ async fn commands_pipelined_behind_a_genmove_do_not_stop_it() {
     s.session.await.expect("session");
 }
 
+#[tokio::test]
+async fn genmove_thinks_as_long_as_the_clock_allows() {
+    let mut s = live(Box::new(SlowPlayer), config());
+    // Absolute time, 3 s left: a small share of it.
+    s.input
+        .write_all(b"boardsize 9\ntime_settings 60 0 0\ntime_left b 3 0\n")
+        .await
+        .expect("write");
+    for _ in 0..3 {
+        assert_eq!(response(&mut s.output).await, "=\n\n");
+    }
+    let t = Instant::now();
+    s.input.write_all(b"genmove b\n").await.expect("write");
+    assert_eq!(response(&mut s.output).await, "= pass\n\n");
+    let used = t.elapsed();
+    assert!(used < Duration::from_millis(600), "{used:?}");
+    // Canadian, no main time, 4 stones in 2 s: about a quarter of the period less the lag buffer.
+    s.input
+        .write_all(b"time_settings 0 2 4\ngenmove w\n")
+        .await
+        .expect("write");
+    assert_eq!(response(&mut s.output).await, "=\n\n");
+    let t = Instant::now();
+    assert_eq!(response(&mut s.output).await, "= pass\n\n");
+    let used = t.elapsed();
+    assert!(
+        used > Duration::from_millis(150) && used < Duration::from_millis(700),
+        "{used:?}"
+    );
+    drop(s.input);
+    s.session.await.expect("session");
+}
+
 /// A seeded corpus of malformed lines: every line carries a unique id, so every one must get
 /// exactly one response with that id, in order, and the engine must stay usable.
 #[tokio::test]
