@@ -9,7 +9,7 @@
 //! - `n` is a streaming (analysis) command and any later line arrived, even an empty one.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, MutexGuard, mpsc as std_mpsc};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use bytes::{Buf, BytesMut};
 use futures::StreamExt;
@@ -59,7 +59,7 @@ pub trait Engine {
 pub struct CommandContext<'a> {
     id: Option<u64>,
     cancel: CancelFlag,
-    out: &'a mpsc::UnboundedSender<String>,
+    out: &'a mpsc::Sender<String>,
     streamed: bool,
 }
 
@@ -76,11 +76,11 @@ impl CommandContext<'_> {
     pub fn stream(&mut self, text: &str) {
         if !self.streamed {
             self.streamed = true;
-            let _ = self.out.send(response::stream_start(self.id));
+            let _ = self.out.blocking_send(response::stream_start(self.id));
         }
         let lines = response::stream_lines(text);
         if !lines.is_empty() {
-            let _ = self.out.send(lines);
+            let _ = self.out.blocking_send(lines);
         }
     }
     /// Writes raw text to the engine's diagnostic stream (stderr), e.g. `gogui-gfx:` lines.
@@ -186,6 +186,11 @@ impl Decoder for GtpLineCodec {
     }
 }
 
+/// Commands read ahead of the engine, at most.
+const EVENT_QUEUE: usize = 1024;
+/// Response chunks waiting for the writer, at most.
+const OUTPUT_QUEUE: usize = 256;
+
 /// What the reader hands to the engine thread, in input order.
 enum Event {
     Command { seq: u64, cmd: RawCommand },
@@ -257,8 +262,10 @@ where
     W: AsyncWrite + Unpin,
 {
     let control = Control::default();
-    let (event_tx, event_rx) = std_mpsc::channel::<Event>();
-    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<String>();
+    // Bounded queues give backpressure end to end: a peer that does not read its responses
+    // eventually stops being read.
+    let (event_tx, event_rx) = mpsc::channel::<Event>(EVENT_QUEUE);
+    let (out_tx, mut out_rx) = mpsc::channel::<String>(OUTPUT_QUEUE);
     let engine_control = control.clone();
     let engine_thread = std::thread::Builder::new()
         .name("gtp-engine".into())
@@ -289,7 +296,7 @@ where
                 },
                 Some(Ok(RawLine::Line(bytes))) => parse_line(&bytes),
             };
-            let event = match line {
+            let (event, last) = match line {
                 Line::Blank => {
                     control.update(|s| s.input_upto = s.last_seq);
                     continue;
@@ -309,17 +316,22 @@ where
                         seq = s.last_seq;
                         s.quit |= is_quit;
                     });
-                    if event_tx.send(Event::Command { seq, cmd }).is_err() || is_quit {
-                        break;
-                    }
-                    continue;
+                    (Event::Command { seq, cmd }, is_quit)
                 }
                 Line::Malformed { id, error } => {
                     control.update(|s| s.last_seq += 1);
-                    Event::Malformed { id, error }
+                    (Event::Malformed { id, error }, false)
                 }
             };
-            if event_tx.send(event).is_err() {
+            let sent = tokio::select! {
+                sent = event_tx.send(event) => sent.is_ok(),
+                () = shutdown.cancelled() => {
+                    control.update(|s| s.shutdown = true);
+                    false
+                }
+                () = writer_done.cancelled() => false,
+            };
+            if !sent || last {
                 break;
             }
         }
@@ -351,6 +363,8 @@ where
     };
 
     let ((), written) = tokio::join!(read, write);
+    // Closing the output queue unblocks an engine thread still trying to answer.
+    drop(out_rx);
     // The engine thread has dropped its output sender (or is stopping); wait for it off-runtime.
     let _ = tokio::task::spawn_blocking(move || engine_thread.join()).await;
     written.map_err(GtpError::Io)
@@ -358,17 +372,20 @@ where
 
 fn engine_loop(
     mut engine: Box<dyn Engine + Send>,
-    events: std_mpsc::Receiver<Event>,
-    out: mpsc::UnboundedSender<String>,
+    mut events: mpsc::Receiver<Event>,
+    out: mpsc::Sender<String>,
     control: Control,
 ) {
-    while let Ok(event) = events.recv() {
+    while let Some(event) = events.blocking_recv() {
         if control.lock().shutdown {
             break;
         }
         let (seq, cmd) = match event {
             Event::Malformed { id, error } => {
-                if out.send(response::failure(id, &error.to_string())).is_err() {
+                if out
+                    .blocking_send(response::failure(id, &error.to_string()))
+                    .is_err()
+                {
                     break;
                 }
                 continue;
@@ -376,7 +393,7 @@ fn engine_loop(
             Event::Command { seq, cmd } => (seq, cmd),
         };
         if cmd.name == "quit" {
-            let _ = out.send(response::success(cmd.id, ""));
+            let _ = out.blocking_send(response::success(cmd.id, ""));
             break;
         }
         let kind = engine.kind(&cmd);
@@ -410,7 +427,7 @@ fn engine_loop(
                 response::failure(cmd.id, "internal error")
             }
         };
-        if out.send(text).is_err() {
+        if out.blocking_send(text).is_err() {
             break;
         }
     }
@@ -604,6 +621,28 @@ mod tests {
             rest.push_str(&r);
         }
         assert!(!rest.contains("dropped"), "{rest}");
+    }
+
+    #[tokio::test]
+    async fn a_peer_that_does_not_read_is_not_buffered_without_bound() {
+        let (mut client_in, server_in) = tokio::io::duplex(1024);
+        let (server_out, client_out) = tokio::io::duplex(1024);
+        let config = GtpConfig::default();
+        let token = CancellationToken::new();
+        let t = token.clone();
+        let task = tokio::spawn(async move {
+            run_session(server_in, server_out, Box::new(Mock), &config, t).await
+        });
+        let flood = b"echo x\n".repeat(200_000);
+        let written =
+            tokio::time::timeout(Duration::from_millis(500), client_in.write_all(&flood)).await;
+        assert!(
+            written.is_err(),
+            "1.4 MB of input was taken without output being read"
+        );
+        token.cancel();
+        drop(client_out);
+        let _ = task.await;
     }
 
     fn decode_all(codec: &mut GtpLineCodec, chunks: &[&[u8]]) -> Vec<RawLine> {
