@@ -5,10 +5,8 @@
 //! defaults (so a typo is reported as `unknown config key "search.uct"`), applies the overrides
 //! on the same value tree, deserializes, and finally runs [`Config::validate`].
 
-use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use toml::{Table, Value};
@@ -185,53 +183,8 @@ impl Default for SearchConfig {
     }
 }
 
-/// The playout policies `search.playout_policy` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayoutPolicy {
-    /// Uniform over all legal moves, own eyes included (the thesis).
-    Random,
-    /// Uniform over legal moves that do not fill an own eye.
-    Light,
-}
-
-impl PlayoutPolicy {
-    pub const ALL: [PlayoutPolicy; 2] = [PlayoutPolicy::Random, PlayoutPolicy::Light];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            PlayoutPolicy::Random => "random",
-            PlayoutPolicy::Light => "light",
-        }
-    }
-}
-
-impl fmt::Display for PlayoutPolicy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for PlayoutPolicy {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        PlayoutPolicy::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                ConfigError::invalid(
-                    "search.playout_policy",
-                    format!("{s:?} is not a playout policy (expected \"random\" or \"light\")"),
-                )
-            })
-    }
-}
-
-impl SearchConfig {
-    /// The playout policy as a type (fails only on configs that did not pass validation).
-    pub fn policy(&self) -> Result<PlayoutPolicy, ConfigError> {
-        self.playout_policy.parse()
-    }
-}
+/// The values `search.playout_policy` accepts (the search parses them into its own type).
+pub const PLAYOUT_POLICIES: [&str; 2] = ["random", "light"];
 
 /// Everything that can be wrong with a configuration; every message names the key at fault.
 #[derive(Debug, thiserror::Error)]
@@ -402,7 +355,15 @@ impl Config {
                 ),
             ));
         }
-        search.policy()?;
+        if !PLAYOUT_POLICIES.contains(&search.playout_policy.as_str()) {
+            return Err(inv(
+                "search.playout_policy",
+                format!(
+                    "{:?} is not a playout policy (expected \"random\" or \"light\")",
+                    search.playout_policy
+                ),
+            ));
+        }
         Ok(())
     }
 }
@@ -702,7 +663,7 @@ mod tests {
         assert_eq!(c.search.seed, 42);
         assert_eq!(c.gtp.name, "my bot");
         assert_eq!(c.log.level, "tablero=debug");
-        assert_eq!(c.search.policy().unwrap(), PlayoutPolicy::Random);
+        assert_eq!(c.search.playout_policy, "random");
     }
 
     #[test]

@@ -61,6 +61,9 @@ enum BenchCommand {
         /// Seconds to run.
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
+        /// Playout threads (one board each).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         /// Seed of the playouts' random choices.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -75,10 +78,11 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Playouts {
             size,
             seconds,
+            threads,
             seed,
         }) => {
             init_logging("info");
-            bench_playouts(size, seconds, seed)
+            bench_playouts(size, seconds, threads, seed)
         }
     }
 }
@@ -187,7 +191,7 @@ fn gtp_session_handler(config: Arc<Config>) -> SessionHandler {
 }
 
 /// `tablero bench playouts`: checks the arguments, runs the benchmark, prints one JSON line.
-fn bench_playouts(size: usize, seconds: f64, seed: u64) -> ExitCode {
+fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> ExitCode {
     if !(tablero::go::MIN_SIZE..=tablero::go::MAX_SIZE).contains(&size) {
         eprintln!(
             "tablero: --size must be between {} and {}, got {size}",
@@ -200,7 +204,14 @@ fn bench_playouts(size: usize, seconds: f64, seed: u64) -> ExitCode {
         eprintln!("tablero: --seconds must be a number > 0, got {seconds}");
         return ExitCode::from(EXIT_USAGE);
     }
-    match run_playout_bench(size, seconds, seed) {
+    if !(1..=tablero::config::MAX_THREADS).contains(&threads) {
+        eprintln!(
+            "tablero: --threads must be between 1 and {}, got {threads}",
+            tablero::config::MAX_THREADS
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    match run_playout_bench(size, seconds, threads, seed) {
         Ok(json) => {
             println!("{json}");
             ExitCode::SUCCESS
@@ -212,9 +223,15 @@ fn bench_playouts(size: usize, seconds: f64, seed: u64) -> ExitCode {
     }
 }
 
-/// PLACEHOLDER until `tablero::go::search::bench_playouts(size, seconds, seed) -> BenchResult`
-/// exists: then this becomes `serde_json::to_string(&bench_playouts(size, seconds, seed))`.
-fn run_playout_bench(size: usize, seconds: f64, seed: u64) -> Result<String, String> {
-    let _ = (size, seconds, seed);
+/// PLACEHOLDER until `tablero::go::search::bench::bench_playouts(size, seconds, threads, seed)
+/// -> BenchResult` is on main: then this becomes
+/// `serde_json::to_string(&bench_playouts(size, seconds, threads, seed)).map_err(|e| e.to_string())`.
+fn run_playout_bench(
+    size: usize,
+    seconds: f64,
+    threads: usize,
+    seed: u64,
+) -> Result<String, String> {
+    let _ = (size, seconds, threads, seed);
     Err("bench playouts: tablero::go::search::bench_playouts is not implemented yet".into())
 }
