@@ -74,9 +74,52 @@ fn serve_exits_0_on_sigterm_and_sigint() {
     }
 }
 
+#[test]
+fn rust_log_overrides_log_level() {
+    let mut cmd = tablero();
+    cmd.env("RUST_LOG", "info");
+    let mut child = spawn(cmd, &["--set", "log.level=error"]);
+    // The address line is logged at info: it appears only because RUST_LOG wins.
+    wait_listening(&mut child);
+    stop(child, "TERM");
+}
+
+#[test]
+fn gtp_stdout_carries_only_protocol_even_at_trace_level() {
+    use std::io::Write;
+    let mut child = tablero()
+        .args(["gtp", "--set", "log.level=trace"])
+        .env("RUST_LOG", "trace")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The engine may already have ended (and closed stdin): a write error is fine.
+    let _ = child.stdin.take().unwrap().write_all(b"1 name\n2 quit\n");
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for line in stdout.lines() {
+        assert!(
+            line.is_empty()
+                || line.starts_with('=')
+                || line.starts_with('?')
+                || !line.contains(" TRACE ") && !line.contains(" INFO "),
+            "log line on stdout: {line:?}"
+        );
+    }
+    assert!(
+        !stdout.contains("tablero::"),
+        "log output on stdout: {stdout:?}"
+    );
+}
+
 fn spawn_serve(extra: &[&str]) -> Child {
-    tablero()
-        .arg("serve")
+    spawn(tablero(), extra)
+}
+
+fn spawn(mut cmd: Command, extra: &[&str]) -> Child {
+    cmd.arg("serve")
         .args(extra)
         .args([
             "--set",
