@@ -163,7 +163,7 @@ async fn max_connections_makes_extra_clients_wait() {
 #[tokio::test]
 async fn shutdown_cancels_sessions_and_stops_listening() {
     let cancelled = Arc::new(AtomicUsize::new(0));
-    let running = start(server(4, 2.0), echo(Arc::clone(&cancelled))).await;
+    let running = start(server(4, 30.0), echo(Arc::clone(&cancelled))).await;
     let mut a = Client::connect(running.addr).await;
     let mut b = Client::connect(running.addr).await;
     a.roundtrip("a").await;
@@ -181,7 +181,7 @@ async fn shutdown_cancels_sessions_and_stops_listening() {
     }
     let report = timeout(PATIENCE, running.task).await.unwrap().unwrap();
     assert!(
-        t0.elapsed() < Duration::from_secs(2),
+        t0.elapsed() < Duration::from_secs(10),
         "cooperative sessions end without waiting for the grace period"
     );
     assert_eq!(
