@@ -237,7 +237,7 @@ impl Config {
                 .parse()
                 .map_err(|e: toml::de::Error| ConfigError::Syntax {
                     path: path.to_path_buf(),
-                    message: e.message().to_string(),
+                    message: locate(&text, &e),
                 })?;
             tree = check_table(file, &schema, "")?;
         }
@@ -365,6 +365,26 @@ impl Config {
             ));
         }
         Ok(())
+    }
+}
+
+/// A TOML syntax error as one line: `line L, column C: message`.
+fn locate(text: &str, e: &toml::de::Error) -> String {
+    let message = e
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message.to_string(),
     }
 }
 
@@ -771,8 +791,10 @@ mod tests {
     fn missing_and_unparsable_files() {
         let missing = Config::load(Some(Path::new("/nonexistent/tablero.toml")), &[]);
         assert!(matches!(missing, Err(ConfigError::Read { .. })));
-        let e = load_text("[go\nboardsize = 9\n").unwrap_err();
+        let e = load_text("[go]\nboardsize = 9\nkomi = = 1\n").unwrap_err();
         assert!(matches!(e, ConfigError::Syntax { .. }), "{e}");
+        assert!(e.to_string().contains("line 3, column"), "{e}");
+        assert!(!e.to_string().contains('\n'), "one line: {e}");
     }
 
     #[test]
