@@ -1,1 +1,846 @@
-//! (being written)
+//! The Go board: a padded 1-D array, chains as circular linked lists with incremental
+//! pseudo-liberty statistics (count, sum, sum of squares: a chain is in atari exactly when all its
+//! pseudo-liberties are one point), a list of empty points for O(1) random move picks, Zobrist
+//! hashing, the simple-ko point and prisoner counts.
+//!
+//! `Board` is a fixed-size value: cloning it is one memcpy, so a playout copies the board once and
+//! plays forward with no allocation. Whole-game rules (superko, undo, handicap) live in `game`.
+
+use super::{Color, MAX_SIZE, Move, Vertex};
+use std::sync::OnceLock;
+
+/// Side of the padded array: the largest board plus a border on each side.
+const STRIDE: usize = MAX_SIZE + 2;
+/// Number of cells in the padded array.
+pub const CELLS: usize = STRIDE * STRIDE;
+/// "No point" marker for links and the ko point.
+const NONE: u16 = u16::MAX;
+
+/// Contents of a cell of the padded array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Cell {
+    Empty = 0,
+    Black = 1,
+    White = 2,
+    Border = 3,
+}
+
+impl Cell {
+    fn of(c: Color) -> Cell {
+        match c {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// Why the board refuses a stone (board-level rules only; superko is the game's business).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error("point is occupied")]
+    Occupied,
+    #[error("suicide")]
+    Suicide,
+    #[error("ko")]
+    Ko,
+    #[error("vertex is off the board")]
+    OffBoard,
+}
+
+/// A point of the padded array (`index = (row + 1) * STRIDE + col + 1`).
+pub type Point = usize;
+
+fn zobrist() -> &'static [[u64; CELLS]; 2] {
+    static KEYS: OnceLock<Box<[[u64; CELLS]; 2]>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        // splitmix64 from a fixed seed: the same keys in every run and on every machine.
+        let mut s: u64 = 0x7461_626c_6572_6f21;
+        let mut next = || {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut keys = Box::new([[0u64; CELLS]; 2]);
+        for side in keys.iter_mut() {
+            for k in side.iter_mut() {
+                *k = next();
+            }
+        }
+        keys
+    })
+}
+
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    cells: [Cell; CELLS],
+    /// Next stone of the same chain (circular); `NONE` on empty points.
+    next: [u16; CELLS],
+    /// Head (representative) of the chain a stone belongs to.
+    head: [u16; CELLS],
+    /// Per chain, indexed by head: pseudo-liberty count, sum and sum of squares, stone count.
+    plibs: [u16; CELLS],
+    lsum: [u32; CELLS],
+    lsum2: [u64; CELLS],
+    stones: [u16; CELLS],
+    /// Empty points of the board and each point's position in that list.
+    empty: [u16; MAX_SIZE * MAX_SIZE],
+    empty_len: usize,
+    empty_pos: [u16; CELLS],
+    ko: u16,
+    hash: u64,
+    /// Stones captured *by* each colour (prisoners it holds).
+    captures: [u32; 2],
+    /// Stones of each colour on the board.
+    on_board: [u32; 2],
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "Board {}x{}", self.size, self.size)?;
+        f.write_str(&self.to_ascii())
+    }
+}
+
+impl Board {
+    /// An empty board; `size` must lie in `MIN_SIZE..=MAX_SIZE` (checked by `Game::new`).
+    pub fn new(size: usize) -> Board {
+        assert!((super::MIN_SIZE..=MAX_SIZE).contains(&size));
+        let mut b = Board {
+            size,
+            cells: [Cell::Border; CELLS],
+            next: [NONE; CELLS],
+            head: [NONE; CELLS],
+            plibs: [0; CELLS],
+            lsum: [0; CELLS],
+            lsum2: [0; CELLS],
+            stones: [0; CELLS],
+            empty: [0; MAX_SIZE * MAX_SIZE],
+            empty_len: 0,
+            empty_pos: [NONE; CELLS],
+            ko: NONE,
+            hash: 0,
+            captures: [0; 2],
+            on_board: [0; 2],
+        };
+        for row in 0..size {
+            for col in 0..size {
+                let p = Self::point_of(Vertex::new(col, row));
+                b.cells[p] = Cell::Empty;
+                b.empty_pos[p] = b.empty_len as u16;
+                b.empty[b.empty_len] = p as u16;
+                b.empty_len += 1;
+            }
+        }
+        b
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    #[inline]
+    pub fn point_of(v: Vertex) -> Point {
+        (v.row() + 1) * STRIDE + v.col() + 1
+    }
+
+    #[inline]
+    pub fn vertex_of(p: Point) -> Vertex {
+        Vertex::new(p % STRIDE - 1, p / STRIDE - 1)
+    }
+
+    #[inline]
+    pub fn neighbours(p: Point) -> [Point; 4] {
+        [p - STRIDE, p - 1, p + 1, p + STRIDE]
+    }
+
+    #[inline]
+    pub fn diagonals(p: Point) -> [Point; 4] {
+        [
+            p - STRIDE - 1,
+            p - STRIDE + 1,
+            p + STRIDE - 1,
+            p + STRIDE + 1,
+        ]
+    }
+
+    #[inline]
+    pub fn cell(&self, p: Point) -> Cell {
+        self.cells[p]
+    }
+
+    pub fn get(&self, v: Vertex) -> Option<Color> {
+        if !v.on_board(self.size) {
+            return None;
+        }
+        self.cells[Self::point_of(v)].color()
+    }
+
+    /// Zobrist hash of the stones (not of the side to move or the ko point).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Prisoners held by `c`: opponent stones that `c` captured.
+    pub fn captures(&self, c: Color) -> u32 {
+        self.captures[c.index()]
+    }
+
+    pub fn stones_on_board(&self, c: Color) -> u32 {
+        self.on_board[c.index()]
+    }
+
+    /// Empty points, in no particular order.
+    #[inline]
+    pub fn empty_points(&self) -> &[u16] {
+        &self.empty[..self.empty_len]
+    }
+
+    /// The point where an immediate retake is forbidden, if any.
+    pub fn ko_point(&self) -> Option<Point> {
+        (self.ko != NONE).then_some(self.ko as Point)
+    }
+
+    /// All on-board points.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.size).flat_map(move |row| {
+            (0..self.size).map(move |col| Self::point_of(Vertex::new(col, row)))
+        })
+    }
+
+    /// The stones of the chain through `p`.
+    pub fn chain(&self, p: Point) -> Vec<Point> {
+        let mut out = Vec::new();
+        if self.cells[p].color().is_none() {
+            return out;
+        }
+        let mut q = p;
+        loop {
+            out.push(q);
+            q = self.next[q] as Point;
+            if q == p {
+                return out;
+            }
+        }
+    }
+
+    /// Head of the chain through a stone.
+    #[inline]
+    pub fn chain_head(&self, p: Point) -> Point {
+        self.head[p] as Point
+    }
+
+    /// Number of stones of the chain through stone `p`.
+    pub fn chain_size(&self, p: Point) -> usize {
+        self.stones[self.head[p] as usize] as usize
+    }
+
+    /// True if the chain through stone `p` has exactly one liberty.
+    #[inline]
+    pub fn in_atari(&self, p: Point) -> bool {
+        let h = self.head[p] as usize;
+        let n = self.plibs[h] as u64;
+        let s = self.lsum[h] as u64;
+        n > 0 && n * self.lsum2[h] == s * s
+    }
+
+    /// The single liberty of a chain in atari.
+    #[inline]
+    pub fn atari_liberty(&self, p: Point) -> Point {
+        let h = self.head[p] as usize;
+        (self.lsum[h] / self.plibs[h] as u32) as Point
+    }
+
+    /// Exact liberties of the chain through stone `p` (sorted, distinct).
+    pub fn liberties(&self, p: Point) -> Vec<Point> {
+        let mut libs: Vec<Point> = self
+            .chain(p)
+            .into_iter()
+            .flat_map(Self::neighbours)
+            .filter(|&n| self.cells[n] == Cell::Empty)
+            .collect();
+        libs.sort_unstable();
+        libs.dedup();
+        libs
+    }
+
+    /// The Zobrist hash after a legal stone of `c` at `p`, without playing it.
+    pub fn hash_after(&self, c: Color, p: Point) -> u64 {
+        let keys = zobrist();
+        let mut h = self.hash ^ keys[c.index()][p];
+        let opp = Cell::of(c.opponent());
+        let mut seen = [NONE; 4];
+        for (i, n) in Self::neighbours(p).into_iter().enumerate() {
+            if self.cells[n] == opp && self.in_atari(n) {
+                let head = self.head[n];
+                if seen[..i].contains(&head) {
+                    continue;
+                }
+                seen[i] = head;
+                let mut q = n;
+                loop {
+                    h ^= keys[c.opponent().index()][q];
+                    q = self.next[q] as Point;
+                    if q == n {
+                        break;
+                    }
+                }
+            }
+        }
+        h
+    }
+
+    /// Board-level legality of a stone of `c` at `p`: empty, not the ko point, not suicide.
+    pub fn check(&self, c: Color, p: Point) -> Result<(), BoardError> {
+        if self.cells[p] != Cell::Empty {
+            return Err(if self.cells[p] == Cell::Border {
+                BoardError::OffBoard
+            } else {
+                BoardError::Occupied
+            });
+        }
+        if p as u16 == self.ko {
+            return Err(BoardError::Ko);
+        }
+        if self.is_suicide(c, p) {
+            return Err(BoardError::Suicide);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    pub fn is_legal(&self, c: Color, p: Point) -> bool {
+        self.cells[p] == Cell::Empty && p as u16 != self.ko && !self.is_suicide(c, p)
+    }
+
+    /// True if a stone of `c` at empty `p` would have no liberty after its captures.
+    #[inline]
+    pub fn is_suicide(&self, c: Color, p: Point) -> bool {
+        let own = Cell::of(c);
+        for n in Self::neighbours(p) {
+            match self.cells[n] {
+                Cell::Empty => return false,
+                Cell::Border => {}
+                cell if cell == own => {
+                    if !self.in_atari(n) {
+                        return false;
+                    }
+                }
+                _ => {
+                    if self.in_atari(n) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// True if `p` is an eye-like point of `c`: every neighbour is `c` or the edge, and the
+    /// opponent holds fewer than two diagonals (fewer than one on the edge).
+    #[inline]
+    pub fn is_eye(&self, c: Color, p: Point) -> bool {
+        let own = Cell::of(c);
+        for n in Self::neighbours(p) {
+            let cell = self.cells[n];
+            if cell != own && cell != Cell::Border {
+                return false;
+            }
+        }
+        let opp = Cell::of(c.opponent());
+        let mut bad = 0;
+        let mut edge = false;
+        for d in Self::diagonals(p) {
+            match self.cells[d] {
+                Cell::Border => edge = true,
+                cell if cell == opp => bad += 1,
+                _ => {}
+            }
+        }
+        if edge { bad == 0 } else { bad < 2 }
+    }
+
+    /// Plays a move; on error the board is unchanged.
+    pub fn play_move(&mut self, c: Color, mv: Move) -> Result<(), BoardError> {
+        match mv {
+            Move::Pass => {
+                self.pass();
+                Ok(())
+            }
+            Move::Play(v) => {
+                if !v.on_board(self.size) {
+                    return Err(BoardError::OffBoard);
+                }
+                let p = Self::point_of(v);
+                self.check(c, p)?;
+                self.play_unchecked(c, p);
+                Ok(())
+            }
+        }
+    }
+
+    /// A pass: only clears the ko point.
+    #[inline]
+    pub fn pass(&mut self) {
+        self.ko = NONE;
+    }
+
+    #[inline]
+    fn add_lib(&mut self, h: usize, p: Point) {
+        self.plibs[h] += 1;
+        self.lsum[h] += p as u32;
+        self.lsum2[h] += (p * p) as u64;
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, h: usize, p: Point) {
+        self.plibs[h] -= 1;
+        self.lsum[h] -= p as u32;
+        self.lsum2[h] -= (p * p) as u64;
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, p: Point) {
+        let i = self.empty_pos[p] as usize;
+        self.empty_len -= 1;
+        let last = self.empty[self.empty_len];
+        self.empty[i] = last;
+        self.empty_pos[last as usize] = i as u16;
+        self.empty_pos[p] = NONE;
+    }
+
+    #[inline]
+    fn add_empty(&mut self, p: Point) {
+        self.empty_pos[p] = self.empty_len as u16;
+        self.empty[self.empty_len] = p as u16;
+        self.empty_len += 1;
+    }
+
+    /// Plays a stone that `is_legal` accepted. Returns the number of stones captured.
+    pub fn play_unchecked(&mut self, c: Color, p: Point) -> u32 {
+        debug_assert!(self.is_legal(c, p));
+        let own = Cell::of(c);
+        let keys = zobrist();
+        self.cells[p] = own;
+        self.hash ^= keys[c.index()][p];
+        self.on_board[c.index()] += 1;
+        self.remove_empty(p);
+        self.head[p] = p as u16;
+        self.next[p] = p as u16;
+        self.stones[p] = 1;
+        self.plibs[p] = 0;
+        self.lsum[p] = 0;
+        self.lsum2[p] = 0;
+
+        let mut captured = 0u32;
+        let mut single_capture = NONE;
+        for n in Self::neighbours(p) {
+            match self.cells[n] {
+                Cell::Empty => {
+                    let h = self.head[p] as usize;
+                    self.add_lib(h, n);
+                }
+                Cell::Border => {}
+                cell => {
+                    let h = self.head[n] as usize;
+                    self.remove_lib(h, p);
+                    if cell == own {
+                        let mine = self.head[p] as usize;
+                        if h != mine {
+                            self.merge(mine, h);
+                        }
+                    } else if self.plibs[h] == 0 {
+                        let removed = self.capture(h);
+                        if removed == 1 {
+                            single_capture = n as u16;
+                        }
+                        captured += removed;
+                    }
+                }
+            }
+        }
+        self.captures[c.index()] += captured;
+        let h = self.head[p] as usize;
+        // Simple ko: one stone captured one stone and stands alone with one liberty.
+        self.ko = if captured == 1 && self.stones[h] == 1 && self.plibs[h] == 1 {
+            single_capture
+        } else {
+            NONE
+        };
+        captured
+    }
+
+    /// Merges chain `b` into chain `a` (or the smaller into the larger) and fixes heads.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.stones[a] >= self.stones[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut q = small;
+        loop {
+            self.head[q] = big as u16;
+            q = self.next[q] as usize;
+            if q == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.stones[big] += self.stones[small];
+        self.plibs[big] += self.plibs[small];
+        self.lsum[big] += self.lsum[small];
+        self.lsum2[big] += self.lsum2[small];
+    }
+
+    /// Removes the chain with head `h`; returns the number of stones removed.
+    fn capture(&mut self, h: usize) -> u32 {
+        let cell = self.cells[h];
+        let color = match cell.color() {
+            Some(c) => c,
+            None => return 0,
+        };
+        let keys = zobrist();
+        let mut removed = 0;
+        let mut q = h;
+        loop {
+            let nq = self.next[q] as usize;
+            self.cells[q] = Cell::Empty;
+            self.hash ^= keys[color.index()][q];
+            self.next[q] = NONE;
+            self.head[q] = NONE;
+            self.add_empty(q);
+            removed += 1;
+            for n in Self::neighbours(q) {
+                if let Some(_c) = self.cells[n].color() {
+                    let nh = self.head[n] as usize;
+                    self.add_lib(nh, q);
+                }
+            }
+            q = nq;
+            if q == h {
+                break;
+            }
+        }
+        self.on_board[color.index()] -= removed;
+        removed
+    }
+
+    /// Area score before komi, Tromp-Taylor: stones plus empty regions that reach only one
+    /// colour. Returns (black, white).
+    pub fn area(&self) -> (u32, u32) {
+        let (tb, tw) = self.territory_regions(|_| false);
+        (self.on_board[0] + tb, self.on_board[1] + tw)
+    }
+
+    /// Black area minus white area, fast path for playouts that ended with every empty point
+    /// surrounded; falls back to a flood fill when an empty point touches both colours or none.
+    #[inline]
+    pub fn area_difference(&self) -> i32 {
+        let mut diff = self.on_board[0] as i32 - self.on_board[1] as i32;
+        for &p in self.empty_points() {
+            let mut seen = 0u8;
+            for n in Self::neighbours(p as Point) {
+                seen |= match self.cells[n] {
+                    Cell::Black => 1,
+                    Cell::White => 2,
+                    Cell::Empty => 4,
+                    Cell::Border => 0,
+                };
+            }
+            match seen {
+                1 => diff += 1,
+                2 => diff -= 1,
+                3 => {}
+                _ => {
+                    let (b, w) = self.area();
+                    return b as i32 - w as i32;
+                }
+            }
+        }
+        diff
+    }
+
+    /// Counts empty regions bordered by one colour only, treating points where `dead(p)` holds
+    /// as empty (for scoring with dead stones removed). Returns (black territory, white
+    /// territory).
+    pub fn territory_regions(&self, dead: impl Fn(Point) -> bool) -> (u32, u32) {
+        let mut seen = [false; CELLS];
+        let mut stack: Vec<Point> = Vec::with_capacity(64);
+        let mut terr = [0u32; 2];
+        for start in self.points() {
+            let is_space = |q: Point| self.cells[q] == Cell::Empty || dead(q);
+            if seen[start] || !is_space(start) {
+                continue;
+            }
+            let mut region = 0u32;
+            let mut reach = [false; 2];
+            seen[start] = true;
+            stack.push(start);
+            while let Some(q) = stack.pop() {
+                region += 1;
+                for n in Self::neighbours(q) {
+                    match self.cells[n] {
+                        Cell::Border => {}
+                        _ if is_space(n) => {
+                            if !seen[n] {
+                                seen[n] = true;
+                                stack.push(n);
+                            }
+                        }
+                        cell => {
+                            if let Some(c) = cell.color() {
+                                reach[c.index()] = true;
+                            }
+                        }
+                    }
+                }
+            }
+            match reach {
+                [true, false] => terr[0] += region,
+                [false, true] => terr[1] += region,
+                _ => {}
+            }
+        }
+        (terr[0], terr[1])
+    }
+
+    /// A plain text diagram (no blank lines), GTP coordinates on the edges.
+    pub fn to_ascii(&self) -> String {
+        let n = self.size;
+        let letters: String = (0..n)
+            .map(|c| format!(" {}", super::COLUMN_LETTERS[c] as char))
+            .collect();
+        let mut s = format!("  {letters}\n");
+        for row in (0..n).rev() {
+            s.push_str(&format!("{:>2}", row + 1));
+            for col in 0..n {
+                let p = Self::point_of(Vertex::new(col, row));
+                s.push(' ');
+                s.push(match self.cells[p] {
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    _ => '.',
+                });
+            }
+            s.push_str(&format!(" {}\n", row + 1));
+        }
+        s.push_str(&format!("  {letters}"));
+        s
+    }
+
+    /// Checks every incremental structure against a recomputation (tests and debug builds).
+    pub fn validate(&self) -> Result<(), String> {
+        let keys = zobrist();
+        let mut hash = 0;
+        let mut counts = [0u32; 2];
+        for p in self.points() {
+            match self.cells[p].color() {
+                Some(c) => {
+                    hash ^= keys[c.index()][p];
+                    counts[c.index()] += 1;
+                    let h = self.head[p] as usize;
+                    let chain = self.chain(p);
+                    if chain.iter().any(|&q| self.head[q] as usize != h) {
+                        return Err(format!("chain through {p} has mixed heads"));
+                    }
+                    if chain.len() != self.stones[h] as usize {
+                        return Err(format!("chain size mismatch at {p}"));
+                    }
+                    let (mut n, mut s, mut s2) = (0u16, 0u32, 0u64);
+                    for &q in &chain {
+                        for l in Self::neighbours(q) {
+                            if self.cells[l] == Cell::Empty {
+                                n += 1;
+                                s += l as u32;
+                                s2 += (l * l) as u64;
+                            }
+                        }
+                    }
+                    if (n, s, s2) != (self.plibs[h], self.lsum[h], self.lsum2[h]) {
+                        return Err(format!("liberty stats wrong at {p}"));
+                    }
+                    if n == 0 {
+                        return Err(format!("chain without liberties at {p}"));
+                    }
+                }
+                None => {
+                    if self.empty_pos[p] == NONE
+                        || self.empty[self.empty_pos[p] as usize] as usize != p
+                    {
+                        return Err(format!("empty list misses {p}"));
+                    }
+                }
+            }
+        }
+        if hash != self.hash {
+            return Err("hash mismatch".into());
+        }
+        if counts != self.on_board {
+            return Err("stone counts mismatch".into());
+        }
+        if self.empty_len as u32 + counts[0] + counts[1] != (self.size * self.size) as u32 {
+            return Err("empty count mismatch".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(s: &str, size: usize) -> Point {
+        Board::point_of(Vertex::parse(s, size).unwrap())
+    }
+
+    fn setup(size: usize, black: &[&str], white: &[&str]) -> Board {
+        let mut b = Board::new(size);
+        for s in black {
+            b.play_move(Color::Black, Move::Play(Vertex::parse(s, size).unwrap()))
+                .unwrap();
+        }
+        for s in white {
+            b.play_move(Color::White, Move::Play(Vertex::parse(s, size).unwrap()))
+                .unwrap();
+        }
+        b.validate().unwrap();
+        b
+    }
+
+    #[test]
+    fn capture_and_prisoners() {
+        let mut b = setup(5, &["B1"], &["A1"]);
+        b.play_move(Color::Black, Move::Play(Vertex::parse("A2", 5).unwrap()))
+            .unwrap();
+        assert_eq!(b.get(Vertex::parse("A1", 5).unwrap()), None);
+        assert_eq!(b.captures(Color::Black), 1);
+        assert_eq!(b.stones_on_board(Color::White), 0);
+        b.validate().unwrap();
+    }
+
+    #[test]
+    fn suicide_is_illegal_unless_it_captures() {
+        let mut b = setup(5, &["B1", "A2"], &[]);
+        let before = b.hash();
+        assert_eq!(
+            b.play_move(Color::White, Move::Play(Vertex::parse("A1", 5).unwrap())),
+            Err(BoardError::Suicide)
+        );
+        assert_eq!(b.hash(), before);
+        assert_eq!(b.get(Vertex::parse("A1", 5).unwrap()), None);
+        // White B1 has no liberty of its own but captures black A1: legal.
+        let mut c = setup(5, &["A1"], &["A2", "C1", "B2"]);
+        c.play_move(Color::White, Move::Play(Vertex::parse("B1", 5).unwrap()))
+            .unwrap();
+        assert_eq!(c.get(Vertex::parse("A1", 5).unwrap()), None);
+        assert_eq!(c.captures(Color::White), 1);
+        c.validate().unwrap();
+        // A multi-stone suicide is refused too.
+        let mut d = setup(5, &["A3", "B2", "C1"], &["A1"]);
+        assert_eq!(
+            d.play_move(Color::White, Move::Play(Vertex::parse("B1", 5).unwrap())),
+            Ok(())
+        );
+        assert_eq!(
+            d.play_move(Color::White, Move::Play(Vertex::parse("A2", 5).unwrap())),
+            Err(BoardError::Suicide)
+        );
+        d.validate().unwrap();
+    }
+
+    #[test]
+    fn ko_point_forbids_immediate_retake() {
+        //   . X O .      row 4
+        //   X O . O      row 3  (white C3 to be captured by black D3)
+        //   . X O .      row 2
+        let mut k = setup(5, &["B3", "C4", "C2"], &["C3", "D4", "D2", "E3"]);
+        k.play_move(Color::Black, Move::Play(Vertex::parse("D3", 5).unwrap()))
+            .unwrap();
+        assert_eq!(k.get(Vertex::parse("C3", 5).unwrap()), None);
+        assert_eq!(k.ko_point(), Some(pt("C3", 5)));
+        assert_eq!(
+            k.play_move(Color::White, Move::Play(Vertex::parse("C3", 5).unwrap())),
+            Err(BoardError::Ko)
+        );
+        k.pass();
+        assert_eq!(k.ko_point(), None);
+        k.validate().unwrap();
+    }
+
+    #[test]
+    fn atari_detection_and_liberties() {
+        let b = setup(9, &["E5", "E6"], &["D5", "F5", "D6", "F6", "E7"]);
+        let p = pt("E5", 9);
+        assert!(b.in_atari(p));
+        assert_eq!(b.atari_liberty(p), pt("E4", 9));
+        assert_eq!(b.liberties(p), vec![pt("E4", 9)]);
+        let q = pt("D5", 9);
+        assert!(!b.in_atari(q));
+    }
+
+    #[test]
+    fn eyes() {
+        let b = setup(5, &["A2", "B1", "B2"], &[]);
+        assert!(b.is_eye(Color::Black, pt("A1", 5)));
+        assert!(!b.is_eye(Color::White, pt("A1", 5)));
+        let c = setup(5, &["A2", "B1"], &["B2"]);
+        assert!(!c.is_eye(Color::Black, pt("A1", 5)));
+    }
+
+    #[test]
+    fn area_scoring_counts_regions() {
+        let b = Board::new(5);
+        assert_eq!(b.area(), (0, 0));
+        let b = setup(5, &["C1", "C2", "C3", "C4", "C5"], &[]);
+        assert_eq!(b.area(), (25, 0));
+        let b = setup(
+            5,
+            &["B1", "B2", "B3", "B4", "B5"],
+            &["D1", "D2", "D3", "D4", "D5"],
+        );
+        assert_eq!(b.area(), (10, 10));
+    }
+
+    #[test]
+    fn random_games_keep_invariants() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        for size in [2, 3, 5, 9, 13, 19, 25] {
+            let mut b = Board::new(size);
+            let mut color = Color::Black;
+            for _ in 0..(size * size * 3) {
+                let legal: Vec<Point> = b
+                    .empty_points()
+                    .iter()
+                    .map(|&p| p as Point)
+                    .filter(|&p| b.is_legal(color, p))
+                    .collect();
+                if legal.is_empty() {
+                    b.pass();
+                } else {
+                    let p = legal[rng.gen_range(0..legal.len())];
+                    let predicted = b.hash_after(color, p);
+                    b.play_unchecked(color, p);
+                    assert_eq!(predicted, b.hash());
+                }
+                if size <= 9 || b.empty_points().len() % 17 == 0 {
+                    b.validate().unwrap();
+                    let (bb, ww) = b.area();
+                    assert_eq!(b.area_difference(), bb as i32 - ww as i32);
+                }
+                color = color.opponent();
+            }
+            b.validate().unwrap();
+        }
+    }
+}
