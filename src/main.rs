@@ -223,15 +223,13 @@ fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> ExitC
     }
 }
 
-/// PLACEHOLDER until `tablero::go::search::bench::bench_playouts(size, seconds, threads, seed)
-/// -> BenchResult` is on main: then this becomes
-/// `serde_json::to_string(&bench_playouts(size, seconds, threads, seed)).map_err(|e| e.to_string())`.
+/// Runs `tablero::go::search::bench::bench_playouts` and renders its result as JSON.
 fn run_playout_bench(
     size: usize,
     seconds: f64,
     threads: usize,
     seed: u64,
 ) -> Result<String, String> {
-    let _ = (size, seconds, threads, seed);
-    Err("bench playouts: tablero::go::search::bench_playouts is not implemented yet".into())
+    let result = tablero::go::search::bench::bench_playouts(size, seconds, threads, seed);
+    serde_json::to_string(&result).map_err(|e| format!("cannot render the result: {e}"))
 }

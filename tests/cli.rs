@@ -177,3 +177,44 @@ fn stop(mut child: Child, signal: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn bench_playouts_prints_one_json_line() {
+    let out = tablero()
+        .args([
+            "bench",
+            "playouts",
+            "--size",
+            "5",
+            "--seconds",
+            "0.2",
+            "--seed",
+            "7",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout:?}");
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(json["size"], 5);
+    assert_eq!(json["seed"], 7);
+    assert!(
+        json["playouts_per_second"].as_f64().unwrap() > 0.0,
+        "{json}"
+    );
+
+    for bad in [["--size", "1"], ["--seconds", "0"], ["--threads", "0"]] {
+        let out = tablero()
+            .args(["bench", "playouts"])
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(out.stdout.is_empty());
+    }
+}
