@@ -1,3 +1,235 @@
-fn main() {
-    println!("tablero");
+//! The `tablero` command line: subcommands → library calls. Logs go to stderr only; stdout is
+//! the protocol channel of `tablero gtp` and the JSON result line of `tablero bench`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use tablero::config::Config;
+use tablero::daemon::{
+    self, CancellationToken, Session, SessionError, SessionHandler, ShutdownSignal,
+};
+use tracing_subscriber::EnvFilter;
+
+/// Exit code for a bad configuration or bad arguments (clap uses 2 as well).
+const EXIT_USAGE: u8 = 2;
+/// Exit code for a failure while running.
+const EXIT_FAILURE: u8 = 1;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tablero",
+    version,
+    about = "A networked game-bot server: Go over GTP (Diplomacy and GVG-AI coming)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the daemon: GTP over TCP at server.gtp_listen, one engine per connection.
+    Serve(ConfigArgs),
+    /// Run one GTP engine on stdin/stdout (what GoGui, Sabaki and other GTP tools launch).
+    Gtp(ConfigArgs),
+    /// Measure speed; prints one JSON line on stdout.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Debug, Args)]
+struct ConfigArgs {
+    /// TOML configuration file (see configs/tablero.toml); built-in defaults without it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Override one key after the file, e.g. --set go.boardsize=9 (repeatable).
+    #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
+    set: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchCommand {
+    /// Random playouts per second on an empty board.
+    Playouts {
+        /// Board size (2..=25).
+        #[arg(long, default_value_t = 9)]
+        size: usize,
+        /// Seconds to run.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Playout threads (one board each).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the playouts' random choices.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(args) => with_config(&args, serve),
+        Command::Gtp(args) => with_config(&args, gtp_stdio),
+        Command::Bench(BenchCommand::Playouts {
+            size,
+            seconds,
+            threads,
+            seed,
+        }) => {
+            init_logging("info");
+            bench_playouts(size, seconds, threads, seed)
+        }
+    }
+}
+
+/// Loads the configuration (exit 2 with the reason on stderr if it is bad), starts logging
+/// and runs `f` on a fresh tokio runtime.
+fn with_config(
+    args: &ConfigArgs,
+    f: fn(Arc<Config>, &tokio::runtime::Runtime) -> ExitCode,
+) -> ExitCode {
+    let config = match Config::load(args.config.as_deref(), &args.set) {
+        Ok(config) => Arc::new(config),
+        Err(e) => {
+            eprintln!("tablero: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    init_logging(&config.log.level);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!("cannot start the tokio runtime: {e}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    let code = f(config, &runtime);
+    // A blocking stdin read (tokio reads stdin on a blocking thread) must not keep us alive.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    code
+}
+
+/// Logs to stderr, filtered by RUST_LOG if it is set and valid, else by `level`.
+fn init_logging(level: &str) {
+    let from_env = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let (filter, env_problem) = match from_env.as_deref().map(EnvFilter::try_new) {
+        Some(Ok(filter)) => (filter, None),
+        Some(Err(e)) => (EnvFilter::new(level), Some(e)),
+        None => (EnvFilter::new(level), None),
+    };
+    let installed = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+    if installed.is_err() {
+        eprintln!("tablero: a logger was already installed");
+    }
+    if let Some(e) = env_problem {
+        tracing::warn!("ignoring RUST_LOG: {e}; using log.level {level:?}");
+    }
+}
+
+fn serve(config: Arc<Config>, runtime: &tokio::runtime::Runtime) -> ExitCode {
+    let handler = gtp_session_handler(Arc::clone(&config));
+    match runtime.block_on(daemon::serve(&config, handler)) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// One GTP session on stdin/stdout; SIGINT/SIGTERM cancel it like a daemon shutdown.
+fn gtp_stdio(config: Arc<Config>, runtime: &tokio::runtime::Runtime) -> ExitCode {
+    let handler = gtp_session_handler(config);
+    let outcome = runtime.block_on(async move {
+        let signal = ShutdownSignal::install()?;
+        let cancel = CancellationToken::new();
+        let on_signal = cancel.clone();
+        tokio::spawn(async move {
+            let name = signal.recv().await;
+            tracing::info!("{name} received, ending the GTP session");
+            on_signal.cancel();
+        });
+        handler(Session::stdio(), cancel).await
+    });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("GTP session failed: {e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// The GTP engine for one session (TCP or stdio), built from the configuration.
+///
+/// PLACEHOLDER until `tablero::gtp::run_session` and the Go engine constructor are on main:
+/// wiring them is this one function, e.g.
+/// `run_session(session.reader, session.writer, engine, &config.gtp, cancel)`.
+fn gtp_session_handler(config: Arc<Config>) -> SessionHandler {
+    daemon::session_handler(move |_session: Session, _cancel: CancellationToken| {
+        let _config = Arc::clone(&config);
+        async move {
+            Err::<(), SessionError>(
+                "the GTP engine is not wired in yet (waiting for tablero::gtp::run_session)".into(),
+            )
+        }
+    })
+}
+
+/// `tablero bench playouts`: checks the arguments, runs the benchmark, prints one JSON line.
+fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> ExitCode {
+    if !(tablero::go::MIN_SIZE..=tablero::go::MAX_SIZE).contains(&size) {
+        eprintln!(
+            "tablero: --size must be between {} and {}, got {size}",
+            tablero::go::MIN_SIZE,
+            tablero::go::MAX_SIZE
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if !(seconds.is_finite() && seconds > 0.0) {
+        eprintln!("tablero: --seconds must be a number > 0, got {seconds}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if !(1..=tablero::config::MAX_THREADS).contains(&threads) {
+        eprintln!(
+            "tablero: --threads must be between 1 and {}, got {threads}",
+            tablero::config::MAX_THREADS
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    match run_playout_bench(size, seconds, threads, seed) {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tablero: {e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// Runs `tablero::go::search::bench::bench_playouts` and renders its result as JSON.
+fn run_playout_bench(
+    size: usize,
+    seconds: f64,
+    threads: usize,
+    seed: u64,
+) -> Result<String, String> {
+    let result = tablero::go::search::bench::bench_playouts(size, seconds, threads, seed);
+    serde_json::to_string(&result).map_err(|e| format!("cannot render the result: {e}"))
 }
