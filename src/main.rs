@@ -39,6 +39,39 @@ enum Command {
     /// Measure speed; prints one JSON line on stdout.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Play GTP engines against each other (like gogui-twogtp); one JSON line at the end.
+    Match(MatchArgs),
+}
+
+#[derive(Debug, Args)]
+struct MatchArgs {
+    /// Command line of the first engine (Black in odd games).
+    #[arg(long)]
+    black: String,
+    /// Command line of the second engine.
+    #[arg(long)]
+    white: String,
+    /// GTP engine that scores finished games (e.g. "gnugo --mode gtp --chinese-rules").
+    #[arg(long)]
+    referee: Option<String>,
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    #[arg(long, default_value_t = 7.0)]
+    komi: f64,
+    #[arg(long, default_value_t = 1)]
+    games: usize,
+    /// Swap colours every other game.
+    #[arg(long)]
+    alternate: bool,
+    /// Seconds per move (time_settings 0 T 1); slower moves lose on time.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Write one SGF file per game into this folder.
+    #[arg(long, value_name = "DIR")]
+    sgf_dir: Option<PathBuf>,
+    /// Include every game's record in the JSON line.
+    #[arg(long)]
+    records: bool,
 }
 
 #[derive(Debug, Args)]
@@ -83,6 +116,60 @@ fn main() -> ExitCode {
         }) => {
             init_logging("info");
             bench_playouts(size, seconds, threads, seed)
+        }
+        Command::Match(args) => {
+            init_logging("warn");
+            run_match(args)
+        }
+    }
+}
+
+/// `tablero match`: checks the arguments, plays, prints the summary as one JSON line.
+fn run_match(args: MatchArgs) -> ExitCode {
+    if !(tablero::go::MIN_SIZE..=tablero::go::MAX_SIZE).contains(&args.size) {
+        eprintln!(
+            "tablero: --size must be between 2 and 25, got {}",
+            args.size
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0)) || !args.komi.is_finite() {
+        eprintln!("tablero: --time must be > 0 and --komi a number");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let mut opts = tablero::tournament::go_match::MatchOptions::new(
+        &args.black,
+        &args.white,
+        args.size,
+        args.komi,
+        args.games,
+    );
+    opts.referee = args.referee;
+    opts.alternate = args.alternate;
+    opts.time_per_move = args.time;
+    opts.sgf_dir = args.sgf_dir;
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("tablero: cannot start the tokio runtime: {e}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    let mut summary = runtime.block_on(tablero::tournament::go_match::run_match(&opts));
+    if !args.records {
+        summary.records.clear();
+    }
+    match serde_json::to_string(&summary) {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tablero: cannot render the summary: {e}");
+            ExitCode::from(EXIT_FAILURE)
         }
     }
 }
