@@ -1,1 +1,76 @@
-fn main() {}
+//! Criterion benchmarks of the Go hot paths: light playouts from the empty board (9x9, 19x19),
+//! a board copy, and MCTS iterations. Run: `cargo bench --bench go_playouts`.
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::time::{Duration, Instant};
+use tablero::budget::{Budget, CancelFlag};
+use tablero::go::Color;
+use tablero::go::board::Board;
+use tablero::go::game::{Game, Rules, Scoring};
+use tablero::go::search::playout::{PlayoutPolicy, playout};
+use tablero::go::search::{Player, SearchParams};
+
+fn playouts(c: &mut Criterion) {
+    let mut g = c.benchmark_group("light_playout");
+    g.throughput(Throughput::Elements(1));
+    for size in [9usize, 19] {
+        let empty = Board::new(size);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        g.bench_function(format!("{size}x{size}"), |b| {
+            b.iter_batched_ref(
+                || empty.clone(),
+                |board| {
+                    playout(
+                        board,
+                        Color::Black,
+                        0,
+                        PlayoutPolicy::Light,
+                        Scoring::Area,
+                        7.5,
+                        &mut rng,
+                        None,
+                    )
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+fn board_copy(c: &mut Criterion) {
+    let b = Board::new(19);
+    c.bench_function("board_clone", |bench| {
+        bench.iter(|| std::hint::black_box(b.clone()))
+    });
+}
+
+fn mcts(c: &mut Criterion) {
+    let mut g = c.benchmark_group("mcts_9x9");
+    g.throughput(Throughput::Elements(1000));
+    g.sample_size(20);
+    let game = Game::new(
+        9,
+        Rules {
+            scoring: Scoring::Area,
+            ..Rules::default()
+        },
+    )
+    .expect("9x9");
+    g.bench_function("1000_iterations", |b| {
+        b.iter(|| {
+            let mut p = Player::new(SearchParams {
+                max_playouts: 1000,
+                ..SearchParams::default()
+            });
+            let budget = Budget::new(Instant::now() + Duration::from_secs(60), CancelFlag::new());
+            p.search(&game, Color::Black, &budget)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, playouts, board_copy, mcts);
+criterion_main!(benches);

@@ -1,7 +1,15 @@
 //! The one configuration: a TOML file (`configs/tablero.toml` documents every key), defaults for
 //! every key, `--set section.key=value` overrides, and validation with clear errors.
+//!
+//! [`Config::load`] reads the file (or none), checks every key and value type against the
+//! defaults (so a typo is reported as `unknown config key "search.uct"`), applies the overrides
+//! on the same value tree, deserializes, and finally runs [`Config::validate`].
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use toml::{Table, Value};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -35,6 +43,8 @@ pub struct ServerConfig {
     pub gtp_listen: String,
     /// Most GTP sessions served at once; further connections wait in the accept queue.
     pub max_connections: usize,
+    /// Seconds running sessions get to end after a shutdown signal before they are dropped.
+    pub shutdown_grace: f64,
 }
 
 impl Default for ServerConfig {
@@ -42,7 +52,28 @@ impl Default for ServerConfig {
         Self {
             gtp_listen: "127.0.0.1:6790".into(),
             max_connections: 16,
+            shutdown_grace: 5.0,
         }
+    }
+}
+
+impl ServerConfig {
+    /// The GTP listen address as a socket address (`IP:PORT`; port 0 = any free port).
+    pub fn gtp_listen_addr(&self) -> Result<SocketAddr, ConfigError> {
+        self.gtp_listen.parse().map_err(|e| {
+            ConfigError::invalid(
+                "server.gtp_listen",
+                format!(
+                    "{:?}: {e} (expected IP:PORT, e.g. 127.0.0.1:6790)",
+                    self.gtp_listen
+                ),
+            )
+        })
+    }
+
+    /// The shutdown grace period as a duration (validated configs only; bad values give zero).
+    pub fn shutdown_grace_duration(&self) -> std::time::Duration {
+        std::time::Duration::try_from_secs_f64(self.shutdown_grace).unwrap_or_default()
     }
 }
 
@@ -132,6 +163,13 @@ pub struct SearchConfig {
     /// Playout policy: "random" (thesis: uniform over legal moves, no eye rule) or "light"
     /// (uniform over moves that do not fill an own eye).
     pub playout_policy: String,
+    /// RAVE equivalence parameter (visits at which AMAF and real statistics weigh the same);
+    /// 0 turns RAVE off, as in the thesis.
+    pub rave_equiv: f64,
+    /// Visits without wins added to a node while a thread's descent through it is in flight.
+    pub virtual_loss: u32,
+    /// Stop searching when the best move can no longer be overtaken in the time left.
+    pub early_stop: bool,
 }
 
 impl Default for SearchConfig {
@@ -148,6 +186,678 @@ impl Default for SearchConfig {
             max_tree_memory_mb: 1024,
             lag_buffer: 0.5,
             playout_policy: "light".into(),
+            rave_equiv: 3000.0,
+            virtual_loss: 3,
+            early_stop: true,
         }
+    }
+}
+
+/// Everything that can be wrong with a configuration; every message names the key at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("config file {} is not valid TOML: {message}", path.display())]
+    Syntax { path: PathBuf, message: String },
+    #[error("override {0:?} is not of the form section.key=value")]
+    OverrideSyntax(String),
+    #[error("unknown config key {0:?}")]
+    UnknownKey(String),
+    #[error("config key {key:?} expects {expected}, got {got}")]
+    WrongType {
+        key: String,
+        expected: &'static str,
+        got: String,
+    },
+    #[error("invalid value for config key {key:?}: {message}")]
+    Invalid { key: String, message: String },
+    #[error("internal error building the config schema: {0}")]
+    Schema(String),
+}
+
+impl ConfigError {
+    fn invalid(key: &str, message: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid {
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl Config {
+    /// Loads the configuration: built-in defaults, then the TOML file at `path` (if any), then
+    /// each `section.key=value` override in order, then validation.
+    pub fn load(path: Option<&Path>, overrides: &[String]) -> Result<Config, ConfigError> {
+        let schema = schema()?;
+        let mut tree = Table::new();
+        if let Some(path) = path {
+            let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            let file: Table = text
+                .parse()
+                .map_err(|e: toml::de::Error| ConfigError::Syntax {
+                    path: path.to_path_buf(),
+                    message: locate(&text, &e),
+                })?;
+            tree = check_table(file, &schema, "")?;
+        }
+        for item in overrides {
+            apply_override(&mut tree, &schema, item)?;
+        }
+        let config = deserialize(tree, &schema)?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks every value range; the first problem found is returned.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        fn inv(key: &str, message: impl Into<String>) -> ConfigError {
+            ConfigError::invalid(key, message)
+        }
+        tracing_subscriber::EnvFilter::try_new(&self.log.level).map_err(|e| {
+            inv(
+                "log.level",
+                format!("{:?} is not a tracing filter: {e}", self.log.level),
+            )
+        })?;
+
+        let server = &self.server;
+        server.gtp_listen_addr()?;
+        if server.max_connections == 0 {
+            return Err(inv("server.max_connections", "must be at least 1"));
+        }
+        if !(server.shutdown_grace.is_finite() && server.shutdown_grace >= 0.0) {
+            return Err(inv(
+                "server.shutdown_grace",
+                format!(
+                    "must be a number of seconds >= 0, got {}",
+                    server.shutdown_grace
+                ),
+            ));
+        }
+
+        let gtp = &self.gtp;
+        if gtp.max_line_length == 0 {
+            return Err(inv("gtp.max_line_length", "must be at least 1"));
+        }
+        if gtp.name.trim().is_empty() || gtp.name.chars().any(char::is_control) {
+            return Err(inv(
+                "gtp.name",
+                format!(
+                    "must be non-empty and free of control characters, got {:?}",
+                    gtp.name
+                ),
+            ));
+        }
+
+        let go = &self.go;
+        if !(crate::go::MIN_SIZE..=crate::go::MAX_SIZE).contains(&go.boardsize) {
+            return Err(inv(
+                "go.boardsize",
+                format!(
+                    "must be between {} and {}, got {}",
+                    crate::go::MIN_SIZE,
+                    crate::go::MAX_SIZE,
+                    go.boardsize
+                ),
+            ));
+        }
+        if !go.komi.is_finite() {
+            return Err(inv(
+                "go.komi",
+                format!("must be a finite number, got {}", go.komi),
+            ));
+        }
+
+        let search = &self.search;
+        if !(search.uct_c.is_finite() && search.uct_c >= 0.0) {
+            return Err(inv(
+                "search.uct_c",
+                format!("must be a finite number >= 0, got {}", search.uct_c),
+            ));
+        }
+        if search.expand_threshold == 0 {
+            return Err(inv("search.expand_threshold", "must be at least 1"));
+        }
+        if !(search.time_per_move.is_finite() && search.time_per_move > 0.0) {
+            return Err(inv(
+                "search.time_per_move",
+                format!(
+                    "must be a number of seconds > 0, got {}",
+                    search.time_per_move
+                ),
+            ));
+        }
+        if search.threads > MAX_THREADS {
+            return Err(inv(
+                "search.threads",
+                format!(
+                    "must be at most {MAX_THREADS} (0 = one per core), got {}",
+                    search.threads
+                ),
+            ));
+        }
+        if !(0.0..1.0).contains(&search.resign_threshold) {
+            return Err(inv(
+                "search.resign_threshold",
+                format!("must be in [0, 1), got {}", search.resign_threshold),
+            ));
+        }
+        if !(search.rave_equiv.is_finite() && search.rave_equiv >= 0.0) {
+            return Err(inv(
+                "search.rave_equiv",
+                format!("must be a finite number >= 0, got {}", search.rave_equiv),
+            ));
+        }
+        if search.max_tree_memory_mb == 0 {
+            return Err(inv("search.max_tree_memory_mb", "must be at least 1"));
+        }
+        if !(search.lag_buffer.is_finite() && search.lag_buffer >= 0.0) {
+            return Err(inv(
+                "search.lag_buffer",
+                format!(
+                    "must be a number of seconds >= 0, got {}",
+                    search.lag_buffer
+                ),
+            ));
+        }
+        if let Err(e) = search
+            .playout_policy
+            .parse::<crate::go::search::playout::PlayoutPolicy>()
+        {
+            return Err(inv("search.playout_policy", e));
+        }
+        Ok(())
+    }
+}
+
+/// A TOML syntax error as one line: `line L, column C: message`.
+fn locate(text: &str, e: &toml::de::Error) -> String {
+    let message = e
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message.to_string(),
+    }
+}
+
+/// Most search threads accepted by `search.threads`.
+pub const MAX_THREADS: usize = 256;
+
+/// The defaults as a TOML tree: the set of keys and the type of every value.
+fn schema() -> Result<Table, ConfigError> {
+    match Value::try_from(Config::default()) {
+        Ok(Value::Table(t)) => Ok(t),
+        Ok(other) => Err(ConfigError::Schema(format!(
+            "defaults are a {}, not a table",
+            other.type_str()
+        ))),
+        Err(e) => Err(ConfigError::Schema(e.to_string())),
+    }
+}
+
+fn join_key(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// Checks a (file) table against the schema: known keys, sections where sections belong,
+/// scalar types that match (integers are accepted where floats are expected).
+fn check_table(table: Table, schema: &Table, prefix: &str) -> Result<Table, ConfigError> {
+    let mut out = Table::new();
+    for (key, value) in table {
+        let full = join_key(prefix, &key);
+        let Some(expected) = schema.get(&key) else {
+            return Err(ConfigError::UnknownKey(full));
+        };
+        let checked = match (expected, value) {
+            (Value::Table(sub), Value::Table(given)) => {
+                Value::Table(check_table(given, sub, &full)?)
+            }
+            (expected, value) => coerce(&full, expected, value)?,
+        };
+        out.insert(key, checked);
+    }
+    Ok(out)
+}
+
+/// The value, converted to the schema's type where that is lossless, or a type error.
+fn coerce(key: &str, expected: &Value, value: Value) -> Result<Value, ConfigError> {
+    let wrong = |expected: &'static str, value: &Value| ConfigError::WrongType {
+        key: key.to_string(),
+        expected,
+        got: describe(value),
+    };
+    match (expected, value) {
+        (Value::Table(_), value) => Err(wrong("a section (table)", &value)),
+        (Value::Float(_), Value::Integer(i)) => Ok(Value::Float(i as f64)),
+        (Value::Integer(_), Value::Integer(i)) if i < 0 => {
+            Err(wrong("a non-negative integer", &Value::Integer(i)))
+        }
+        (e, v) if e.same_type(&v) => Ok(v),
+        (e, v) => Err(wrong(type_name(e), &v)),
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::String(_) => "a string",
+        Value::Integer(_) => "a non-negative integer",
+        Value::Float(_) => "a number",
+        Value::Boolean(_) => "true or false",
+        Value::Datetime(_) => "a date-time",
+        Value::Array(_) => "an array",
+        Value::Table(_) => "a section (table)",
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Table(_) => "a section (table)".to_string(),
+        Value::Array(_) => "an array".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Parses an override value as a TOML scalar: integer, float, bool, a quoted TOML string, or
+/// else the raw text as a string.
+fn parse_scalar(raw: &str) -> Value {
+    let text = raw.trim();
+    if let Ok(i) = text.parse::<i64>() {
+        return Value::Integer(i);
+    }
+    let special = ["inf", "+inf", "-inf", "nan", "+nan", "-nan"].contains(&text);
+    if special || text.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.')
+    {
+        if let Ok(f) = text.parse::<f64>() {
+            return Value::Float(f);
+        }
+    }
+    match text {
+        "true" => return Value::Boolean(true),
+        "false" => return Value::Boolean(false),
+        _ => {}
+    }
+    if text.len() >= 2 && (text.starts_with('"') || text.starts_with('\'')) {
+        if let Ok(table) = format!("v = {text}").parse::<Table>() {
+            if let Some(Value::String(s)) = table.get("v") {
+                return Value::String(s.clone());
+            }
+        }
+    }
+    Value::String(raw.to_string())
+}
+
+/// Applies one `section.key=value` override onto the tree.
+fn apply_override(tree: &mut Table, schema: &Table, item: &str) -> Result<(), ConfigError> {
+    let (key, raw) = item
+        .split_once('=')
+        .ok_or_else(|| ConfigError::OverrideSyntax(item.to_string()))?;
+    let key = key.trim();
+    let segments: Vec<&str> = key.split('.').collect();
+    if key.is_empty() || segments.iter().any(|s| s.is_empty()) {
+        return Err(ConfigError::OverrideSyntax(item.to_string()));
+    }
+    let (last, sections) = segments
+        .split_last()
+        .ok_or_else(|| ConfigError::OverrideSyntax(item.to_string()))?;
+    let mut schema_at = schema;
+    let mut tree_at = tree;
+    let mut prefix = String::new();
+    for section in sections {
+        prefix = join_key(&prefix, section);
+        schema_at = match schema_at.get(*section) {
+            Some(Value::Table(t)) => t,
+            Some(_) => return Err(ConfigError::UnknownKey(key.to_string())),
+            None => return Err(ConfigError::UnknownKey(prefix)),
+        };
+        let entry = tree_at
+            .entry(section.to_string())
+            .or_insert_with(|| Value::Table(Table::new()));
+        tree_at = match entry {
+            Value::Table(t) => t,
+            // check_table guarantees sections are tables; anything else is replaced.
+            other => {
+                *other = Value::Table(Table::new());
+                match other {
+                    Value::Table(t) => t,
+                    _ => {
+                        return Err(ConfigError::Schema(format!(
+                            "section {prefix} is not a table"
+                        )));
+                    }
+                }
+            }
+        };
+    }
+    let expected = schema_at
+        .get(*last)
+        .ok_or_else(|| ConfigError::UnknownKey(key.to_string()))?;
+    let value = match (expected, parse_scalar(raw)) {
+        // A string key takes the text as written (`gtp.name=42` names the engine "42").
+        (Value::String(_), Value::String(s)) => Value::String(s),
+        (Value::String(_), _) => Value::String(raw.trim().to_string()),
+        (expected, value) => coerce(key, expected, value)?,
+    };
+    tree_at.insert(last.to_string(), value);
+    Ok(())
+}
+
+/// Deserializes the checked tree; on failure, finds the key whose value is at fault.
+fn deserialize(tree: Table, schema: &Table) -> Result<Config, ConfigError> {
+    match Config::deserialize(Value::Table(tree.clone())) {
+        Ok(config) => Ok(config),
+        Err(whole) => {
+            for (section, values) in &tree {
+                let Value::Table(values) = values else {
+                    continue;
+                };
+                for (key, value) in values {
+                    let mut probe = schema.clone();
+                    if let Some(Value::Table(s)) = probe.get_mut(section) {
+                        s.insert(key.clone(), value.clone());
+                    }
+                    if let Err(e) = Config::deserialize(Value::Table(probe)) {
+                        return Err(ConfigError::invalid(
+                            &join_key(section, key),
+                            e.message().to_string(),
+                        ));
+                    }
+                }
+            }
+            Err(ConfigError::invalid("", whole.message().to_string()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn set(items: &[&str]) -> Result<Config, ConfigError> {
+        let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+        Config::load(None, &items)
+    }
+
+    fn file(text: &str) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        f
+    }
+
+    fn load_text(text: &str) -> Result<Config, ConfigError> {
+        let f = file(text);
+        Config::load(Some(f.path()), &[])
+    }
+
+    fn invalid_key(r: Result<Config, ConfigError>) -> String {
+        match r {
+            Err(ConfigError::Invalid { key, .. }) => key,
+            other => panic!("expected Invalid, got {other:?}"),
+        }
+    }
+
+    fn shipped_path() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tablero.toml")
+    }
+
+    #[test]
+    fn no_file_no_overrides_is_default() {
+        assert_eq!(set(&[]).unwrap(), Config::default());
+        Config::default().validate().unwrap();
+    }
+
+    #[test]
+    fn shipped_file_equals_defaults() {
+        let config = Config::load(Some(&shipped_path()), &[]).unwrap();
+        assert_eq!(config, Config::default());
+    }
+
+    fn leaves(table: &Table, prefix: &str, out: &mut Vec<String>) {
+        for (k, v) in table {
+            match v {
+                Value::Table(t) => leaves(t, &join_key(prefix, k), out),
+                _ => out.push(join_key(prefix, k)),
+            }
+        }
+    }
+
+    #[test]
+    fn shipped_file_names_every_key_with_a_comment() {
+        let text = std::fs::read_to_string(shipped_path()).unwrap();
+        let file: Table = text.parse().unwrap();
+        let mut want = Vec::new();
+        leaves(&schema().unwrap(), "", &mut want);
+        let mut have = Vec::new();
+        leaves(&file, "", &mut have);
+        want.sort();
+        have.sort();
+        assert_eq!(
+            want, have,
+            "configs/tablero.toml must set exactly every key"
+        );
+        // Every `key = value` line follows a comment line.
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.contains('=') && !line.starts_with('#') {
+                assert!(
+                    i > 0 && lines[i - 1].starts_with('#'),
+                    "undocumented key line: {line}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn overrides_parse_scalars() {
+        let c = set(&[
+            "go.boardsize=9",
+            "go.komi=6.5",
+            "go.scoring=japanese",
+            "go.ko=simple",
+            "search.uct_c=1",
+            "search.reuse_tree=false",
+            "search.seed=42",
+            "gtp.name=\"my bot\"",
+            "log.level=tablero=debug",
+            "search.playout_policy=random",
+        ])
+        .unwrap();
+        assert_eq!(c.go.boardsize, 9);
+        assert_eq!(c.go.komi, 6.5);
+        assert_eq!(c.go.scoring, ScoringRule::Japanese);
+        assert_eq!(c.go.ko, KoConfig::Simple);
+        assert_eq!(c.search.uct_c, 1.0);
+        assert!(!c.search.reuse_tree);
+        assert_eq!(c.search.seed, 42);
+        assert_eq!(c.gtp.name, "my bot");
+        assert_eq!(c.log.level, "tablero=debug");
+        assert_eq!(c.search.playout_policy, "random");
+    }
+
+    #[test]
+    fn string_keys_take_numbers_as_text() {
+        assert_eq!(set(&["gtp.name=42"]).unwrap().gtp.name, "42");
+    }
+
+    #[test]
+    fn overrides_apply_after_file_in_order() {
+        let f = file("[go]\nboardsize = 13\nkomi = 0\n");
+        let c = Config::load(
+            Some(f.path()),
+            &["go.boardsize=9".into(), "go.boardsize=7".into()],
+        )
+        .unwrap();
+        assert_eq!(c.go.boardsize, 7);
+        assert_eq!(c.go.komi, 0.0, "integer accepted for a float key");
+        assert_eq!(c.search, SearchConfig::default());
+    }
+
+    #[test]
+    fn unknown_override_key_is_named() {
+        let e = set(&["search.uct=1"]).unwrap_err();
+        assert_eq!(e.to_string(), "unknown config key \"search.uct\"");
+        assert!(matches!(set(&["serch.uct_c=1"]), Err(ConfigError::UnknownKey(k)) if k == "serch"));
+        assert!(
+            matches!(set(&["go.komi.x=1"]), Err(ConfigError::UnknownKey(k)) if k == "go.komi.x")
+        );
+        assert!(matches!(set(&["go=1"]), Err(ConfigError::WrongType { .. })));
+    }
+
+    #[test]
+    fn unknown_file_key_is_named() {
+        let e = load_text("[search]\nuct = 1.0\n").unwrap_err();
+        assert_eq!(e.to_string(), "unknown config key \"search.uct\"");
+        assert!(matches!(load_text("[serch]\n"), Err(ConfigError::UnknownKey(k)) if k == "serch"));
+        assert!(matches!(load_text("top = 1\n"), Err(ConfigError::UnknownKey(k)) if k == "top"));
+    }
+
+    #[test]
+    fn malformed_override_rejected() {
+        for bad in [
+            "go.boardsize",
+            "=9",
+            ".boardsize=9",
+            "go..boardsize=9",
+            "go.=9",
+        ] {
+            assert!(
+                matches!(set(&[bad]), Err(ConfigError::OverrideSyntax(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn wrong_types_rejected() {
+        let e = set(&["go.boardsize=big"]).unwrap_err();
+        assert!(
+            matches!(&e, ConfigError::WrongType { key, .. } if key == "go.boardsize"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("go.boardsize"));
+        assert!(matches!(
+            set(&["go.boardsize=-3"]),
+            Err(ConfigError::WrongType { .. })
+        ));
+        assert!(matches!(
+            set(&["search.reuse_tree=1"]),
+            Err(ConfigError::WrongType { .. })
+        ));
+        assert!(matches!(
+            set(&["go.komi=lots"]),
+            Err(ConfigError::WrongType { .. })
+        ));
+        assert!(
+            matches!(load_text("go = 3\n"), Err(ConfigError::WrongType { key, .. }) if key == "go")
+        );
+        assert!(matches!(
+            load_text("[go]\nboardsize = \"9\"\n"),
+            Err(ConfigError::WrongType { .. })
+        ));
+        assert!(matches!(
+            load_text("[go]\nboardsize = [9]\n"),
+            Err(ConfigError::WrongType { .. })
+        ));
+        assert!(matches!(
+            load_text("[go.boardsize]\n"),
+            Err(ConfigError::WrongType { .. })
+        ));
+    }
+
+    #[test]
+    fn bad_enum_value_names_key() {
+        let e = set(&["go.scoring=korean"]).unwrap_err();
+        assert_eq!(invalid_key(Err(e)), "go.scoring");
+        assert_eq!(invalid_key(load_text("[go]\nko = \"superko\"\n")), "go.ko");
+        assert_eq!(
+            invalid_key(set(&["search.expand_threshold=99999999999"])),
+            "search.expand_threshold"
+        );
+    }
+
+    #[test]
+    fn missing_and_unparsable_files() {
+        let missing = Config::load(Some(Path::new("/nonexistent/tablero.toml")), &[]);
+        assert!(matches!(missing, Err(ConfigError::Read { .. })));
+        let e = load_text("[go]\nboardsize = 9\nkomi = = 1\n").unwrap_err();
+        assert!(matches!(e, ConfigError::Syntax { .. }), "{e}");
+        assert!(e.to_string().contains("line 3, column"), "{e}");
+        assert!(!e.to_string().contains('\n'), "one line: {e}");
+    }
+
+    #[test]
+    fn every_range_is_checked() {
+        let cases: &[(&str, &str)] = &[
+            ("log.level=tablero=loud", "log.level"),
+            ("server.gtp_listen=localhost", "server.gtp_listen"),
+            ("server.gtp_listen=127.0.0.1:99999", "server.gtp_listen"),
+            ("server.max_connections=0", "server.max_connections"),
+            ("server.shutdown_grace=-1", "server.shutdown_grace"),
+            ("gtp.max_line_length=0", "gtp.max_line_length"),
+            ("gtp.name= ", "gtp.name"),
+            ("go.boardsize=1", "go.boardsize"),
+            ("go.boardsize=26", "go.boardsize"),
+            ("go.komi=nan", "go.komi"),
+            ("go.komi=inf", "go.komi"),
+            ("search.uct_c=-0.1", "search.uct_c"),
+            ("search.uct_c=inf", "search.uct_c"),
+            ("search.expand_threshold=0", "search.expand_threshold"),
+            ("search.time_per_move=0", "search.time_per_move"),
+            ("search.threads=100000", "search.threads"),
+            ("search.resign_threshold=1", "search.resign_threshold"),
+            ("search.resign_threshold=-0.5", "search.resign_threshold"),
+            ("search.max_tree_memory_mb=0", "search.max_tree_memory_mb"),
+            ("search.lag_buffer=-1", "search.lag_buffer"),
+            ("search.playout_policy=superheavy", "search.playout_policy"),
+        ];
+        for (item, key) in cases {
+            assert_eq!(invalid_key(set(&[item])), *key, "{item}");
+        }
+        // The edges that are allowed.
+        for ok in [
+            "go.boardsize=2",
+            "go.boardsize=25",
+            "go.komi=-3.5",
+            "search.uct_c=0",
+            "search.resign_threshold=0",
+            "search.resign_threshold=0.99",
+            "search.threads=0",
+            "server.gtp_listen=[::1]:0",
+            "server.shutdown_grace=0",
+        ] {
+            set(&[ok]).unwrap_or_else(|e| panic!("{ok}: {e}"));
+        }
+    }
+
+    #[test]
+    fn listen_address_and_grace_helpers() {
+        let c = set(&["server.gtp_listen=0.0.0.0:0", "server.shutdown_grace=1.5"]).unwrap();
+        assert_eq!(c.server.gtp_listen_addr().unwrap().port(), 0);
+        assert_eq!(
+            c.server.shutdown_grace_duration(),
+            std::time::Duration::from_millis(1500)
+        );
     }
 }

@@ -306,6 +306,57 @@ async fn genmove_thinks_as_long_as_the_clock_allows() {
     s.session.await.expect("session");
 }
 
+/// The real engine (MCTS search) plays legal moves, keeps the stream in order and scores.
+#[tokio::test]
+async fn mcts_engine_plays_and_scores_over_gtp() {
+    let mut c = config();
+    c.search.playouts = 300;
+    c.search.threads = 1;
+    c.search.time_per_move = 2.0;
+    let engine = Box::new(tablero::gtp::go_engine(&c).expect("engine"));
+    let (mut client_in, server_in) = tokio::io::duplex(1 << 16);
+    let (server_out, client_out) = tokio::io::duplex(1 << 16);
+    let session = tokio::spawn(async move {
+        run_session(
+            server_in,
+            server_out,
+            engine,
+            &c.gtp,
+            CancellationToken::new(),
+        )
+        .await
+    });
+    client_in
+        .write_all(
+            b"1 boardsize 7\n2 komi 0.5\n3 genmove b\n4 genmove w\n5 genmove b\n\
+              6 kgs-genmove_cleanup w\n7 final_score\n8 final_status_list dead\n9 quit\n",
+        )
+        .await
+        .expect("write");
+    let mut out = BufReader::new(client_out);
+    assert_eq!(response(&mut out).await, "=1\n\n");
+    assert_eq!(response(&mut out).await, "=2\n\n");
+    for id in 3..=6 {
+        let r = response(&mut out).await;
+        let mv = r
+            .strip_prefix(&format!("={id} "))
+            .unwrap_or_else(|| panic!("genmove {id}: {r:?}"))
+            .trim_end();
+        assert!(
+            mv == "pass" || mv == "resign" || Vertex::parse(mv, 7).is_ok(),
+            "{mv:?}"
+        );
+    }
+    let score = response(&mut out).await;
+    assert!(
+        score.starts_with("=7 B+") || score.starts_with("=7 W+") || score == "=7 0\n\n",
+        "{score:?}"
+    );
+    assert!(response(&mut out).await.starts_with("=8"));
+    assert_eq!(response(&mut out).await, "=9\n\n");
+    session.await.expect("join").expect("session");
+}
+
 /// A seeded corpus of malformed lines: every line carries a unique id, so every one must get
 /// exactly one response with that id, in order, and the engine must stay usable.
 #[tokio::test]

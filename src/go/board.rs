@@ -274,6 +274,32 @@ impl Board {
         libs
     }
 
+    /// The Zobrist hash after a legal stone of `c` at `p`, without playing it.
+    pub fn hash_after(&self, c: Color, p: Point) -> u64 {
+        let keys = zobrist();
+        let mut h = self.hash ^ keys[c.index()][p];
+        let opp = Cell::of(c.opponent());
+        let mut seen = [NONE; 4];
+        for (i, n) in Self::neighbours(p).into_iter().enumerate() {
+            if self.cells[n] == opp && self.in_atari(n) {
+                let head = self.head[n];
+                if seen[..i].contains(&head) {
+                    continue;
+                }
+                seen[i] = head;
+                let mut q = n;
+                loop {
+                    h ^= keys[c.opponent().index()][q];
+                    q = self.next[q] as Point;
+                    if q == n {
+                        break;
+                    }
+                }
+            }
+        }
+        h
+    }
+
     /// Board-level legality of a stone of `c` at `p`: empty, not the ko point, not suicide.
     pub fn check(&self, c: Color, p: Point) -> Result<(), BoardError> {
         if self.cells[p] != Cell::Empty {
@@ -520,8 +546,28 @@ impl Board {
     /// surrounded; falls back to a flood fill when an empty point touches both colours or none.
     #[inline]
     pub fn area_difference(&self) -> i32 {
-        let (b, w) = self.area();
-        b as i32 - w as i32
+        let mut diff = self.on_board[0] as i32 - self.on_board[1] as i32;
+        for &p in self.empty_points() {
+            let mut seen = 0u8;
+            for n in Self::neighbours(p as Point) {
+                seen |= match self.cells[n] {
+                    Cell::Black => 1,
+                    Cell::White => 2,
+                    Cell::Empty => 4,
+                    Cell::Border => 0,
+                };
+            }
+            match seen {
+                1 => diff += 1,
+                2 => diff -= 1,
+                3 => {}
+                _ => {
+                    let (b, w) = self.area();
+                    return b as i32 - w as i32;
+                }
+            }
+        }
+        diff
     }
 
     /// Counts empty regions bordered by one colour only, treating points where `dead(p)` holds
@@ -783,10 +829,14 @@ mod tests {
                     b.pass();
                 } else {
                     let p = legal[rng.gen_range(0..legal.len())];
+                    let predicted = b.hash_after(color, p);
                     b.play_unchecked(color, p);
+                    assert_eq!(predicted, b.hash());
                 }
                 if size <= 9 || b.empty_points().len() % 17 == 0 {
                     b.validate().unwrap();
+                    let (bb, ww) = b.area();
+                    assert_eq!(b.area_difference(), bb as i32 - ww as i32);
                 }
                 color = color.opponent();
             }

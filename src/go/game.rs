@@ -88,6 +88,8 @@ pub enum GameError {
     BoardNotEmpty,
     #[error("invalid handicap")]
     InvalidHandicap,
+    #[error("invalid setup stones")]
+    InvalidSetup,
 }
 
 /// One played move and the state it replaced (for exact undo).
@@ -326,6 +328,39 @@ impl Game {
             }
         }
         Some(out)
+    }
+
+    /// Sets the side to move (SGF `PL`, `loadsgf`).
+    pub fn set_to_move(&mut self, color: Color) {
+        self.to_move = color;
+    }
+
+    /// Puts setup stones of both colours on an empty board (SGF `AB`/`AW` in the root).
+    /// Black-only setups of two or more stones count as handicap.
+    pub fn setup(&mut self, black: &[Vertex], white: &[Vertex]) -> Result<(), GameError> {
+        if white.is_empty() && black.len() >= 2 {
+            return self.set_handicap(black);
+        }
+        if !self.history.is_empty()
+            || self.board.stones_on_board(Color::Black) + self.board.stones_on_board(Color::White)
+                > 0
+        {
+            return Err(GameError::BoardNotEmpty);
+        }
+        let mut board = self.board.clone();
+        for (c, list) in [(Color::Black, black), (Color::White, white)] {
+            for &v in list {
+                let mv = Move::Play(v);
+                // Setup stones never capture: a stone without liberties is a bad setup.
+                if board.play_move(c, mv).is_err() || board.captures(c) > 0 {
+                    return Err(GameError::InvalidSetup);
+                }
+            }
+        }
+        board.pass();
+        self.board = board;
+        self.hashes = vec![self.board.hash()];
+        Ok(())
     }
 
     /// Places black handicap stones on an empty board; White moves next.

@@ -98,14 +98,24 @@ pub fn tally(board: &Board, dead: &[Vertex]) -> Tally {
     }
 }
 
+/// Points White gets for Black's handicap stones: N under area scoring (Chinese), none under
+/// territory scoring.
+pub fn white_bonus(game: &Game) -> f64 {
+    match game.rules().scoring {
+        Scoring::Area => game.handicap().len() as f64,
+        Scoring::Territory => 0.0,
+    }
+}
+
 /// The score of `game` with `dead` stones removed, under the game's rules.
 pub fn score(game: &Game, dead: &[Vertex]) -> Score {
     let rules = game.rules();
-    let bonus = match rules.scoring {
-        Scoring::Area => game.handicap().len() as f64,
-        Scoring::Territory => 0.0,
-    };
-    combine(rules.scoring, &tally(game.board(), dead), rules.komi, bonus)
+    combine(
+        rules.scoring,
+        &tally(game.board(), dead),
+        rules.komi,
+        white_bonus(game),
+    )
 }
 
 #[cfg(test)]

@@ -1,269 +1,242 @@
-//! The bridge between SGF text (via the `sgf-parse` crate) and [`Game`]: loading the main line of
-//! a game record (size, komi, handicap/setup stones, moves up to a move number) and writing a
-//! game as an SGF FF[4] record. Pure: callers read and write the files.
+//! SGF (FF[4]) bridge for games: load the main line of a Go game record into a `Game` (up to a
+//! move number, as GTP `loadsgf` asks) and write a `Game` back. Parsing and serialisation are
+//! the `sgf-parse` crate's; this module maps its properties to tablero's types.
 
-use std::collections::HashSet;
-use std::fmt::Write as _;
+use super::game::{Game, GameError, Rules, Scoring};
+use super::{Color, Move, Vertex};
+use sgf_parse::SgfNode;
+use sgf_parse::go::{Move as SgfMove, Point, Prop};
 
-use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
-
-use super::game::{Game, GameError, IllegalMove, Rules, Scoring};
-use super::{Color, MAX_SIZE, MIN_SIZE, Move, Vertex};
-
-/// Why an SGF record could not be loaded.
-#[derive(Debug, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SgfError {
     #[error("cannot parse SGF: {0}")]
     Parse(String),
     #[error("SGF holds no game")]
     Empty,
-    #[error("unsupported board size {0}x{1}")]
-    Size(u8, u8),
-    #[error("SGF point outside the board")]
-    OffBoard,
-    #[error("illegal move {number} in SGF: {reason}")]
-    IllegalMove { number: usize, reason: IllegalMove },
-    #[error("SGF setup not supported: {0}")]
-    Setup(String),
-    #[error("{0}")]
-    Game(#[from] GameError),
+    #[error("SGF board size {0} is not supported")]
+    Size(String),
+    #[error("SGF setup: {0}")]
+    Setup(GameError),
+    #[error("SGF point {0:?} lies off a {1}x{1} board")]
+    OffBoard(Point, usize),
+    #[error("illegal move {number} ({color} {mv}) in SGF: {reason}")]
+    IllegalMove {
+        number: usize,
+        color: Color,
+        mv: Move,
+        reason: String,
+    },
+    #[error("SGF setup (AB/AW/AE) after the root node is not supported")]
+    LateSetup,
 }
 
-fn vertex(p: &SgfPoint, size: usize) -> Result<Vertex, SgfError> {
+fn vertex(p: &Point, size: usize) -> Result<Option<Vertex>, SgfError> {
     let (x, y) = (p.x as usize, p.y as usize);
-    if x >= size || y >= size {
-        return Err(SgfError::OffBoard);
-    }
-    // SGF row `a` is the top; GTP row 1 is the bottom.
-    Ok(Vertex::new(x, size - 1 - y))
-}
-
-fn mv(m: &SgfMove, size: usize) -> Result<Move, SgfError> {
-    match m {
-        SgfMove::Pass => Ok(Move::Pass),
-        // FF[3] pass on boards up to 19x19.
-        SgfMove::Move(SgfPoint { x: 19, y: 19 }) if size <= 19 => Ok(Move::Pass),
-        SgfMove::Move(p) => vertex(p, size).map(Move::Play),
+    if x < size && y < size {
+        Ok(Some(Vertex::new(x, size - 1 - y)))
+    } else if size <= 19 && x == 19 && y == 19 {
+        Ok(None) // `tt`: the FF[3] pass
+    } else {
+        Err(SgfError::OffBoard(*p, size))
     }
 }
 
-fn sorted(points: &HashSet<SgfPoint>, size: usize) -> Result<Vec<Vertex>, SgfError> {
-    let mut out = points
-        .iter()
-        .map(|p| vertex(p, size))
-        .collect::<Result<Vec<_>, _>>()?;
-    out.sort();
-    Ok(out)
+fn point(v: Vertex, size: usize) -> Point {
+    Point {
+        x: v.col() as u8,
+        y: (size - 1 - v.row()) as u8,
+    }
 }
 
-/// Loads the main line of the first game in `text`. `rules` supplies everything the record does
-/// not set (the record's `KM` overrides the komi). With `until_move = Some(n)` the position is
-/// the one before move `n` (moves are numbered from 1), as GTP `loadsgf` defines it.
-pub fn load(text: &str, rules: Rules, until_move: Option<usize>) -> Result<Game, SgfError> {
-    let nodes = sgf_parse::go::parse(text).map_err(|e| SgfError::Parse(e.to_string()))?;
-    let root = nodes.into_iter().next().ok_or(SgfError::Empty)?;
+/// Loads the main line of the first game in `text`. With `upto = Some(n)` the position before
+/// move `n` (1-based) is returned, as GTP `loadsgf file n` asks. `rules` gives the ko rule and
+/// the defaults for komi and scoring when the record has no `KM`/`RU`.
+pub fn load(text: &str, rules: Rules, upto: Option<usize>) -> Result<Game, SgfError> {
+    let trees = sgf_parse::go::parse(text).map_err(|e| SgfError::Parse(e.to_string()))?;
+    let root = trees.first().ok_or(SgfError::Empty)?;
     let size = match root.get_property("SZ") {
-        Some(Prop::SZ((w, h))) => {
-            let (w, h) = (*w, *h);
-            if w != h || !(MIN_SIZE..=MAX_SIZE).contains(&(w as usize)) {
-                return Err(SgfError::Size(w, h));
-            }
-            w as usize
-        }
+        Some(Prop::SZ((w, h))) if w == h => *w as usize,
+        Some(Prop::SZ((w, h))) => return Err(SgfError::Size(format!("{w}x{h}"))),
         _ => 19,
     };
     let mut rules = rules;
-    if let Some(Prop::KM(komi)) = root.get_property("KM")
-        && komi.is_finite()
-    {
-        rules.komi = *komi;
+    if let Some(Prop::KM(k)) = root.get_property("KM") {
+        rules.komi = *k;
     }
-    let mut game = Game::new(size, rules)?;
-    let limit = until_move.map_or(usize::MAX, |n| n.saturating_sub(1));
-    let mut played = 0;
-    for (index, node) in root.main_variation().enumerate() {
-        let mut black_setup = Vec::new();
-        let mut white_setup = Vec::new();
-        for prop in node.properties() {
-            match prop {
-                Prop::AB(points) => black_setup = sorted(points, size)?,
-                Prop::AW(points) => white_setup = sorted(points, size)?,
-                Prop::AE(_) => return Err(SgfError::Setup("AE".into())),
-                _ => {}
-            }
+    if let Some(Prop::RU(r)) = root.get_property("RU") {
+        let r = r.text.to_ascii_lowercase();
+        if r.starts_with("jap") || r.starts_with("kor") {
+            rules.scoring = Scoring::Territory;
+        } else if r.starts_with("chi") || r.starts_with("aga") || r.contains("tromp") {
+            rules.scoring = Scoring::Area;
         }
-        if index == 0 && white_setup.is_empty() && black_setup.len() >= 2 {
-            game.set_handicap(&black_setup)?;
-        } else {
-            // Other setup stones become moves of their colour (GTP allows either colour to move).
-            for (color, stones) in [(Color::Black, &black_setup), (Color::White, &white_setup)] {
-                for &v in stones.iter() {
-                    game.play(color, Move::Play(v))
-                        .map_err(|_| SgfError::Setup(format!("stone at {v}")))?;
+    }
+    let mut game = Game::new(size, rules).map_err(|_| SgfError::Size(size.to_string()))?;
+    let stones = |id: &str| -> Result<Vec<Vertex>, SgfError> {
+        let mut out = Vec::new();
+        if let Some(Prop::AB(set) | Prop::AW(set)) = root.get_property(id) {
+            for p in set {
+                if let Some(v) = vertex(p, size)? {
+                    out.push(v);
                 }
             }
         }
-        let node_move = node.properties().find_map(|p| match p {
-            Prop::B(m) => Some((Color::Black, m)),
-            Prop::W(m) => Some((Color::White, m)),
-            _ => None,
+        out.sort();
+        Ok(out)
+    };
+    let (black, white) = (stones("AB")?, stones("AW")?);
+    if !black.is_empty() || !white.is_empty() {
+        game.setup(&black, &white).map_err(SgfError::Setup)?;
+    }
+    if let Some(Prop::PL(c)) = root.get_property("PL") {
+        game.set_to_move(match c {
+            sgf_parse::Color::Black => Color::Black,
+            sgf_parse::Color::White => Color::White,
         });
-        if let Some((color, m)) = node_move {
-            if played >= limit {
-                break;
-            }
-            played += 1;
-            let m = mv(m, size)?;
-            game.play(color, m)
-                .map_err(|reason| SgfError::IllegalMove {
-                    number: played,
-                    reason,
-                })?;
+    }
+    let limit = upto.map_or(usize::MAX, |n| n.saturating_sub(1));
+    let mut number = 0;
+    for (i, node) in root.main_variation().enumerate() {
+        if i > 0
+            && node
+                .properties()
+                .any(|p| matches!(p, Prop::AB(_) | Prop::AW(_) | Prop::AE(_)))
+        {
+            return Err(SgfError::LateSetup);
         }
+        let Some(prop) = node.get_move() else {
+            continue;
+        };
+        if number >= limit {
+            break;
+        }
+        let (color, m) = match prop {
+            Prop::B(m) => (Color::Black, m),
+            Prop::W(m) => (Color::White, m),
+            _ => continue,
+        };
+        let mv = match m {
+            SgfMove::Pass => Move::Pass,
+            SgfMove::Move(p) => vertex(p, size)?.map_or(Move::Pass, Move::Play),
+        };
+        number += 1;
+        game.play(color, mv).map_err(|e| SgfError::IllegalMove {
+            number,
+            color,
+            mv,
+            reason: e.to_string(),
+        })?;
     }
     Ok(game)
 }
 
-fn sgf_point(v: Vertex, size: usize) -> String {
-    let x = (b'a' + v.col() as u8) as char;
-    let y = (b'a' + (size - 1 - v.row()) as u8) as char;
-    format!("{x}{y}")
-}
-
-/// The game as an SGF FF[4] record: root properties, handicap stones, then one node per move.
-/// Lines are never empty.
-pub fn write(game: &Game, result: Option<&str>) -> String {
+/// The game as an SGF record (FF[4], main line only).
+pub fn save(game: &Game) -> String {
     let size = game.size();
-    let rules = game.rules();
-    let ruleset = match rules.scoring {
-        Scoring::Area => "Chinese",
-        Scoring::Territory => "Japanese",
-    };
-    let mut out = format!(
-        "(;FF[4]GM[1]CA[UTF-8]AP[tablero:{}]SZ[{size}]KM[{}]RU[{ruleset}]",
-        env!("CARGO_PKG_VERSION"),
-        rules.komi
-    );
-    if let Some(r) = result {
-        let _ = write!(out, "RE[{r}]");
+    let mut root = vec![
+        Prop::FF(4),
+        Prop::GM(1),
+        Prop::CA("UTF-8".into()),
+        Prop::AP(("tablero".into(), env!("CARGO_PKG_VERSION").into())),
+        // `SZ[9]`, not the crate's `SZ[9:9]`: square sizes in the form every reader knows.
+        Prop::Unknown("SZ".into(), vec![size.to_string()]),
+        Prop::KM(game.rules().komi),
+        Prop::RU(
+            match game.rules().scoring {
+                Scoring::Area => "Chinese",
+                Scoring::Territory => "Japanese",
+            }
+            .into(),
+        ),
+    ];
+    let handicap = game.handicap();
+    if !handicap.is_empty() {
+        root.push(Prop::HA(handicap.len() as i64));
+        root.push(Prop::AB(handicap.iter().map(|&v| point(v, size)).collect()));
     }
-    if !game.handicap().is_empty() {
-        let _ = write!(out, "HA[{}]AB", game.handicap().len());
-        for &v in game.handicap() {
-            let _ = write!(out, "[{}]", sgf_point(v, size));
-        }
-        out.push_str("PL[W]");
+    let moves: Vec<Prop> = game
+        .history()
+        .map(|(c, m)| {
+            let sm = match m {
+                Move::Pass => SgfMove::Pass,
+                Move::Play(v) => SgfMove::Move(point(v, size)),
+            };
+            match c {
+                Color::Black => Prop::B(sm),
+                Color::White => Prop::W(sm),
+            }
+        })
+        .collect();
+    let mut tail: Option<SgfNode<Prop>> = None;
+    for prop in moves.into_iter().rev() {
+        let children = tail.take().into_iter().collect();
+        tail = Some(SgfNode::new(vec![prop], children, false));
     }
-    for (i, (color, m)) in game.history().enumerate() {
-        if i % 10 == 0 {
-            out.push('\n');
-        }
-        let point = match m {
-            Move::Pass => String::new(),
-            Move::Play(v) => sgf_point(v, size),
-        };
-        let _ = write!(out, ";{}[{point}]", color.letter());
-    }
-    out.push_str(")\n");
-    out
+    let root = SgfNode::new(root, tail.into_iter().collect(), true);
+    root.serialize()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn rules() -> Rules {
-        Rules::default()
+    #[test]
+    fn round_trip_with_handicap_and_passes() {
+        let mut g = Game::new(9, Rules::default()).unwrap();
+        g.set_handicap(&Game::fixed_handicap_vertices(9, 2).unwrap())
+            .unwrap();
+        for (c, m) in [
+            (Color::White, "E5"),
+            (Color::Black, "D5"),
+            (Color::White, "pass"),
+            (Color::Black, "J9"),
+        ] {
+            g.play(c, Move::parse(m, 9).unwrap()).unwrap();
+        }
+        let text = save(&g);
+        assert!(text.contains("SZ[9]"), "{text}");
+        let back = load(&text, Rules::default(), None).unwrap();
+        assert_eq!(back.board().hash(), g.board().hash());
+        assert_eq!(
+            back.history().collect::<Vec<_>>(),
+            g.history().collect::<Vec<_>>()
+        );
+        assert_eq!(back.handicap().len(), 2);
+        assert_eq!(back.rules().komi, 7.5);
+        let before3 = load(&text, Rules::default(), Some(3)).unwrap();
+        assert_eq!(before3.move_count(), 2);
+        assert_eq!(before3.to_move(), Color::White);
     }
 
     #[test]
-    fn loads_size_komi_handicap_and_moves() {
-        let text = "(;GM[1]FF[4]SZ[9]KM[5.5]HA[2]AB[cc][gg];W[ee];B[dc]\n;W[]C[comment];B[tt])";
-        let game = load(text, rules(), None).unwrap();
-        assert_eq!(game.size(), 9);
-        assert_eq!(game.rules().komi, 5.5);
-        assert_eq!(game.handicap().len(), 2);
-        // cc = C7, gg = G3 on 9x9.
-        assert_eq!(
-            game.board().get(Vertex::parse("C7", 9).unwrap()),
-            Some(Color::Black)
-        );
-        assert_eq!(
-            game.board().get(Vertex::parse("G3", 9).unwrap()),
-            Some(Color::Black)
-        );
-        assert_eq!(
-            game.board().get(Vertex::parse("E5", 9).unwrap()),
-            Some(Color::White)
-        );
-        let moves: Vec<_> = game.history().collect();
-        assert_eq!(moves.len(), 4);
-        assert_eq!(moves[2], (Color::White, Move::Pass));
-        // `tt` is a pass on boards up to 19x19.
-        assert_eq!(moves[3], (Color::Black, Move::Pass));
-        assert_eq!(game.to_move(), Color::White);
-    }
-
-    #[test]
-    fn stops_before_the_given_move_number() {
-        let text = "(;SZ[9];B[aa];W[bb];B[cc])";
-        let game = load(text, rules(), Some(3)).unwrap();
-        assert_eq!(game.move_count(), 2);
-        assert_eq!(game.to_move(), Color::Black);
-        let game = load(text, rules(), Some(1)).unwrap();
-        assert_eq!(game.move_count(), 0);
+    fn reads_coordinates_komi_rules_and_tt_pass() {
+        let g = load(
+            "(;GM[1]FF[4]SZ[19]KM[6.5]RU[Japanese];B[pd];W[dp];B[tt];W[aa])",
+            Rules::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(g.rules().komi, 6.5);
+        assert_eq!(g.rules().scoring, Scoring::Territory);
+        let moves: Vec<String> = g.history().map(|(_, m)| m.to_string()).collect();
+        assert_eq!(moves, ["Q16", "D4", "pass", "A19"]);
     }
 
     #[test]
     fn rejects_bad_records() {
         assert!(matches!(
-            load("not sgf", rules(), None),
+            load("not sgf", Rules::default(), None),
             Err(SgfError::Parse(_))
         ));
         assert!(matches!(
-            load("(;SZ[9:13])", rules(), None),
-            Err(SgfError::Size(9, 13))
-        ));
-        assert!(matches!(
-            load("(;SZ[30])", rules(), None),
-            Err(SgfError::Size(30, 30))
-        ));
-        assert!(matches!(
-            load("(;SZ[9];B[aa];W[aa])", rules(), None),
+            load("(;SZ[9];B[ee];W[ee])", Rules::default(), None),
             Err(SgfError::IllegalMove { number: 2, .. })
         ));
         assert!(matches!(
-            load("(;SZ[5];B[gg])", rules(), None),
-            Err(SgfError::OffBoard)
+            load("(;SZ[9];B[zz])", Rules::default(), None),
+            Err(SgfError::OffBoard(..))
         ));
-    }
-
-    #[test]
-    fn writing_and_loading_round_trip() {
-        let mut game = Game::new(13, rules()).unwrap();
-        game.set_handicap(&Game::fixed_handicap_vertices(13, 3).unwrap())
-            .unwrap();
-        for (i, m) in ["D6", "pass", "F6", "A1", "N13", "pass"].iter().enumerate() {
-            let color = if i % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            game.play(color, Move::parse(m, 13).unwrap()).unwrap();
-        }
-        let text = write(&game, None);
-        assert!(!text.contains("\n\n"));
-        let back = load(&text, rules(), None).unwrap();
-        assert_eq!(back.board().hash(), game.board().hash());
-        assert_eq!(
-            back.history().collect::<Vec<_>>(),
-            game.history().collect::<Vec<_>>()
-        );
-        let mut a = back.handicap().to_vec();
-        let mut b = game.handicap().to_vec();
-        a.sort();
-        b.sort();
-        assert_eq!(a, b);
-        assert_eq!(back.rules().komi, game.rules().komi);
+        assert!(load("(;SZ[30])", Rules::default(), None).is_err());
+        assert!(load("(;SZ[9:13])", Rules::default(), None).is_err());
     }
 }

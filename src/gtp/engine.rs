@@ -18,14 +18,9 @@ use crate::config::Config;
 use crate::go::board::Board;
 use crate::go::clock::{Clock, TimeSystem};
 use crate::go::game::{Game, GameError, KoRule, Rules, Scoring};
+pub use crate::go::search::Decision;
+use crate::go::search::{Player, SearchOptions, SearchParams};
 use crate::go::{Color, Move, Vertex, scoring, sgf};
-
-/// What a move generator answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decision {
-    Play(Move),
-    Resign,
-}
 
 /// A Go move generator as the GTP engine uses it. Runs on the engine thread; must return soon
 /// after `budget` expires or its cancel flag is raised.
@@ -77,6 +72,55 @@ impl GoPlayer for RandomPlayer {
     fn dead_stones(&mut self, _game: &Game, _budget: &Budget) -> Vec<Vertex> {
         Vec::new()
     }
+}
+
+/// Light playouts behind each dead-stone estimate of the search player.
+const DEAD_STONE_PLAYOUTS: u32 = 600;
+
+/// The MCTS search as the GTP engine's move generator.
+impl GoPlayer for Player {
+    fn genmove(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
+        let summary = self.search(game, color, budget);
+        tracing::debug!(
+            playouts = summary.playouts,
+            root_visits = summary.root_visits,
+            winrate = summary.winrate(),
+            elapsed_ms = summary.elapsed.as_millis() as u64,
+            "genmove {color}: {:?}",
+            summary.decision
+        );
+        summary.decision
+    }
+
+    fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
+        let board = game.board();
+        let opponent_dead = Player::dead_stones(self, game, DEAD_STONE_PLAYOUTS)
+            .iter()
+            .flatten()
+            .any(|v| board.get(*v) == Some(color.opponent()));
+        let options = SearchOptions {
+            forbid_pass: opponent_dead,
+        };
+        self.search_with(game, color, budget, options).decision
+    }
+
+    fn dead_stones(&mut self, game: &Game, _budget: &Budget) -> Vec<Vertex> {
+        Player::dead_stones(self, game, DEAD_STONE_PLAYOUTS)
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    fn new_game(&mut self) {
+        self.clear();
+    }
+}
+
+/// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS
+/// search with the `[search]` parameters.
+pub fn go_engine(config: &Config) -> Result<GoEngine, String> {
+    let params = SearchParams::from_config(&config.search)?;
+    GoEngine::new(config, Box::new(Player::new(params))).map_err(|e| e.to_string())
 }
 
 /// Lines of `gogui-analyze_commands`: `type/label/command`.
@@ -367,7 +411,7 @@ impl GoEngine {
             }
             Command::Showboard => Ok(self.showboard()),
             Command::Loadsgf { file, move_number } => self.loadsgf(&file, move_number),
-            Command::Printsgf => Ok(sgf::write(&self.game, None)),
+            Command::Printsgf => Ok(sgf::save(&self.game)),
             Command::KgsRules(rules) => {
                 self.set_rules(rules);
                 ok()
@@ -386,7 +430,9 @@ impl GoEngine {
     fn set_handicap(&mut self, stones: &[Vertex]) -> Result<(), CommandError> {
         self.game.set_handicap(stones).map_err(|e| match e {
             GameError::BoardNotEmpty => CommandError::BoardNotEmpty,
-            GameError::InvalidHandicap | GameError::Size(_) => CommandError::InvalidHandicap,
+            GameError::InvalidHandicap | GameError::InvalidSetup | GameError::Size(_) => {
+                CommandError::InvalidHandicap
+            }
         })
     }
 }

@@ -8,5 +8,5 @@ pub mod response;
 pub mod session;
 
 pub use command::{COMMAND_NAMES, Command, CommandError, Line, RawCommand};
-pub use engine::{Decision, GoEngine, GoPlayer, RandomPlayer};
+pub use engine::{Decision, GoEngine, GoPlayer, RandomPlayer, go_engine};
 pub use session::{CommandContext, CommandKind, Engine, GtpError, run_session};

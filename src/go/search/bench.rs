@@ -1,0 +1,88 @@
+//! Raw playout speed: light playouts from the empty board, as libego and Pachi measure it.
+
+use super::playout::{PlayoutPolicy, playout};
+use crate::go::Color;
+use crate::go::board::Board;
+use crate::go::game::Scoring;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchResult {
+    pub size: usize,
+    pub threads: usize,
+    pub seconds: f64,
+    pub playouts: u64,
+    pub playouts_per_second: f64,
+    pub playouts_per_second_per_thread: f64,
+    pub moves_per_playout: f64,
+    pub seed: u64,
+}
+
+/// Runs light playouts on `threads` threads for `seconds` and reports the rate.
+pub fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> BenchResult {
+    let threads = threads.max(1);
+    let budget = Duration::from_secs_f64(seconds.max(0.0));
+    let start = Instant::now();
+    let totals: Vec<(u64, u64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_add(t as u64));
+                    let empty = Board::new(size);
+                    let (mut n, mut moves) = (0u64, 0u64);
+                    while n == 0 || start.elapsed() < budget {
+                        for _ in 0..64 {
+                            let mut b = empty.clone();
+                            let r = playout(
+                                &mut b,
+                                Color::Black,
+                                0,
+                                PlayoutPolicy::Light,
+                                Scoring::Area,
+                                7.5,
+                                &mut rng,
+                                None,
+                            );
+                            moves += r.moves as u64;
+                            n += 1;
+                        }
+                    }
+                    (n, moves)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or((0, 0)))
+            .collect()
+    });
+    let elapsed = start.elapsed().as_secs_f64();
+    let playouts: u64 = totals.iter().map(|t| t.0).sum();
+    let moves: u64 = totals.iter().map(|t| t.1).sum();
+    let rate = playouts as f64 / elapsed;
+    BenchResult {
+        size,
+        threads,
+        seconds: elapsed,
+        playouts,
+        playouts_per_second: rate,
+        playouts_per_second_per_thread: rate / threads as f64,
+        moves_per_playout: moves as f64 / playouts.max(1) as f64,
+        seed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bench_reports_a_rate() {
+        let r = super::bench_playouts(9, 0.05, 1, 1);
+        assert!(r.playouts >= 64);
+        assert!(r.playouts_per_second > 0.0);
+        assert!(r.moves_per_playout > 50.0 && r.moves_per_playout < 3.0 * 81.0 + 20.0);
+        eprintln!("{}", serde_json::to_string(&r).unwrap_or_default());
+    }
+}

@@ -1,0 +1,212 @@
+//! Playouts: play a scratch board to the end with a cheap policy and count the result.
+//!
+//! - `Random` is the thesis's policy: uniform over every legal move *and* pass, eyes included,
+//!   until two consecutive passes. tablero adds the move cap so that it always ends.
+//! - `Light` is uniform over legal moves that do not fill the mover's own eye; a side passes
+//!   only when it has no such move (the libego/michi baseline).
+//!
+//! Both use simple ko only (positional superko is enforced in the tree, not in playouts).
+
+use super::super::board::{Board, Point};
+use super::super::game::Scoring;
+use super::super::{Color, Move};
+use rand::Rng;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutPolicy {
+    Random,
+    Light,
+}
+
+impl std::str::FromStr for PlayoutPolicy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "random" => Ok(PlayoutPolicy::Random),
+            "light" => Ok(PlayoutPolicy::Light),
+            other => Err(format!(
+                "unknown playout policy {other:?} (expected \"random\" or \"light\")"
+            )),
+        }
+    }
+}
+
+/// Picks the policy's move for `color`, or `None` for a pass.
+#[inline]
+pub fn pick_move<R: Rng>(
+    board: &Board,
+    color: Color,
+    policy: PlayoutPolicy,
+    rng: &mut R,
+) -> Option<Point> {
+    let empty = board.empty_points();
+    let n = empty.len();
+    match policy {
+        PlayoutPolicy::Light => {
+            if n == 0 {
+                return None;
+            }
+            let start = rng.gen_range(0..n);
+            for i in 0..n {
+                let p = empty[(start + i) % n] as Point;
+                if !board.is_eye(color, p) && board.is_legal(color, p) {
+                    return Some(p);
+                }
+            }
+            None
+        }
+        PlayoutPolicy::Random => {
+            // Uniform over the legal moves plus pass: draw from the empty points and pass
+            // together and redraw illegal ones (rejection keeps the distribution uniform).
+            let mut legal: Vec<Point> = Vec::new();
+            let mut tries = 0;
+            loop {
+                let k = rng.gen_range(0..=n);
+                if k == n {
+                    return None;
+                }
+                let p = empty[k] as Point;
+                if board.is_legal(color, p) {
+                    return Some(p);
+                }
+                tries += 1;
+                if tries > 8 {
+                    break;
+                }
+            }
+            legal.extend(
+                empty
+                    .iter()
+                    .map(|&p| p as Point)
+                    .filter(|&p| board.is_legal(color, p)),
+            );
+            let k = rng.gen_range(0..=legal.len());
+            legal.get(k).copied()
+        }
+    }
+}
+
+/// Result of one playout.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayoutResult {
+    /// Black's points minus White's (komi included), under the counting rule asked for.
+    pub margin: f64,
+    /// Moves played in the playout (passes included).
+    pub moves: u32,
+}
+
+/// Plays `board` to the end from `to_move` with `passes` consecutive passes already made.
+/// Points played are written to `amaf` (the colour and point of each move) when it is given.
+#[allow(clippy::too_many_arguments)]
+pub fn playout<R: Rng>(
+    board: &mut Board,
+    mut to_move: Color,
+    mut passes: u32,
+    policy: PlayoutPolicy,
+    scoring: Scoring,
+    komi: f64,
+    rng: &mut R,
+    mut amaf: Option<&mut Vec<(Color, Move)>>,
+) -> PlayoutResult {
+    let size = board.size();
+    let cap = 3 * size * size + 20;
+    let mut moves = 0u32;
+    while passes < 2 && (moves as usize) < cap {
+        match pick_move(board, to_move, policy, rng) {
+            Some(p) => {
+                board.play_unchecked(to_move, p);
+                passes = 0;
+                if let Some(a) = amaf.as_deref_mut() {
+                    a.push((to_move, Move::Play(Board::vertex_of(p))));
+                }
+            }
+            None => {
+                board.pass();
+                passes += 1;
+            }
+        }
+        moves += 1;
+        to_move = to_move.opponent();
+    }
+    PlayoutResult {
+        margin: count(board, scoring, komi),
+        moves,
+    }
+}
+
+/// Black minus White on a final board, every stone alive (the thesis's counting).
+#[inline]
+pub fn count(board: &Board, scoring: Scoring, komi: f64) -> f64 {
+    match scoring {
+        Scoring::Area => board.area_difference() as f64 - komi,
+        Scoring::Territory => {
+            let (tb, tw) = board.territory_regions(|_| false);
+            (tb + board.captures(Color::Black)) as f64
+                - (tw + board.captures(Color::White)) as f64
+                - komi
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn light_playouts_end_without_filling_eyes() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        for size in [5, 9, 19] {
+            for _ in 0..20 {
+                let mut b = Board::new(size);
+                let r = playout(
+                    &mut b,
+                    Color::Black,
+                    0,
+                    PlayoutPolicy::Light,
+                    Scoring::Area,
+                    0.5,
+                    &mut rng,
+                    None,
+                );
+                b.validate().unwrap();
+                assert!((r.moves as usize) < 3 * size * size + 20, "hit the cap");
+                // At the end neither side has a legal non-eye move: every empty point is an
+                // eye of someone or illegal for both.
+                for &p in b.empty_points() {
+                    let p = p as Point;
+                    for c in Color::BOTH {
+                        assert!(!b.is_legal(c, p) || b.is_eye(c, p));
+                    }
+                }
+                // All points are owned by exactly one side in a finished light playout.
+                let (bb, ww) = b.area();
+                assert_eq!((bb + ww) as usize, size * size);
+                assert_eq!(r.margin, bb as f64 - ww as f64 - 0.5);
+            }
+        }
+    }
+
+    #[test]
+    fn random_playouts_end_and_are_seeded() {
+        let run = |seed| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut b = Board::new(9);
+            let r = playout(
+                &mut b,
+                Color::Black,
+                0,
+                PlayoutPolicy::Random,
+                Scoring::Territory,
+                0.5,
+                &mut rng,
+                None,
+            );
+            b.validate().unwrap();
+            (r.moves, r.margin, b.hash())
+        };
+        assert_eq!(run(5), run(5));
+        assert!(run(5).0 <= 3 * 81 + 20);
+    }
+}

@@ -1,0 +1,555 @@
+//! `tablero match`: plays GTP engines against each other, like gogui-twogtp.
+//!
+//! tablero referees every move with its own rules (area scoring, positional superko, suicide
+//! illegal): an illegal move, a time-out, a crash or a protocol error loses the game for the
+//! engine that caused it and is reported. Finished games are scored by the referee engine when
+//! one is given, else by asking both engines `final_score` (their answers are recorded and
+//! compared), else by Tromp-Taylor counting.
+
+use super::gtp_client::{ClientError, GtpClient};
+use super::stats::wilson95;
+use crate::go::game::{Game, KoRule, Rules, Scoring};
+use crate::go::scoring::score;
+use crate::go::{Color, Move};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    pub black: String,
+    pub white: String,
+    pub referee: Option<String>,
+    pub size: usize,
+    pub komi: f64,
+    pub games: usize,
+    /// Swap colours every other game.
+    pub alternate: bool,
+    /// Seconds per move, sent as `time_settings 0 T 1`; a move later than T + `lag` loses.
+    pub time_per_move: Option<f64>,
+    /// Grace added to every move's deadline.
+    pub lag: f64,
+    pub sgf_dir: Option<PathBuf>,
+    /// Moves after which a game is stopped and counted as it stands.
+    pub max_moves: usize,
+}
+
+impl MatchOptions {
+    pub fn new(black: &str, white: &str, size: usize, komi: f64, games: usize) -> MatchOptions {
+        MatchOptions {
+            black: black.into(),
+            white: white.into(),
+            referee: None,
+            size,
+            komi,
+            games,
+            alternate: false,
+            time_per_move: None,
+            lag: 2.0,
+            sgf_dir: None,
+            max_moves: 3 * size * size + 50,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    Score,
+    Resign,
+    IllegalMove,
+    Timeout,
+    EngineError,
+    MoveCap,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    pub game: usize,
+    /// Which engine (0 = --black, 1 = --white) played Black in this game.
+    pub black_engine: usize,
+    /// Winning engine index, None for a draw (jigo).
+    pub winner: Option<usize>,
+    pub reason: EndReason,
+    /// The result as in SGF `RE`, e.g. `B+3.5`, `W+R`.
+    pub result: String,
+    pub moves: usize,
+    /// `final_score` answers of the Black and White engines (when asked).
+    pub engine_scores: [Option<String>; 2],
+    pub referee_score: Option<String>,
+    /// Fault description when the game ended by an engine fault.
+    pub fault: Option<String>,
+    /// Thinking seconds per engine (wall clock of genmove).
+    pub seconds: [f64; 2],
+    pub genmoves: [usize; 2],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineSummary {
+    pub command: String,
+    pub wins: usize,
+    pub losses: usize,
+    pub draws: usize,
+    pub win_rate: f64,
+    pub wilson95: [f64; 2],
+    pub seconds_per_move: f64,
+    pub faults: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchSummary {
+    pub games: usize,
+    pub size: usize,
+    pub komi: f64,
+    pub engines: [EngineSummary; 2],
+    pub average_moves: f64,
+    /// Games where both engines answered `final_score` and agreed on it.
+    pub score_agreements: usize,
+    pub score_disagreements: usize,
+    pub records: Vec<GameRecord>,
+}
+
+struct Seat {
+    client: GtpClient,
+    engine: usize,
+}
+
+fn result_string(winner: Option<Color>, margin: f64, reason: &EndReason) -> String {
+    match (winner, reason) {
+        (None, _) => "0".into(),
+        (Some(c), EndReason::Resign) => format!("{}+R", c.letter()),
+        (Some(c), EndReason::Timeout) => format!("{}+T", c.letter()),
+        (Some(c), EndReason::IllegalMove | EndReason::EngineError) => {
+            format!("{}+F", c.letter())
+        }
+        (Some(c), _) => format!("{}+{}", c.letter(), margin.abs()),
+    }
+}
+
+/// Parses a `final_score` answer into Black's margin.
+pub fn parse_score(s: &str) -> Option<f64> {
+    let s = s.trim();
+    if s == "0" {
+        return Some(0.0);
+    }
+    let (c, rest) = s.split_once('+')?;
+    let v: f64 = rest.parse().ok()?;
+    match c.trim() {
+        "B" | "b" => Some(v),
+        "W" | "w" => Some(-v),
+        _ => None,
+    }
+}
+
+async fn setup(client: &mut GtpClient, opts: &MatchOptions) -> Result<(), ClientError> {
+    let t = Duration::from_secs(30);
+    client.send(&format!("boardsize {}", opts.size), t).await?;
+    client.send("clear_board", t).await?;
+    client.send(&format!("komi {}", opts.komi), t).await?;
+    if let Some(tpm) = opts.time_per_move {
+        let secs = tpm.ceil().max(1.0) as u64;
+        // Canadian overtime of T seconds per stone, no main time. Engines may not list it.
+        let _ = client.send(&format!("time_settings 0 {secs} 1"), t).await;
+    }
+    Ok(())
+}
+
+/// Plays one game; `black_engine` says which of the two commands plays Black.
+pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usize) -> GameRecord {
+    let cmds = [opts.black.as_str(), opts.white.as_str()];
+    let rules = Rules {
+        scoring: Scoring::Area,
+        ko: KoRule::Positional,
+        komi: opts.komi,
+    };
+    let mut record = GameRecord {
+        game: game_index,
+        black_engine,
+        winner: None,
+        reason: EndReason::Score,
+        result: String::new(),
+        moves: 0,
+        engine_scores: [None, None],
+        referee_score: None,
+        fault: None,
+        seconds: [0.0; 2],
+        genmoves: [0; 2],
+    };
+    let mut game = match Game::new(opts.size, rules) {
+        Ok(g) => g,
+        Err(e) => {
+            record.reason = EndReason::EngineError;
+            record.fault = Some(e.to_string());
+            return record;
+        }
+    };
+    // seats[0] plays Black, seats[1] White.
+    let engines = [black_engine, 1 - black_engine];
+    let mut seats: Vec<Seat> = Vec::new();
+    for (i, &e) in engines.iter().enumerate() {
+        let name = format!("{}({})", if i == 0 { "black" } else { "white" }, e);
+        let started = GtpClient::spawn(&name, cmds[e]);
+        let mut client = match started {
+            Ok(c) => c,
+            Err(err) => {
+                return fault(
+                    record,
+                    Color::BOTH[i],
+                    EndReason::EngineError,
+                    err,
+                    &engines,
+                );
+            }
+        };
+        if let Err(err) = setup(&mut client, opts).await {
+            return fault(
+                record,
+                Color::BOTH[i],
+                EndReason::EngineError,
+                err,
+                &engines,
+            );
+        }
+        seats.push(Seat { client, engine: e });
+    }
+    let move_timeout = Duration::from_secs_f64(opts.time_per_move.unwrap_or(60.0) + opts.lag);
+    let mut color = Color::Black;
+    let mut end = EndReason::Score;
+    let mut resigned: Option<Color> = None;
+    loop {
+        if game.is_over() {
+            break;
+        }
+        if game.move_count() >= opts.max_moves {
+            end = EndReason::MoveCap;
+            break;
+        }
+        let me = color.index();
+        let started = Instant::now();
+        let answer = seats[me]
+            .client
+            .send(&format!("genmove {color}"), move_timeout)
+            .await;
+        record.seconds[seats[me].engine] += started.elapsed().as_secs_f64();
+        record.genmoves[seats[me].engine] += 1;
+        let text = match answer {
+            Ok(t) => t,
+            Err(err @ ClientError::Timeout { .. }) => {
+                record.moves = game.move_count();
+                return finish_fault(
+                    record,
+                    color,
+                    EndReason::Timeout,
+                    err,
+                    &engines,
+                    seats,
+                    &game,
+                    opts,
+                )
+                .await;
+            }
+            Err(err) => {
+                record.moves = game.move_count();
+                return finish_fault(
+                    record,
+                    color,
+                    EndReason::EngineError,
+                    err,
+                    &engines,
+                    seats,
+                    &game,
+                    opts,
+                )
+                .await;
+            }
+        };
+        let word = text.trim();
+        if word.eq_ignore_ascii_case("resign") {
+            resigned = Some(color);
+            end = EndReason::Resign;
+            break;
+        }
+        let mv = match Move::parse(word, opts.size) {
+            Ok(m) if game.is_legal(color, m) => m,
+            _ => {
+                record.moves = game.move_count();
+                let msg = format!("illegal or unreadable move {word:?}");
+                record.fault = Some(msg);
+                return finish(
+                    record,
+                    Some(color.opponent()),
+                    0.0,
+                    EndReason::IllegalMove,
+                    &engines,
+                    seats,
+                    &game,
+                    opts,
+                )
+                .await;
+            }
+        };
+        // Legal by tablero's rules, so game.play cannot fail here.
+        if game.play(color, mv).is_err() {
+            break;
+        }
+        let other = 1 - me;
+        if let Err(err) = seats[other]
+            .client
+            .send(&format!("play {color} {mv}"), Duration::from_secs(30))
+            .await
+        {
+            record.moves = game.move_count();
+            return finish_fault(
+                record,
+                color.opponent(),
+                EndReason::EngineError,
+                err,
+                &engines,
+                seats,
+                &game,
+                opts,
+            )
+            .await;
+        }
+        color = color.opponent();
+    }
+    record.moves = game.move_count();
+    if let Some(loser) = resigned {
+        return finish(
+            record,
+            Some(loser.opponent()),
+            0.0,
+            end,
+            &engines,
+            seats,
+            &game,
+            opts,
+        )
+        .await;
+    }
+    // Scoring: ask both engines, then the referee; the referee decides, else agreement of the
+    // engines, else tablero's own count with every stone alive.
+    for (i, seat) in seats.iter_mut().enumerate() {
+        record.engine_scores[i] = seat
+            .client
+            .send("final_score", Duration::from_secs(60))
+            .await
+            .ok();
+    }
+    let mut margin = score(&game, &[]).margin();
+    if let Some(r) = &opts.referee {
+        record.referee_score = referee_score(r, &game, opts).await;
+    }
+    let engine_margins: Vec<Option<f64>> = record
+        .engine_scores
+        .iter()
+        .map(|s| s.as_deref().and_then(parse_score))
+        .collect();
+    if let Some(m) = record.referee_score.as_deref().and_then(parse_score) {
+        margin = m;
+    } else if let (Some(a), Some(b)) = (engine_margins[0], engine_margins[1]) {
+        if a == b {
+            margin = a;
+        }
+    }
+    let winner = if margin > 0.0 {
+        Some(Color::Black)
+    } else if margin < 0.0 {
+        Some(Color::White)
+    } else {
+        None
+    };
+    finish(record, winner, margin, end, &engines, seats, &game, opts).await
+}
+
+fn fault(
+    mut record: GameRecord,
+    culprit: Color,
+    reason: EndReason,
+    err: ClientError,
+    engines: &[usize; 2],
+) -> GameRecord {
+    record.fault = Some(err.to_string());
+    record.winner = Some(engines[culprit.opponent().index()]);
+    record.result = result_string(Some(culprit.opponent()), 0.0, &reason);
+    record.reason = reason;
+    record
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn finish_fault(
+    mut record: GameRecord,
+    culprit: Color,
+    reason: EndReason,
+    err: ClientError,
+    engines: &[usize; 2],
+    seats: Vec<Seat>,
+    game: &Game,
+    opts: &MatchOptions,
+) -> GameRecord {
+    record.fault = Some(err.to_string());
+    finish(
+        record,
+        Some(culprit.opponent()),
+        0.0,
+        reason,
+        engines,
+        seats,
+        game,
+        opts,
+    )
+    .await
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn finish(
+    mut record: GameRecord,
+    winner: Option<Color>,
+    margin: f64,
+    reason: EndReason,
+    engines: &[usize; 2],
+    seats: Vec<Seat>,
+    game: &Game,
+    opts: &MatchOptions,
+) -> GameRecord {
+    record.winner = winner.map(|c| engines[c.index()]);
+    record.result = result_string(winner, margin, &reason);
+    record.reason = reason;
+    for seat in seats {
+        seat.client.quit().await;
+    }
+    if let Some(dir) = &opts.sgf_dir {
+        let mut text = crate::go::sgf::save(game);
+        // Add players and result to the root node.
+        let extra = format!(
+            "PB[{}]PW[{}]RE[{}]",
+            sgf_escape(&[&opts.black, &opts.white][engines[0]].to_string()),
+            sgf_escape(&[&opts.black, &opts.white][engines[1]].to_string()),
+            record.result
+        );
+        if let Some(pos) = text.find("SZ[") {
+            text.insert_str(pos, &extra);
+        }
+        let path = dir.join(format!("game-{:04}.sgf", record.game));
+        if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, text)) {
+            tracing::warn!("cannot write {}: {e}", path.display());
+        }
+    }
+    record
+}
+
+fn sgf_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+async fn referee_score(cmd: &str, game: &Game, opts: &MatchOptions) -> Option<String> {
+    let mut r = GtpClient::spawn("referee", cmd).ok()?;
+    let t = Duration::from_secs(30);
+    setup(&mut r, opts).await.ok()?;
+    for (c, m) in game.history() {
+        r.send(&format!("play {c} {m}"), t).await.ok()?;
+    }
+    let s = r.send("final_score", Duration::from_secs(120)).await.ok();
+    r.quit().await;
+    s
+}
+
+/// Plays the whole match, printing one progress line per game on stderr.
+pub async fn run_match(opts: &MatchOptions) -> MatchSummary {
+    let mut records = Vec::with_capacity(opts.games);
+    let mut wins = [0usize; 2];
+    let mut draws = 0usize;
+    for g in 0..opts.games {
+        let black_engine = if opts.alternate { g % 2 } else { 0 };
+        let rec = play_game(opts, g, black_engine).await;
+        match rec.winner {
+            Some(w) => wins[w] += 1,
+            None => draws += 1,
+        }
+        eprintln!(
+            "game {}/{}: black={} {} in {} moves{} (wins {} : {}, draws {})",
+            g + 1,
+            opts.games,
+            rec.black_engine,
+            rec.result,
+            rec.moves,
+            rec.fault
+                .as_deref()
+                .map(|f| format!(" [{f}]"))
+                .unwrap_or_default(),
+            wins[0],
+            wins[1],
+            draws
+        );
+        records.push(rec);
+    }
+    summarize(opts, records)
+}
+
+fn summarize(opts: &MatchOptions, records: Vec<GameRecord>) -> MatchSummary {
+    let n = records.len();
+    let engine = |e: usize| {
+        let wins = records.iter().filter(|r| r.winner == Some(e)).count();
+        let draws = records.iter().filter(|r| r.winner.is_none()).count();
+        let secs: f64 = records.iter().map(|r| r.seconds[e]).sum();
+        let moves: usize = records.iter().map(|r| r.genmoves[e]).sum();
+        let faults = records
+            .iter()
+            .filter(|r| r.fault.is_some() && r.winner == Some(1 - e))
+            .count();
+        let score = wins as f64 + 0.5 * draws as f64;
+        EngineSummary {
+            command: if e == 0 {
+                opts.black.clone()
+            } else {
+                opts.white.clone()
+            },
+            wins,
+            losses: n - wins - draws,
+            draws,
+            win_rate: if n > 0 { score / n as f64 } else { 0.0 },
+            wilson95: wilson95(score, n as f64),
+            seconds_per_move: if moves > 0 { secs / moves as f64 } else { 0.0 },
+            faults,
+        }
+    };
+    let (agree, disagree) = records.iter().fold((0, 0), |(a, d), r| {
+        match (
+            r.engine_scores[0].as_deref().and_then(parse_score),
+            r.engine_scores[1].as_deref().and_then(parse_score),
+        ) {
+            (Some(x), Some(y)) if x == y => (a + 1, d),
+            (Some(_), Some(_)) => (a, d + 1),
+            _ => (a, d),
+        }
+    });
+    MatchSummary {
+        games: n,
+        size: opts.size,
+        komi: opts.komi,
+        engines: [engine(0), engine(1)],
+        average_moves: if n > 0 {
+            records.iter().map(|r| r.moves as f64).sum::<f64>() / n as f64
+        } else {
+            0.0
+        },
+        score_agreements: agree,
+        score_disagreements: disagree,
+        records,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_parse() {
+        assert_eq!(parse_score("B+3.5"), Some(3.5));
+        assert_eq!(parse_score("W+12"), Some(-12.0));
+        assert_eq!(parse_score("0"), Some(0.0));
+        assert_eq!(parse_score("W+R"), None);
+        assert_eq!(parse_score("nonsense"), None);
+    }
+}

@@ -1,0 +1,220 @@
+//! The `tablero` binary: version, configuration errors (exit 2, message on stderr, nothing on
+//! stdout), and `tablero serve` listening and shutting down cleanly on SIGTERM and SIGINT.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn tablero() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tablero"));
+    cmd.env_remove("RUST_LOG");
+    cmd
+}
+
+#[test]
+fn version_names_the_crate_version() {
+    let out = tablero().arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("tablero {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn config_errors_exit_2_with_the_key_on_stderr() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["gtp", "--set", "go.boardsize=1"], "go.boardsize"),
+        (
+            &["serve", "--set", "search.uct=1"],
+            "unknown config key \"search.uct\"",
+        ),
+        (&["gtp", "--set", "nonsense"], "section.key=value"),
+        (
+            &["serve", "--config", "/nonexistent/tablero.toml"],
+            "/nonexistent/tablero.toml",
+        ),
+        (
+            &["serve", "--set", "server.gtp_listen=localhost"],
+            "server.gtp_listen",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = tablero().args(*args).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: stderr {stderr:?} lacks {needle:?}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: stdout must stay clean");
+    }
+}
+
+#[test]
+fn shipped_config_file_is_accepted() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tablero.toml");
+    // Bind a free port so the test never collides with a running daemon.
+    let mut child = spawn_serve(&["--config", path]);
+    let addr = wait_listening(&mut child);
+    assert!(addr.starts_with("127.0.0.1:"));
+    stop(child, "TERM");
+}
+
+#[test]
+fn serve_exits_0_on_sigterm_and_sigint() {
+    for signal in ["TERM", "INT"] {
+        let mut child = spawn_serve(&[]);
+        let addr = wait_listening(&mut child);
+        // A connected client does not keep the daemon from stopping.
+        let _client = TcpStream::connect(&addr).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        stop(child, signal);
+    }
+}
+
+#[test]
+fn rust_log_overrides_log_level() {
+    let mut cmd = tablero();
+    cmd.env("RUST_LOG", "info");
+    let mut child = spawn(cmd, &["--set", "log.level=error"]);
+    // The address line is logged at info: it appears only because RUST_LOG wins.
+    wait_listening(&mut child);
+    stop(child, "TERM");
+}
+
+#[test]
+fn gtp_stdout_carries_only_protocol_even_at_trace_level() {
+    use std::io::Write;
+    let mut child = tablero()
+        .args(["gtp", "--set", "log.level=trace"])
+        .env("RUST_LOG", "trace")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The engine may already have ended (and closed stdin): a write error is fine.
+    let _ = child.stdin.take().unwrap().write_all(b"1 name\n2 quit\n");
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // `name` and `quit` have one-line answers: every stdout line is a response or the blank
+    // line that ends one.
+    for line in stdout.lines() {
+        assert!(
+            line.is_empty() || line.starts_with('=') || line.starts_with('?'),
+            "non-GTP line on stdout: {line:?}"
+        );
+    }
+    assert!(!out.stderr.is_empty(), "the trace log goes to stderr");
+}
+
+fn spawn_serve(extra: &[&str]) -> Child {
+    spawn(tablero(), extra)
+}
+
+fn spawn(mut cmd: Command, extra: &[&str]) -> Child {
+    cmd.arg("serve")
+        .args(extra)
+        .args([
+            "--set",
+            "server.gtp_listen=127.0.0.1:0",
+            "--set",
+            "server.shutdown_grace=1",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Reads stderr until the daemon logs its address; the rest of stderr is drained in a thread.
+fn wait_listening(child: &mut Child) -> String {
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(rest) = line.split("GTP listening on ").nth(1) {
+                let _ = tx.send(
+                    rest.split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                );
+            }
+        }
+    });
+    match rx.recv_timeout(Duration::from_secs(20)) {
+        Ok(addr) => addr,
+        Err(_) => {
+            let _ = child.kill();
+            panic!("tablero serve did not report its address");
+        }
+    }
+}
+
+fn stop(mut child: Child, signal: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert_eq!(status.code(), Some(0), "SIG{signal}: exit {status:?}");
+            let mut out = String::new();
+            std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+            assert!(out.is_empty(), "serve wrote to stdout: {out:?}");
+            return;
+        }
+        if t0.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("tablero serve did not exit after SIG{signal}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn bench_playouts_prints_one_json_line() {
+    let out = tablero()
+        .args([
+            "bench",
+            "playouts",
+            "--size",
+            "5",
+            "--seconds",
+            "0.2",
+            "--seed",
+            "7",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout:?}");
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(json["size"], 5);
+    assert_eq!(json["seed"], 7);
+    assert!(
+        json["playouts_per_second"].as_f64().unwrap() > 0.0,
+        "{json}"
+    );
+
+    for bad in [["--size", "1"], ["--seconds", "0"], ["--threads", "0"]] {
+        let out = tablero()
+            .args(["bench", "playouts"])
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(out.stdout.is_empty());
+    }
+}
