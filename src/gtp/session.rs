@@ -261,6 +261,10 @@ where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
+    tracing::debug!(
+        max_line_length = limits.max_line_length,
+        "GTP session started"
+    );
     let control = Control::default();
     // Bounded queues give backpressure end to end: a peer that does not read its responses
     // eventually stops being read.
@@ -367,6 +371,10 @@ where
     drop(out_rx);
     // The engine thread has dropped its output sender (or is stopping); wait for it off-runtime.
     let _ = tokio::task::spawn_blocking(move || engine_thread.join()).await;
+    match &written {
+        Ok(()) => tracing::debug!("GTP session ended"),
+        Err(e) => tracing::debug!("GTP session ended: output failed: {e}"),
+    }
     written.map_err(GtpError::Io)
 }
 
@@ -382,6 +390,7 @@ fn engine_loop(
         }
         let (seq, cmd) = match event {
             Event::Malformed { id, error } => {
+                tracing::trace!(?id, "GTP malformed line: {error}");
                 if out
                     .blocking_send(response::failure(id, &error.to_string()))
                     .is_err()
@@ -392,6 +401,7 @@ fn engine_loop(
             }
             Event::Command { seq, cmd } => (seq, cmd),
         };
+        tracing::trace!(seq, "GTP command: {cmd}");
         if cmd.name == "quit" {
             let _ = out.blocking_send(response::success(cmd.id, ""));
             break;
@@ -427,6 +437,7 @@ fn engine_loop(
                 response::failure(cmd.id, "internal error")
             }
         };
+        tracing::trace!(seq, "GTP response: {}", text.trim_end());
         if out.blocking_send(text).is_err() {
             break;
         }
