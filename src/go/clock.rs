@@ -52,6 +52,9 @@ struct PlayerClock {
     period_left: Duration,
     /// Canadian: moves still to play in the current period. Byo-yomi: periods left.
     count: u32,
+    /// Under [`TimeSystem::Unlimited`]: the last `time_left` (time, stones) a controller sent
+    /// anyway; it caps the per-move time so that an unknown clock is never overrun.
+    reported: Option<(Duration, u32)>,
 }
 
 /// Both players' clocks under one time system, plus the safety margin.
@@ -76,6 +79,7 @@ impl Clock {
                 main: Duration::ZERO,
                 period_left: Duration::ZERO,
                 count: 0,
+                reported: None,
             }; 2],
             lag_buffer,
             unlimited_per_move,
@@ -101,11 +105,13 @@ impl Clock {
                 main: Duration::ZERO,
                 period_left: Duration::ZERO,
                 count: 0,
+                reported: None,
             },
             TimeSystem::Absolute { main } => PlayerClock {
                 main,
                 period_left: Duration::ZERO,
                 count: 0,
+                reported: None,
             },
             TimeSystem::Canadian {
                 main,
@@ -115,6 +121,7 @@ impl Clock {
                 main,
                 period_left: period,
                 count: stones,
+                reported: None,
             },
             TimeSystem::Byoyomi {
                 main,
@@ -124,6 +131,7 @@ impl Clock {
                 main,
                 period_left: period,
                 count: periods,
+                reported: None,
             },
         };
         self.players = [fresh; 2];
@@ -136,7 +144,7 @@ impl Clock {
         let system = self.system;
         let p = &mut self.players[color.index()];
         match (system, stones) {
-            (TimeSystem::Unlimited, _) => {}
+            (TimeSystem::Unlimited, n) => p.reported = Some((time, n)),
             (_, 0) => p.main = time,
             (TimeSystem::Absolute { .. }, _) => p.main = time,
             (TimeSystem::Canadian { .. } | TimeSystem::Byoyomi { .. }, n) => {
@@ -152,6 +160,9 @@ impl Clock {
     pub fn record_move(&mut self, color: Color, used: Duration) {
         let system = self.system;
         let p = &mut self.players[color.index()];
+        if let (TimeSystem::Unlimited, Some((time, 0))) = (system, p.reported) {
+            p.reported = Some((time.saturating_sub(used), 0));
+        }
         let overflow = if p.main >= used {
             p.main -= used;
             return;
@@ -192,7 +203,13 @@ impl Clock {
         let moves_left = expected.max(8.0);
         let main_share = |main: Duration| main.saturating_sub(lag).div_f64(moves_left);
         let budget = match self.system {
-            TimeSystem::Unlimited => return self.unlimited_per_move,
+            TimeSystem::Unlimited => match p.reported {
+                None => return self.unlimited_per_move,
+                Some((time, 0)) => self.unlimited_per_move.min(main_share(time)),
+                Some((time, stones)) => self
+                    .unlimited_per_move
+                    .min(time.saturating_sub(lag).mul_f64(0.9) / stones),
+            },
             TimeSystem::Absolute { .. } => main_share(p.main),
             TimeSystem::Canadian { period, stones, .. } => {
                 if p.main.is_zero() {
@@ -252,6 +269,20 @@ mod tests {
         let c = Clock::new(S(5), LAG);
         assert!(!c.is_limited());
         assert_eq!(c.move_budget(Color::Black, 0, 81), S(5));
+    }
+
+    #[test]
+    fn time_left_without_time_settings_caps_the_move_time() {
+        let mut c = Clock::new(S(5), LAG);
+        c.time_left(Color::Black, S(20), 0);
+        let b = c.move_budget(Color::Black, 10, 81);
+        assert!(b < S(1), "{b:?}");
+        c.time_left(Color::White, S(600), 0);
+        assert_eq!(c.move_budget(Color::White, 10, 81), S(5));
+        c.time_left(Color::White, S(3), 5);
+        assert!(c.move_budget(Color::White, 10, 81) < S(1));
+        c.set_system(TimeSystem::Unlimited);
+        assert_eq!(c.move_budget(Color::Black, 10, 81), S(5));
     }
 
     #[test]
