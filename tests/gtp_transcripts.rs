@@ -357,6 +357,61 @@ async fn mcts_engine_plays_and_scores_over_gtp() {
     session.await.expect("join").expect("session");
 }
 
+/// `loadsgf` on huge, deeply nested, endless or non-regular files answers an error instead of
+/// exhausting memory or the stack, and the engine stays usable.
+#[tokio::test]
+async fn loadsgf_survives_hostile_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path.display().to_string()
+    };
+    let long = write("long.sgf", format!("(;SZ[9]{})", ";C[x]".repeat(15_000)));
+    let deep = write(
+        "deep.sgf",
+        format!("(;SZ[9]{}{})", "(;C[x]".repeat(9_000), ")".repeat(9_000)),
+    );
+    let huge = write("huge.sgf", format!("(;SZ[9]{})", ";C[x]".repeat(50_000)));
+    let parens = write("parens.sgf", "(".repeat(100_000));
+    let dir_path = dir.path().display().to_string();
+    let input = format!(
+        "1 loadsgf {long}\n2 loadsgf {deep}\n3 loadsgf {huge}\n4 loadsgf {parens}\n\
+         5 loadsgf /dev/zero\n6 loadsgf {dir_path}\n7 name\n"
+    );
+    let out = run_all(
+        input.into_bytes(),
+        Box::new(RandomPlayer::new(1)),
+        GtpConfig::default(),
+    )
+    .await;
+    let responses: Vec<&str> = out.trim_end().split("\n\n").collect();
+    assert_eq!(responses.len(), 7, "{out}");
+    assert_eq!(responses[0], "=1 black");
+    assert_eq!(responses[1], "=2 black");
+    assert!(
+        responses[2].starts_with("?3 cannot load"),
+        "{}",
+        responses[2]
+    );
+    assert!(
+        responses[3].starts_with("?4 cannot load"),
+        "{}",
+        responses[3]
+    );
+    assert!(
+        responses[4].starts_with("?5 cannot open"),
+        "{}",
+        responses[4]
+    );
+    assert!(
+        responses[5].starts_with("?6 cannot open"),
+        "{}",
+        responses[5]
+    );
+    assert_eq!(responses[6], "=7 tablero");
+}
+
 /// A seeded corpus of malformed lines: every line carries a unique id, so every one must get
 /// exactly one response with that id, in order, and the engine must stay usable.
 #[tokio::test]

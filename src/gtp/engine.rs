@@ -268,10 +268,12 @@ impl GoEngine {
     }
 
     fn loadsgf(&mut self, file: &str, move_number: Option<usize>) -> Result<String, CommandError> {
-        let text = std::fs::read_to_string(file)
-            .map_err(|_| CommandError::Other(format!("cannot open or parse '{file}'")))?;
+        let text = read_sgf_file(file)
+            .ok_or_else(|| CommandError::Other(format!("cannot open or parse '{file}'")))?;
+        let cannot_load = |why: String| CommandError::Other(format!("cannot load '{file}': {why}"));
+        check_sgf_size(&text).map_err(cannot_load)?;
         let game = sgf::load(&text, *self.game.rules(), move_number)
-            .map_err(|e| CommandError::Other(format!("cannot load '{file}': {e}")))?;
+            .map_err(|e| cannot_load(e.to_string()))?;
         self.game = game;
         self.player.new_game();
         Ok(self.game.to_move().to_string())
@@ -435,6 +437,47 @@ impl GoEngine {
             }
         })
     }
+}
+
+/// Largest SGF file `loadsgf` reads.
+const MAX_SGF_BYTES: u64 = 8 << 20;
+/// Most nodes (`;`) and game trees (`(`) an SGF file may hold: the SGF parser recurses once
+/// per node, so this bounds its stack use (see [`super::session::ENGINE_STACK`]).
+const MAX_SGF_NODES: usize = 20_000;
+
+/// The text of a regular file of at most [`MAX_SGF_BYTES`]; `None` if it cannot be read.
+fn read_sgf_file(file: &str) -> Option<String> {
+    use std::io::Read;
+    let f = std::fs::File::open(file).ok()?;
+    // Not a FIFO, device or directory: those could block or never end.
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    f.take(MAX_SGF_BYTES + 1).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+/// Rejects SGF texts too large or too deeply structured for the parser.
+fn check_sgf_size(text: &str) -> Result<(), String> {
+    if text.len() as u64 > MAX_SGF_BYTES {
+        return Err(format!("SGF file larger than {MAX_SGF_BYTES} bytes"));
+    }
+    let (mut in_value, mut escaped, mut nodes) = (false, false, 0usize);
+    for c in text.chars() {
+        match (in_value, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (true, false, ']') => in_value = false,
+            (false, _, '[') => in_value = true,
+            (false, _, ';' | '(') => nodes += 1,
+            _ => {}
+        }
+        if nodes > MAX_SGF_NODES {
+            return Err(format!("SGF file has more than {MAX_SGF_NODES} nodes"));
+        }
+    }
+    Ok(())
 }
 
 /// Seconds as a duration, clamped to 0..=10^7 s so that clock arithmetic cannot overflow.

@@ -186,6 +186,10 @@ impl Decoder for GtpLineCodec {
     }
 }
 
+/// Stack of the engine thread: room for recursive parsers (SGF) on bounded input. Only the
+/// pages touched are committed.
+pub const ENGINE_STACK: usize = 64 << 20;
+
 /// Commands read ahead of the engine, at most.
 const EVENT_QUEUE: usize = 1024;
 /// Response chunks waiting for the writer, at most.
@@ -273,6 +277,7 @@ where
     let engine_control = control.clone();
     let engine_thread = std::thread::Builder::new()
         .name("gtp-engine".into())
+        .stack_size(ENGINE_STACK)
         .spawn(move || engine_loop(engine, event_rx, out_tx, engine_control))
         .map_err(GtpError::Thread)?;
     let writer_done = CancellationToken::new();
