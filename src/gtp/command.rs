@@ -676,4 +676,22 @@ mod tests {
             );
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_classify_without_panicking(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..300)) {
+            match parse_line(&bytes) {
+                Line::Command(c) => {
+                    proptest::prop_assert!(!c.name.is_empty());
+                    proptest::prop_assert!(!c.name.contains(' '));
+                    proptest::prop_assert_eq!(c.name.to_ascii_lowercase(), c.name.clone());
+                    for a in &c.args {
+                        proptest::prop_assert!(!a.is_empty() && !a.contains(' ') && !a.contains('#'));
+                    }
+                    let _ = Command::parse(&c, 19);
+                }
+                Line::Blank | Line::Interrupt | Line::Malformed { .. } => {}
+            }
+        }
+    }
 }

@@ -105,4 +105,17 @@ mod tests {
         out.push_str(STREAM_END);
         assert_eq!(out, "=9\ninfo move D4 visits 3\ninfo move C3 visits 1\n\n");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_result_is_one_well_framed_response(text in "(?s).*", id in proptest::option::of(0u64..1000)) {
+            for framed in [success(id, &text), failure(id, &text)] {
+                proptest::prop_assert!(framed.ends_with("\n\n"));
+                let body = &framed[..framed.len() - 2];
+                proptest::prop_assert!(!body.contains("\n\n"), "{:?}", framed);
+                proptest::prop_assert!(!body.ends_with('\n'));
+                proptest::prop_assert!(!framed.contains('\r'));
+            }
+        }
+    }
 }
