@@ -412,6 +412,49 @@ async fn loadsgf_survives_hostile_files() {
     assert_eq!(responses[6], "=7 tablero");
 }
 
+/// A player that judges a fixed list of stones dead and counts how often it is asked.
+struct FixedDead(Vec<Vertex>, std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl GoPlayer for FixedDead {
+    fn genmove(&mut self, _game: &Game, _color: Color, _budget: &Budget) -> Decision {
+        Decision::Play(Move::Pass)
+    }
+    fn dead_stones(&mut self, _game: &Game, _budget: &Budget) -> Vec<Vertex> {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.0.clone()
+    }
+}
+
+#[tokio::test]
+async fn dead_stones_are_removed_and_agree_between_score_and_status() {
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let dead = vec![Vertex::parse("A3", 5).expect("vertex")];
+    let mut input = String::from("boardsize 5\nkomi 0.5\nplay w a3\n");
+    for r in 1..=5 {
+        input.push_str(&format!("play b c{r}\nplay w d{r}\n"));
+    }
+    input.push_str(
+        "1 final_score\n2 final_status_list dead\n3 final_status_list alive\n\
+         4 kgs-rules japanese\n5 final_score\n6 play b pass\n7 final_status_list dead\n",
+    );
+    let out = run_all(
+        input.into_bytes(),
+        Box::new(FixedDead(dead, calls.clone())),
+        GtpConfig::default(),
+    )
+    .await;
+    let tail = out
+        .split_once("=1 ")
+        .map(|(_, t)| t)
+        .expect("final_score answered");
+    assert_eq!(
+        tail,
+        "B+4.5\n\n=2 A3\n\n=3 C1 C2 C3 C4 C5\nD1 D2 D3 D4 D5\n\n=4\n\n=5 B+5.5\n\n=6\n\n=7 A3\n\n"
+    );
+    // One estimate for the first position (rules do not change it), one after the pass.
+    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 2);
+}
+
 /// A seeded corpus of malformed lines: every line carries a unique id, so every one must get
 /// exactly one response with that id, in order, and the engine must stay usable.
 #[tokio::test]

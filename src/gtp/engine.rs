@@ -141,6 +141,9 @@ pub struct GoEngine {
     game: Game,
     clock: Clock,
     player: Box<dyn GoPlayer>,
+    /// The last dead-stone estimate and the position (hash, move count) it is for, so that
+    /// `final_score` and `final_status_list` agree on one position.
+    dead_cache: Option<(u64, usize, Vec<Vertex>)>,
 }
 
 impl GoEngine {
@@ -152,6 +155,7 @@ impl GoEngine {
             game: Game::new(config.go.boardsize, Rules::from(&config.go))?,
             clock: Clock::new(time_per_move, secs(config.search.lag_buffer)),
             player,
+            dead_cache: None,
         })
     }
 
@@ -214,6 +218,12 @@ impl GoEngine {
     }
 
     fn dead(&mut self, ctx: &CommandContext<'_>) -> Vec<Vertex> {
+        let key = (self.game.board().hash(), self.game.move_count());
+        if let Some((hash, count, dead)) = &self.dead_cache
+            && (*hash, *count) == key
+        {
+            return dead.clone();
+        }
         let budget = Budget::new(Instant::now() + STATUS_TIME, ctx.cancel_flag().clone());
         let size = self.game.size();
         let board = self.game.board();
@@ -225,6 +235,9 @@ impl GoEngine {
             .collect();
         dead.sort();
         dead.dedup();
+        if !ctx.is_cancelled() {
+            self.dead_cache = Some((key.0, key.1, dead.clone()));
+        }
         dead
     }
 
@@ -241,9 +254,11 @@ impl GoEngine {
                 board.chain(p).into_iter().map(Board::vertex_of).collect();
             stones.sort();
             let is_dead = stones.iter().any(|v| dead.contains(v));
-            if is_dead == want_dead {
+            if let Some(&first) = stones.first()
+                && is_dead == want_dead
+            {
                 let text: Vec<String> = stones.iter().map(Vertex::to_string).collect();
-                lines.insert((stones[0], text.join(" ")));
+                lines.insert((first, text.join(" ")));
             }
         }
         lines
