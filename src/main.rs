@@ -45,7 +45,8 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct MatchArgs {
-    /// Command line of the first engine (Black in odd games).
+    /// Command line of the first engine (Black in odd games). `{game}` is replaced by the
+    /// game number, e.g. `--set search.seed={game}` for different games from seeded engines.
     #[arg(long)]
     black: String,
     /// Command line of the second engine.
