@@ -1,0 +1,13 @@
+//! DAIDE: the Diplomacy AI Development Environment client-server protocol.
+//!
+//! Status (issue 4, in progress):
+//! - [`token`]: 2-byte tokens, the full token table, RM representation tables — done.
+//! - [`codec`]: TCP framing (IM/RM/DM/FM/EM), EM error codes, tokio-util codec — done.
+//! - [`message`]: level-0 message grammar (nom over tokens) and text form — done.
+//! - client session, embedded server: not yet written.
+//!
+//! What tablero implements is documented in `protocols/daide.md`.
+
+pub mod codec;
+pub mod message;
+pub mod token;

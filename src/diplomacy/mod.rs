@@ -1,0 +1,1 @@
+//! Diplomacy game model (in progress).
