@@ -10,4 +10,5 @@
 
 pub mod codec;
 pub mod message;
+pub mod text;
 pub mod token;
