@@ -782,7 +782,7 @@ fn message(i: In<'_>) -> PResult<'_, Message> {
                     wrapped.extend_from_slice(&toks);
                     wrapped.push(Token::Ket);
                     let order = match order(&wrapped) {
-                        Ok((rest, o)) if rest.is_empty() => Parsed::Ok(o),
+                        Ok(([], o)) => Parsed::Ok(o),
                         _ => Parsed::Raw(toks),
                     };
                     OrderReport {
@@ -833,7 +833,7 @@ fn message(i: In<'_>) -> PResult<'_, Message> {
 
 fn message_exact(tokens: &[Token]) -> Result<Message, usize> {
     match message(tokens) {
-        Ok((rest, m)) if rest.is_empty() => Ok(m),
+        Ok(([], m)) => Ok(m),
         Ok((rest, _)) => Err(tokens.len() - rest.len()),
         Err(NomErr::Error(e)) | Err(NomErr::Failure(e)) => Err(tokens.len() - e.rest),
         Err(NomErr::Incomplete(_)) => Err(tokens.len()),
@@ -873,7 +873,7 @@ pub fn parse_message(tokens: &[Token]) -> Result<Message, MessageError> {
 /// Parses the tokens of one order (with its brackets), e.g. for THX handling.
 pub fn parse_order(tokens: &[Token]) -> Result<Order, MessageError> {
     match order(tokens) {
-        Ok((rest, o)) if rest.is_empty() => Ok(o),
+        Ok(([], o)) => Ok(o),
         Ok((rest, _)) => Err(MessageError::Syntax {
             position: tokens.len() - rest.len(),
         }),
