@@ -74,6 +74,8 @@ pub enum IllegalReason {
     CantReach,
     /// A convoy by a fleet not at sea, or of a non-army.
     BadConvoy,
+    /// A unit supporting itself.
+    SupportsItself,
     /// Not a movement-phase order.
     WrongPhase,
 }
@@ -342,8 +344,20 @@ pub fn adjudicate_movement(
             }
             OrderOutcome::Convoy(ConvoyOutcome::NotDisrupted) => OrderResult::Success,
         };
+        let dislodged = !is_illegal && dislodged_at.contains_key(&origin);
         let result = match (&order, result) {
             (_, r @ OrderResult::Illegal(_)) => r,
+            (Order::SupportHold { unit, supported }, _)
+                if unit.location.province == supported.location.province =>
+            {
+                OrderResult::Illegal(IllegalReason::SupportsItself)
+            }
+            // A dislodged supporter's support is always cut.
+            (Order::SupportHold { .. } | Order::SupportMove { .. }, OrderResult::Success)
+                if dislodged =>
+            {
+                OrderResult::Cut
+            }
             (Order::SupportHold { supported, .. }, r) => {
                 if moves.contains_key(&supported.location.province)
                     || !by_province.contains_key(&supported.location.province)
@@ -365,7 +379,6 @@ pub fn adjudicate_movement(
             },
             (_, r) => r,
         };
-        let dislodged = !is_illegal && dislodged_at.contains_key(&origin);
         if !is_illegal {
             used.insert(origin);
             if let (Order::Move { to, .. }, OrderResult::Success) = (&order, result) {
