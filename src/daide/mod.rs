@@ -9,6 +9,7 @@
 //! What tablero implements is documented in `protocols/daide.md`.
 
 pub mod codec;
+pub mod convert;
 pub mod message;
 pub mod text;
 pub mod token;
