@@ -3,18 +3,20 @@
 //! Status (issue 4, in progress):
 //! - [`model`]: powers, provinces, coasts, units, locations, orders, phases — done.
 //! - [`map`]: maps built with a validating builder; the standard map built in
-//!   (from the `diplomacy` crate's data, DAIDE names); MDF → map lives in the
-//!   DAIDE layer — builder done, MDF conversion not yet written.
+//!   (`standard.mdf`, DAIDE names); MDF ⇄ map lives in `daide::convert` — done.
 //! - [`judge`]: movement adjudication wrapping the `diplomacy` crate (0.2,
-//!   MIT, DATC v3 tests) behind tablero's types — done for movement; retreats
-//!   and adjustments not yet written; DATC cases in `tests/daide_datc.rs`
-//!   (a first subset).
-//! - game state / phase sequencing (SCO updates, skipped phases, civil
-//!   disorder): not yet written.
+//!   MIT) behind tablero's types — done; DATC 6.A–6.G (132 cases) pass in
+//!   `tests/daide_datc.rs`.
+//! - [`phases`]: retreats, adjustments (builds, removals, waives, civil
+//!   disorder), centre ownership — done, tablero's own code; DATC 6.H–6.J are
+//!   covered by a handful of unit tests only (not yet the full sections).
+//! - game state / phase sequencing (skipped phases, NMR, year cap, solo):
+//!   not yet written.
 
 pub mod judge;
 pub mod map;
 pub mod model;
+pub mod phases;
 
 pub use map::{Map, MapBuilder, MapError, ProvinceInfo};
 pub use model::{
