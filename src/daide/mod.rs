@@ -3,8 +3,10 @@
 //! Status (issue 4, in progress):
 //! - [`token`]: 2-byte tokens, the full token table, RM representation tables — done.
 //! - [`codec`]: TCP framing (IM/RM/DM/FM/EM), EM error codes, tokio-util codec — done.
-//! - [`message`]: level-0 message grammar (nom over tokens) and text form — done.
-//! - client session, embedded server: not yet written.
+//! - [`message`]: level-0 message grammar (nom over tokens) — done.
+//! - [`text`]: the text form (`SUB ((TUR AMY CON) MTO BUL)`) — done.
+//! - [`convert`]: MDF ⇄ map, orders/units/turns ⇄ the game model — done.
+//! - client session, embedded server, bots: not yet written.
 //!
 //! What tablero implements is documented in `protocols/daide.md`.
 
