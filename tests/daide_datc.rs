@@ -15,10 +15,14 @@
 //! and the Italian fleet bounces", so both sides have strength 2); the
 //! `diplomacy` crate's transcription, which it never runs, says it succeeds.
 //!
-//! Sections 6.H (retreats) and 6.I/6.J (adjustments) wait for the retreat
-//! and adjustment adjudication.
+//! Section 6.H (retreats) runs the movement phase and then the retreat phase
+//! (`tablero::diplomacy::phases::adjudicate_retreats`); 6.H.1–6.H.3 are
+//! left out (supports and convoys in a retreat phase cannot be written as
+//! retreat orders). Sections 6.I/6.J (adjustments) are covered by unit tests
+//! in `src/diplomacy/phases.rs` for now.
 
 use tablero::diplomacy::judge::{OrderResult, Rules, adjudicate_movement};
+use tablero::diplomacy::phases::{RetreatResult, adjudicate_retreats};
 use tablero::diplomacy::{Coast, Location, Map, Order, Unit, UnitType};
 
 struct Case {
@@ -168,6 +172,78 @@ fn datc_movement_cases() {
         CASES.len(),
         failures.join("\n")
     );
+}
+
+struct RetreatCase {
+    id: &'static str,
+    title: &'static str,
+    movement: &'static [&'static str],
+    retreats: &'static [&'static str],
+}
+
+fn run_retreat(case: &RetreatCase) -> Result<(), String> {
+    let m = Map::standard();
+    let parsed: Vec<(Order, Option<bool>)> = case.movement.iter().map(|l| parse(&m, l)).collect();
+    let orders: Vec<Order> = parsed.iter().map(|(o, _)| o.clone()).collect();
+    let mut units: Vec<Unit> = Vec::new();
+    for o in &orders {
+        if let Some(u) = o.unit()
+            && !units
+                .iter()
+                .any(|x| x.location.province == u.location.province)
+        {
+            units.push(*u);
+        }
+    }
+    let out =
+        adjudicate_movement(&m, &units, &orders, Rules::default()).map_err(|e| e.to_string())?;
+    let mut errors = Vec::new();
+    for ((order, expect), line) in parsed.iter().zip(case.movement) {
+        let Some(expect) = expect else { continue };
+        let Some(r) = out.results.iter().find(|r| r.order == *order) else {
+            errors.push(format!("no result for {line}"));
+            continue;
+        };
+        let ok =
+            r.result == OrderResult::Success && !(matches!(order, Order::Hold(_)) && r.dislodged);
+        if ok != *expect {
+            errors.push(format!("movement {line}: got {:?}", r.result));
+        }
+    }
+    let retreats: Vec<(Order, Option<bool>)> = case
+        .retreats
+        .iter()
+        .map(|l| match parse(&m, l) {
+            (Order::Move { unit, to, .. }, e) => (Order::Retreat { unit, to }, e),
+            (o, e) => (o, e),
+        })
+        .collect();
+    let rorders: Vec<Order> = retreats.iter().map(|(o, _)| o.clone()).collect();
+    let rout = adjudicate_retreats(&out.dislodged, &rorders);
+    for (i, ((_, expect), line)) in retreats.iter().zip(case.retreats).enumerate() {
+        let Some(expect) = expect else { continue };
+        let ok = rout.results[i].1 == RetreatResult::Moved;
+        if ok != *expect {
+            errors.push(format!("retreat {line}: got {:?}", rout.results[i].1));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
+    }
+}
+
+#[test]
+fn datc_retreat_cases() {
+    let mut failures = Vec::new();
+    for case in RETREAT_CASES {
+        if let Err(e) = run_retreat(case) {
+            failures.push(format!("{} {}: {e}", case.id, case.title));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(RETREAT_CASES.len(), 13);
 }
 
 #[test]
@@ -1818,5 +1894,177 @@ const CASES: &[Case] = &[
             "FRA F MAO S F BRE - ECH",
             "ENG F ECH C A PIC - BEL",
         ],
+    },
+];
+
+const RETREAT_CASES: &[RetreatCase] = &[
+    RetreatCase {
+        id: "6.H.4",
+        title: "no other moves during retreat",
+        movement: &[
+            "ENG F NTH H => ok",
+            "ENG A HOL H => fails",
+            "GER F KIE S A RUH - HOL",
+            "GER A RUH - HOL => ok",
+        ],
+        retreats: &["ENG F NTH - NWG => fails", "ENG A HOL - BEL => ok"],
+    },
+    RetreatCase {
+        id: "6.H.5",
+        title: "a unit may not retreat to the area from which it is attacked",
+        movement: &[
+            "RUS F CON S F BLA - ANK",
+            "RUS F BLA - ANK => ok",
+            "TUR F ANK H => fails",
+        ],
+        retreats: &["TUR F ANK - BLA => fails"],
+    },
+    RetreatCase {
+        id: "6.H.6",
+        title: "unit may not retreat to a contested area",
+        movement: &[
+            "AUS A BUD S A TRI - VIE",
+            "AUS A TRI - VIE => ok",
+            "GER A MUN - BOH => fails",
+            "GER A SIL - BOH => fails",
+            "ITA A VIE H => fails",
+        ],
+        retreats: &["ITA A VIE - BOH => fails"],
+    },
+    RetreatCase {
+        id: "6.H.7",
+        title: "multiple retreat to same area will disband units",
+        movement: &[
+            "AUS A BUD S A TRI - VIE",
+            "AUS A TRI - VIE => ok",
+            "GER A MUN S A SIL - BOH",
+            "GER A SIL - BOH => ok",
+            "ITA A VIE H => fails",
+            "ITA A BOH H => fails",
+        ],
+        retreats: &["ITA A VIE - TYR => fails", "ITA A BOH - TYR => fails"],
+    },
+    RetreatCase {
+        id: "6.H.8",
+        title: "triple retreat to same area will disband units",
+        movement: &[
+            "ENG A LVP - EDI => ok",
+            "ENG F YOR S A LVP - EDI",
+            "ENG F NWY H => fails",
+            "GER A KIE S A RUH - HOL",
+            "GER A RUH - HOL => ok",
+            "RUS F EDI H => fails",
+            "RUS A SWE S A FIN - NWY",
+            "RUS A FIN - NWY => ok",
+            "RUS F HOL H => fails",
+        ],
+        retreats: &[
+            "ENG F NWY - NTH => fails",
+            "RUS F EDI - NTH => fails",
+            "RUS F HOL - NTH => fails",
+        ],
+    },
+    RetreatCase {
+        id: "6.H.9",
+        title: "dislodged unit will not make attackers area contested",
+        movement: &[
+            "ENG F HEL - KIE => ok",
+            "ENG F DEN S F HEL - KIE",
+            "GER A BER - PRU => ok",
+            "GER F KIE H => fails",
+            "GER A SIL S A BER - PRU",
+            "RUS A PRU - BER => fails",
+        ],
+        retreats: &["GER F KIE - BER => ok"],
+    },
+    RetreatCase {
+        id: "6.H.10",
+        title: "not retreating to attacker does not mean contested",
+        movement: &[
+            "ENG A KIE H => fails",
+            "GER A BER - KIE => ok",
+            "GER A MUN S A BER - KIE",
+            "GER A PRU H => fails",
+            "RUS A WAR - PRU => ok",
+            "RUS A SIL S A WAR - PRU",
+        ],
+        retreats: &["ENG A KIE - BER => fails", "GER A PRU - BER => ok"],
+    },
+    RetreatCase {
+        id: "6.H.11",
+        title: "retreat when dislodged by adjacent convoy",
+        movement: &[
+            "FRA A GAS - MAR VIA => ok",
+            "FRA A BUR S A GAS - MAR",
+            "FRA F MAO C A GAS - MAR",
+            "FRA F WES C A GAS - MAR",
+            "FRA F GOL C A GAS - MAR",
+            "ITA A MAR H => fails",
+        ],
+        retreats: &["ITA A MAR - GAS => ok"],
+    },
+    RetreatCase {
+        id: "6.H.12",
+        title: "retreat when dislodged by adjacent convoy while trying to do the same",
+        movement: &[
+            "ENG A LVP - EDI VIA => fails",
+            "ENG F IRI C A LVP - EDI",
+            "ENG F ECH C A LVP - EDI",
+            "ENG F NTH C A LVP - EDI",
+            "FRA F BRE - ECH",
+            "FRA F MAO S F BRE - ECH",
+            "RUS A EDI - LVP VIA => ok",
+            "RUS F NWG C A EDI - LVP",
+            "RUS F NAO C A EDI - LVP",
+            "RUS A CLY S A EDI - LVP",
+        ],
+        retreats: &["ENG A LVP - EDI => ok"],
+    },
+    RetreatCase {
+        id: "6.H.13",
+        title: "no retreat with convoy in main phase",
+        movement: &[
+            "ENG A PIC H => fails",
+            "ENG F ECH C A PIC - LON",
+            "FRA A PAR - PIC => ok",
+            "FRA A BRE S A PAR - PIC",
+        ],
+        retreats: &["ENG A PIC - LON => fails"],
+    },
+    RetreatCase {
+        id: "6.H.14",
+        title: "no retreat with support in main phase",
+        movement: &[
+            "ENG A PIC H => fails",
+            "ENG F ECH S A PIC - BEL",
+            "FRA A PAR - PIC => ok",
+            "FRA A BRE S A PAR - PIC",
+            "FRA A BUR H => fails",
+            "GER A MUN S A MAR - BUR",
+            "GER A MAR - BUR => ok",
+        ],
+        retreats: &["ENG A PIC - BEL => fails", "FRA A BUR - BEL => fails"],
+    },
+    RetreatCase {
+        id: "6.H.15",
+        title: "no coastal crawl in retreat",
+        movement: &[
+            "ENG F POR H => fails",
+            "FRA F SPA/SC - POR => ok",
+            "FRA F MAO S F SPA/SC - POR",
+        ],
+        retreats: &["ENG F POR - SPA/NC => fails"],
+    },
+    RetreatCase {
+        id: "6.H.16",
+        title: "contested for both coasts",
+        movement: &[
+            "FRA F MAO - SPA/NC => fails",
+            "FRA F GAS - SPA/NC => fails",
+            "FRA F WES H => fails",
+            "ITA F TUN S F TYS - WES",
+            "ITA F TYS - WES => ok",
+        ],
+        retreats: &["FRA F WES - SPA/SC => fails"],
     },
 ];
