@@ -32,7 +32,7 @@ pub enum PhaseReport {
 /// A game in progress.
 #[derive(Debug, Clone)]
 pub struct Game {
-    map: Map,
+    map: std::sync::Arc<Map>,
     rules: Rules,
     phase: Phase,
     units: Vec<Unit>,
@@ -48,7 +48,7 @@ impl Game {
         adjudicate_movement(&map, &units, &[], rules)?;
         let owners = initial_ownership(&map);
         Ok(Game {
-            map,
+            map: std::sync::Arc::new(map),
             rules,
             phase,
             units,
@@ -68,7 +68,7 @@ impl Game {
     ) -> Result<Game, JudgeError> {
         adjudicate_movement(&map, &units, &[], rules)?;
         Ok(Game {
-            map,
+            map: std::sync::Arc::new(map),
             rules,
             phase,
             units,
@@ -190,6 +190,54 @@ impl Game {
                     return;
                 }
             }
+        }
+    }
+}
+
+/// What a player sees of the game at one phase: enough for a bot to order.
+/// Built by the DAIDE client from MDF/HLO/SCO/NOW, or from a [`Game`].
+#[derive(Debug, Clone)]
+pub struct GameView {
+    /// The map.
+    pub map: std::sync::Arc<Map>,
+    /// The power played (None for an observer).
+    pub me: Option<Power>,
+    /// The phase to order for.
+    pub phase: Phase,
+    /// Units on the board (dislodged ones excluded).
+    pub units: Vec<Unit>,
+    /// Units that must retreat, with their options.
+    pub dislodged: Vec<Dislodgement>,
+    /// Supply-centre owners.
+    pub owners: HashMap<Province, Power>,
+}
+
+impl GameView {
+    /// Builds (> 0) or removals (< 0) owed by `power`.
+    pub fn adjustment(&self, power: Power) -> i32 {
+        adjustment_delta(&self.units, &self.owners, power)
+    }
+
+    /// Whether `power` has anything to order this phase.
+    pub fn needs_orders(&self, power: Power) -> bool {
+        match self.phase.season.kind() {
+            PhaseKind::Movement => self.units.iter().any(|u| u.power == power),
+            PhaseKind::Retreat => self.dislodged.iter().any(|d| d.unit.power == power),
+            PhaseKind::Adjustment => self.adjustment(power) != 0,
+        }
+    }
+}
+
+impl Game {
+    /// The view of `me` (or an observer) at the current phase.
+    pub fn view(&self, me: Option<Power>) -> GameView {
+        GameView {
+            map: self.map.clone(),
+            me,
+            phase: self.phase,
+            units: self.units.clone(),
+            dislodged: self.dislodged.clone(),
+            owners: self.owners.clone(),
         }
     }
 }

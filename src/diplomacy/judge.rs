@@ -115,8 +115,9 @@ pub struct Resolved {
 pub struct Dislodgement {
     /// The unit, at the location it was dislodged from.
     pub unit: Unit,
-    /// The province the dislodging attack came from.
-    pub attacker_from: Province,
+    /// The province the dislodging attack came from (unknown when the
+    /// position comes from a server's NOW, which lists only the options).
+    pub attacker_from: Option<Province>,
     /// Legal retreat locations (empty: must disband).
     pub retreats: Vec<Location>,
 }
@@ -399,7 +400,7 @@ pub fn adjudicate_movement(
         if let Some(&attacker_from) = dislodged_at.get(&p) {
             dislodged.push(Dislodgement {
                 unit: *u,
-                attacker_from,
+                attacker_from: Some(attacker_from),
                 retreats: retreats.remove(&p).unwrap_or_default(),
             });
         } else {
@@ -526,7 +527,7 @@ mod tests {
         assert_eq!(out.dislodged.len(), 1);
         let d = &out.dislodged[0];
         assert_eq!(d.unit, victim);
-        assert_eq!(d.attacker_from, p("UKR"));
+        assert_eq!(d.attacker_from, Some(p("UKR")));
         let names: Vec<_> = d.retreats.iter().map(|l| m.name(l.province)).collect();
         assert!(names.contains(&"BOH") && names.contains(&"BUD") && names.contains(&"VIE"));
         assert!(!names.contains(&"UKR") && !names.contains(&"WAR"));

@@ -20,6 +20,7 @@ pub mod map;
 pub mod model;
 pub mod phases;
 
+pub use game::{Game, GameView};
 pub use map::{Map, MapBuilder, MapError, ProvinceInfo};
 pub use model::{
     Coast, Location, Order, Phase, PhaseKind, Power, Province, ProvinceKind, Season, Unit, UnitType,

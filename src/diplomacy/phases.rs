@@ -444,7 +444,7 @@ mod tests {
         let victim = u(&m, "TUR F ANK");
         let d = vec![Dislodgement {
             unit: victim,
-            attacker_from: m.province("BLA").unwrap(),
+            attacker_from: m.province("BLA"),
             retreats: vec![l(&m, "ARM")],
         }];
         let r = adjudicate_retreats(
