@@ -6,10 +6,15 @@
 //! - [`message`]: level-0 message grammar (nom over tokens) — done.
 //! - [`text`]: the text form (`SUB ((TUR AMY CON) MTO BUL)`) — done.
 //! - [`convert`]: MDF ⇄ map, orders/units/turns ⇄ the game model — done.
-//! - client session, embedded server, bots: not yet written.
+//! - [`client`]: sans-I/O client session + async driver (`run_client`) with a
+//!   [`client::Player`] trait — done for one game; IAM reconnection in the
+//!   driver not yet.
+//! - embedded server, bots, interop test against `diplomacy` 1.1.2: not yet
+//!   written.
 //!
 //! What tablero implements is documented in `protocols/daide.md`.
 
+pub mod client;
 pub mod codec;
 pub mod convert;
 pub mod message;
