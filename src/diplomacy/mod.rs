@@ -19,6 +19,7 @@ pub mod judge;
 pub mod map;
 pub mod model;
 pub mod phases;
+pub mod validate;
 
 pub use game::{Game, GameView};
 pub use map::{Map, MapBuilder, MapError, ProvinceInfo};
