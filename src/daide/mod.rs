@@ -18,5 +18,6 @@ pub mod client;
 pub mod codec;
 pub mod convert;
 pub mod message;
+pub mod server;
 pub mod text;
 pub mod token;
