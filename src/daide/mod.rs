@@ -9,8 +9,11 @@
 //! - [`client`]: sans-I/O client session + async driver (`run_client`) with a
 //!   [`client::Player`] trait — done for one game; IAM reconnection in the
 //!   driver not yet.
-//! - embedded server, bots, interop test against `diplomacy` 1.1.2: not yet
-//!   written.
+//! - [`server`]: embedded server, one game per listener (sans-I/O host +
+//!   TCP driver `run_game`) — done for one game; several games at once,
+//!   observers' late join polish, HST not yet.
+//! - bots, `tablero diplomacy …` commands, interop test against `diplomacy`
+//!   1.1.2: not yet written (bots live in `src/bots/`, owned elsewhere).
 //!
 //! What tablero implements is documented in `protocols/daide.md`.
 
