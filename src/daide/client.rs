@@ -44,20 +44,7 @@ use crate::budget::{Budget, CancelFlag};
 use crate::diplomacy::judge::Dislodgement;
 use crate::diplomacy::{GameView, Map, Order, Phase, PhaseKind, Power};
 
-/// What a bot must provide to play through a DAIDE client.
-pub trait Player: Send + 'static {
-    /// Orders for `view.me` in `view.phase`, within `budget`.
-    fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order>;
-}
-
-impl<F> Player for F
-where
-    F: FnMut(&GameView, Budget) -> Vec<Order> + Send + 'static,
-{
-    fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order> {
-        self(view, budget)
-    }
-}
+pub use crate::diplomacy::Player;
 
 /// Client settings.
 #[derive(Debug, Clone)]

@@ -19,6 +19,7 @@ pub mod judge;
 pub mod map;
 pub mod model;
 pub mod phases;
+pub mod play;
 pub mod validate;
 
 pub use game::{Game, GameView};
@@ -26,3 +27,4 @@ pub use map::{Map, MapBuilder, MapError, ProvinceInfo};
 pub use model::{
     Coast, Location, Order, Phase, PhaseKind, Power, Province, ProvinceKind, Season, Unit, UnitType,
 };
+pub use play::Player;
