@@ -965,7 +965,9 @@ async fn connection<S>(
         tokio::select! {
             frame = framed.next() => match frame {
                 Some(Ok(Frame::Dm(t))) => {
-                    if events.send(Event::Dm(id, t)).is_err() { break; }
+                    // If the game task is gone, keep going: its last messages
+                    // are still queued in `rx`, which then ends.
+                    let _ = events.send(Event::Dm(id, t));
                 }
                 Some(Ok(Frame::Fm)) | Some(Ok(Frame::Em(_))) | None => break,
                 Some(Ok(_)) => {}
@@ -980,17 +982,160 @@ async fn connection<S>(
                 Some(Output::Send(_, m)) => {
                     if framed.send(Frame::Dm(m.to_tokens())).await.is_err() { break; }
                 }
-                Some(Output::Close(_)) | None => break,
+                Some(Output::Close(_)) | None => {
+                    // Graceful close: FIN first, then drain what the client
+                    // still sends (its FM), so that unread input does not
+                    // turn the close into a reset that loses our last messages.
+                    let _ = tokio::io::AsyncWriteExt::shutdown(framed.get_mut()).await;
+                    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                        while let Some(Ok(_)) = framed.next().await {}
+                    })
+                    .await;
+                    break;
+                }
             }
         }
     }
     let _ = events.send(Event::Gone(id));
 }
 
-/// Hosts one game on `listener` until it ends; returns the final host state.
-pub async fn run_game(listener: TcpListener, cfg: ServerConfig) -> Result<ServerGame, ServerError> {
-    let table = cfg.table.clone();
-    let mut host = ServerGame::new(cfg)?;
+type GameId = u64;
+
+struct Hosted {
+    host: ServerGame,
+    deadline: Option<tokio::time::Instant>,
+    seen: Option<(Phase, bool)>,
+}
+
+/// Routes connections to games: new connections join the game being formed;
+/// once it starts, the next connection opens a new one.
+struct Hub {
+    make: Box<dyn FnMut(GameId) -> ServerConfig + Send>,
+    games: HashMap<GameId, Hosted>,
+    forming: Option<GameId>,
+    next_game: GameId,
+    client_game: HashMap<ClientId, GameId>,
+    finished: Vec<ServerGame>,
+    /// At most this many games are ever opened.
+    limit: Option<u64>,
+}
+
+impl Hub {
+    fn new(make: Box<dyn FnMut(GameId) -> ServerConfig + Send>, limit: Option<u64>) -> Hub {
+        Hub {
+            limit,
+            make,
+            games: HashMap::new(),
+            forming: None,
+            next_game: 0,
+            client_game: HashMap::new(),
+            finished: Vec::new(),
+        }
+    }
+
+    fn connect(&mut self, id: ClientId) -> Result<(), ServerError> {
+        let gid = match self.forming {
+            Some(g) if self.games.get(&g).is_some_and(|h| !h.host.started()) => g,
+            // No more games may open: join the last one (which refuses NME once started).
+            _ if self.limit.is_some_and(|l| self.next_game >= l) => {
+                match self
+                    .next_game
+                    .checked_sub(1)
+                    .filter(|g| self.games.contains_key(g))
+                {
+                    Some(g) => g,
+                    None => return Ok(()),
+                }
+            }
+            _ => {
+                let g = self.next_game;
+                self.next_game += 1;
+                let host = ServerGame::new((self.make)(g))?;
+                self.games.insert(
+                    g,
+                    Hosted {
+                        host,
+                        deadline: None,
+                        seen: None,
+                    },
+                );
+                self.forming = Some(g);
+                g
+            }
+        };
+        self.client_game.insert(id, gid);
+        if let Some(h) = self.games.get_mut(&gid) {
+            h.host.connect(id);
+        }
+        Ok(())
+    }
+
+    fn with_game(
+        &mut self,
+        id: ClientId,
+        f: impl FnOnce(&mut ServerGame) -> Vec<Output>,
+    ) -> Vec<Output> {
+        let Some(&gid) = self.client_game.get(&id) else {
+            return Vec::new();
+        };
+        let out = match self.games.get_mut(&gid) {
+            Some(h) => f(&mut h.host),
+            None => Vec::new(),
+        };
+        self.after(gid);
+        out
+    }
+
+    fn after(&mut self, gid: GameId) {
+        let Some(h) = self.games.get_mut(&gid) else {
+            return;
+        };
+        let key = (h.host.game().phase(), h.host.started());
+        if h.seen != Some(key) {
+            h.seen = Some(key);
+            h.deadline = h
+                .host
+                .phase_deadline()
+                .map(|d| tokio::time::Instant::now() + d);
+        }
+        if h.host.ending().is_some()
+            && let Some(done) = self.games.remove(&gid)
+        {
+            self.client_game.retain(|_, g| *g != gid);
+            if self.forming == Some(gid) {
+                self.forming = None;
+            }
+            self.finished.push(done.host);
+        }
+    }
+
+    fn next_deadline(&self) -> Option<(tokio::time::Instant, GameId)> {
+        self.games
+            .iter()
+            .filter_map(|(g, h)| h.deadline.map(|d| (d, *g)))
+            .min()
+    }
+
+    fn expire(&mut self, gid: GameId) -> Vec<Output> {
+        let out = match self.games.get_mut(&gid) {
+            Some(h) => {
+                h.deadline = None;
+                h.host.deadline_expired()
+            }
+            None => Vec::new(),
+        };
+        self.after(gid);
+        out
+    }
+}
+
+async fn run_hub(
+    listener: TcpListener,
+    table: TokenTable,
+    mut hub: Hub,
+    max_games: Option<usize>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> Result<Vec<ServerGame>, ServerError> {
     let (events_tx, mut events) = mpsc::unbounded_channel::<Event>();
     let accept_tx = events_tx.clone();
     let acceptor = tokio::spawn(async move {
@@ -1003,30 +1148,36 @@ pub async fn run_game(listener: TcpListener, cfg: ServerConfig) -> Result<Server
         }
     });
     drop(events_tx);
+    tokio::pin!(shutdown);
     let mut senders: HashMap<ClientId, mpsc::UnboundedSender<Output>> = HashMap::new();
-    let mut deadline: Option<tokio::time::Instant> = None;
-    let mut phase_seen = None;
     loop {
+        let next = hub.next_deadline();
         let out = tokio::select! {
             ev = events.recv() => match ev {
                 Some(Event::Connected(id, tx)) => {
                     senders.insert(id, tx);
-                    host.connect(id);
+                    hub.connect(id)?;
                     Vec::new()
                 }
-                Some(Event::Dm(id, t)) => host.handle(id, &t),
+                Some(Event::Dm(id, t)) => hub.with_game(id, |g| g.handle(id, &t)),
                 Some(Event::Gone(id)) => {
                     senders.remove(&id);
-                    host.disconnect(id)
+                    let out = hub.with_game(id, |g| g.disconnect(id));
+                    hub.client_game.remove(&id);
+                    out
                 }
                 None => break,
             },
-            _ = async {
-                match deadline {
-                    Some(d) => tokio::time::sleep_until(d).await,
-                    None => std::future::pending::<()>().await,
+            gid = async {
+                match next {
+                    Some((d, g)) => {
+                        tokio::time::sleep_until(d).await;
+                        g
+                    }
+                    None => std::future::pending::<GameId>().await,
                 }
-            } => host.deadline_expired(),
+            } => hub.expire(gid),
+            _ = &mut shutdown => break,
         };
         for o in out {
             let id = match &o {
@@ -1036,19 +1187,46 @@ pub async fn run_game(listener: TcpListener, cfg: ServerConfig) -> Result<Server
                 let _ = tx.send(o);
             }
         }
-        let phase = host.game().phase();
-        if phase_seen != Some((phase, host.started())) {
-            phase_seen = Some((phase, host.started()));
-            deadline = host
-                .phase_deadline()
-                .map(|d| tokio::time::Instant::now() + d);
-        }
-        if host.ending().is_some() {
+        if max_games.is_some_and(|n| hub.finished.len() >= n) {
             break;
         }
     }
     acceptor.abort();
-    Ok(host)
+    Ok(hub.finished)
+}
+
+/// Hosts one game on `listener` until it ends; returns the final host state.
+pub async fn run_game(listener: TcpListener, cfg: ServerConfig) -> Result<ServerGame, ServerError> {
+    let table = cfg.table.clone();
+    let mut once = Some(cfg);
+    let make = Box::new(move |_| match once.take() {
+        Some(c) => c,
+        // Only reached if a second game were opened, which max_games prevents.
+        None => ServerConfig::standard(0),
+    });
+    let hub = Hub::new(make, Some(1));
+    let mut done = run_hub(listener, table, hub, Some(1), std::future::pending()).await?;
+    done.pop().ok_or_else(|| {
+        ServerError::Io(std::io::Error::other(
+            "server stopped before the game ended",
+        ))
+    })
+}
+
+/// Hosts games on `listener` until `shutdown` resolves: connections join the
+/// game being formed; once it starts, the next connection opens a new game
+/// (`make(n)` gives the configuration of game `n`; all games must share the
+/// representation table of `table`). With `max_games`, it stops once that
+/// many games have finished (and opens no more). Returns the finished games.
+pub async fn run_server(
+    listener: TcpListener,
+    table: TokenTable,
+    make: impl FnMut(u64) -> ServerConfig + Send + 'static,
+    max_games: Option<usize>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> Result<Vec<ServerGame>, ServerError> {
+    let hub = Hub::new(Box::new(make), max_games.map(|n| n as u64));
+    run_hub(listener, table, hub, max_games, shutdown).await
 }
 
 #[cfg(test)]
