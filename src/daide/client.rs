@@ -23,9 +23,11 @@
 //!   from the server about our message is only reported (no reply loops);
 //! - `SLO`/`DRW`/`SMR`/`OFF` end the game.
 //!
-//! Not yet: IAM reconnection in the driver (the session can produce the IAM
-//! message), deadline-driven early submission beyond the budget given to the
-//! player.
+//! Reconnection: a dropped connection ends [`run_client`] with
+//! [`ClientError::Dropped`] carrying the power and passcode; a supervisor
+//! reconnects with [`run_client_with`] and [`Join::Rejoin`] (IAM, then the
+//! map again). Not yet: deadline-driven early submission beyond the budget
+//! given to the player.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -208,6 +210,16 @@ impl ClientSession {
         })]
     }
 
+    /// The first message of a rejoin after a dropped connection:
+    /// `IAM (POW) (passcode)`. On `YES (IAM …)` the session asks for the map
+    /// again (`MAP`, then `MDF`), after which the server resends the game.
+    pub fn start_rejoin(&mut self, power: PowerToken, passcode: i16) -> Vec<ClientEvent> {
+        self.state = ClientState::Joining;
+        self.me = Some(power);
+        self.passcode = Some(passcode);
+        vec![ClientEvent::Send(Message::Iam { power, passcode })]
+    }
+
     /// The IAM message to rejoin after a dropped connection, once HLO arrived.
     pub fn rejoin(&self) -> Option<Message> {
         Some(Message::Iam {
@@ -257,6 +269,9 @@ impl ClientSession {
                         )))));
                     }
                 }
+            }
+            Message::Yes(inner) if matches!(*inner, Parsed::Ok(Message::Iam { .. })) => {
+                out.push(ClientEvent::Send(Message::Map(None)));
             }
             Message::Hlo(Some(h)) => {
                 self.me = Some(h.power);
@@ -485,9 +500,13 @@ pub enum ClientError {
     /// The server sent an EM.
     #[error("server error message {0:?}")]
     ServerError(ErrorCode),
-    /// The connection closed before OFF.
+    /// The connection closed before OFF; `rejoin` holds the power and
+    /// passcode to come back with IAM (see [`Join::Rejoin`]), once known.
     #[error("connection closed")]
-    Closed,
+    Dropped {
+        /// Power and passcode from HLO.
+        rejoin: Option<(PowerToken, i16)>,
+    },
     /// The server refused us.
     #[error("refused: {0}")]
     Refused(String),
@@ -507,12 +526,40 @@ pub struct ClientSummary {
     pub phases_ordered: usize,
 }
 
+/// How a client joins a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Join {
+    /// `NME ('name') ('version')`: a new seat.
+    Name,
+    /// `IAM (POW) (passcode)`: back to a seat after a dropped connection.
+    Rejoin {
+        /// The power from HLO.
+        power: PowerToken,
+        /// The passcode from HLO.
+        passcode: i16,
+    },
+}
+
 /// Plays one game over `io`: IM/RM handshake, then the session, until OFF,
 /// FM, EM or end of stream.
 pub async fn run_client<T, P>(
     io: T,
     config: ClientConfig,
     player: P,
+) -> Result<ClientSummary, ClientError>
+where
+    T: AsyncRead + AsyncWrite + Unpin,
+    P: Player,
+{
+    run_client_with(io, config, player, Join::Name).await
+}
+
+/// [`run_client`] with a choice of how to join.
+pub async fn run_client_with<T, P>(
+    io: T,
+    config: ClientConfig,
+    player: P,
+    join: Join,
 ) -> Result<ClientSummary, ClientError>
 where
     T: AsyncRead + AsyncWrite + Unpin,
@@ -539,14 +586,19 @@ where
                 {
                     Ok(summary)
                 } else {
-                    Err(ClientError::Closed)
+                    Err(ClientError::Dropped {
+                        rejoin: session.power().zip(session.passcode()),
+                    })
                 };
             }
         };
         match frame {
             Frame::Rm(table) => {
                 session.set_table(table);
-                pending.extend(session.start());
+                pending.extend(match join {
+                    Join::Name => session.start(),
+                    Join::Rejoin { power, passcode } => session.start_rejoin(power, passcode),
+                });
             }
             Frame::Dm(tokens) => pending.extend(session.handle_tokens(&tokens)),
             Frame::Fm => return Ok(summary),
@@ -774,5 +826,15 @@ mod tests {
             s.rejoin().map(|m| text(&m)),
             Some("IAM (AUS) (2260)".to_string())
         );
+    }
+
+    #[test]
+    fn rejoin_asks_for_the_map_again() {
+        let mut s = ClientSession::new(ClientConfig::default());
+        let t = TokenTable::standard();
+        let aus = t.power("AUS").unwrap();
+        assert_eq!(sends(&s.start_rejoin(aus, 2260)), ["IAM (AUS) (2260)"]);
+        assert_eq!(sends(&s.handle(server("YES (IAM (AUS) (2260))"))), ["MAP"]);
+        assert_eq!(sends(&s.handle(server("MAP ('standard')"))), ["MDF"]);
     }
 }

@@ -6,12 +6,10 @@
 //! - [`message`]: level-0 message grammar (nom over tokens) — done.
 //! - [`text`]: the text form (`SUB ((TUR AMY CON) MTO BUL)`) — done.
 //! - [`convert`]: MDF ⇄ map, orders/units/turns ⇄ the game model — done.
-//! - [`client`]: sans-I/O client session + async driver (`run_client`) with a
-//!   [`client::Player`] trait — done for one game; IAM reconnection in the
-//!   driver not yet.
-//! - [`server`]: embedded server, one game per listener (sans-I/O host +
-//!   TCP driver `run_game`) — done for one game; several games at once,
-//!   observers' late join polish, HST not yet.
+//! - [`client`]: sans-I/O client session + async driver (`run_client`,
+//!   `run_client_with` for IAM rejoins) driving a [`crate::diplomacy::Player`] — done.
+//! - [`server`]: embedded server (sans-I/O host + TCP drivers `run_game`,
+//!   `run_server` for several games at once) — done; HST not yet.
 //! - bots, `tablero diplomacy …` commands, interop test against `diplomacy`
 //!   1.1.2: not yet written (bots live in `src/bots/`, owned elsewhere).
 //!

@@ -1355,6 +1355,33 @@ mod tests {
     }
 
     #[test]
+    fn a_dropped_player_rejoins_with_iam() {
+        let (mut g, _) = full_game(ServerConfig::standard(5));
+        let seat = g
+            .seats
+            .iter()
+            .find(|s| s.client == Some(7))
+            .unwrap()
+            .clone();
+        let power = text(&Message::Out(seat.token)).replace("OUT ", "");
+        g.disconnect(7);
+        g.connect(8);
+        let wrong = g.handle(8, &msg(&format!("IAM {power} ({})", seat.passcode + 1)));
+        assert!(sent_to(&wrong, 8)[0].starts_with("REJ (IAM"));
+        g.connect(9);
+        let out = g.handle(9, &msg(&format!("IAM {power} ({})", seat.passcode)));
+        assert!(sent_to(&out, 9)[0].starts_with("YES (IAM"));
+        assert!(sent_to(&out, 1).iter().any(|m| m.starts_with("NOT (CCD")));
+        assert_eq!(sent_to(&g.handle(9, &msg("MAP")), 9), ["MAP ('standard')"]);
+        let out = g.handle(9, &msg("YES (MAP ('standard'))"));
+        let got = sent_to(&out, 9);
+        assert!(
+            got[0].starts_with("HLO ") && got[1].starts_with("SCO ") && got[2].starts_with("NOW "),
+            "{got:?}"
+        );
+    }
+
+    #[test]
     fn agreed_draw_and_rejections() {
         let (mut g, _) = full_game(ServerConfig::standard(4));
         let out = g.handle(1, &msg("SND (FRA) (PRP (PCE (AUS FRA)))"));
