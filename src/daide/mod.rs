@@ -9,7 +9,7 @@
 //! - [`client`]: sans-I/O client session + async driver (`run_client`,
 //!   `run_client_with` for IAM rejoins) driving a [`crate::diplomacy::Player`] — done.
 //! - [`server`]: embedded server (sans-I/O host + TCP drivers `run_game`,
-//!   `run_server` for several games at once) — done; HST not yet.
+//!   `run_server` for several games at once) — done.
 //! - bots, `tablero diplomacy …` commands, interop test against `diplomacy`
 //!   1.1.2: not yet written (bots live in `src/bots/`, owned elsewhere).
 //!

@@ -10,7 +10,9 @@
 //!   `YES (NME …)`, `MAP ('name')`; `OBS` → `YES (OBS)`, `MAP`; `IAM (POW)
 //!   (passcode)` re-attaches a seat whose connection dropped
 //!   (`NOT (CCD (POW))` is broadcast);
-//! - `MDF`, `MAP`, `HLO`, `SCO`, `NOW`, `TME`, `MIS` queries are answered;
+//! - `MDF`, `MAP`, `HLO`, `SCO`, `NOW`, `TME`, `MIS`, `ORD` queries are
+//!   answered, and `HST (turn)` with that turn's `ORD`s, then the `SCO` (if
+//!   one followed) and the `NOW` that followed;
 //! - the game starts when every seat is taken and has accepted the map:
 //!   `HLO` to each player, then `SCO`, `NOW`, `TME` (if deadlines) to all;
 //! - `SUB`: each order is checked ([`crate::diplomacy::validate`]) and
@@ -165,6 +167,7 @@ pub struct ServerGame {
     started: bool,
     ending: Option<Ending>,
     last_ord: Vec<Message>,
+    history: HashMap<super::message::Turn, Vec<Message>>,
 }
 
 fn thx_note(e: OrderError) -> ThxNote {
@@ -231,6 +234,7 @@ impl ServerGame {
             started: false,
             ending: None,
             last_ord: Vec::new(),
+            history: HashMap::new(),
         })
     }
 
@@ -583,6 +587,14 @@ impl ServerGame {
                 Some(t) => out.push(Output::Send(id, t)),
                 None => out.push(Output::Send(id, rej(Message::Tme(None)))),
             },
+            (_, Message::Hst(turn)) if self.started => match self.history.get(&turn) {
+                Some(msgs) => {
+                    for m in msgs {
+                        out.push(Output::Send(id, m.clone()));
+                    }
+                }
+                None => out.push(Output::Send(id, rej(Message::Hst(turn)))),
+            },
             (_, Message::Ord(None)) if self.started => {
                 for m in &self.last_ord {
                     out.push(Output::Send(id, m.clone()));
@@ -858,6 +870,7 @@ impl ServerGame {
         for m in &ords {
             self.broadcast(out, m.clone());
         }
+        let mut hist = ords.clone();
         self.last_ord = ords;
         for s in &mut self.seats {
             s.orders.clear();
@@ -871,6 +884,7 @@ impl ServerGame {
             && matches!(now.season, Season::Winter | Season::Spring);
         if fall_done || leaving.season == Season::Winter {
             self.broadcast(out, self.sco());
+            hist.push(self.sco());
         }
         let year = leaving.year;
         for i in 0..self.seats.len() {
@@ -879,6 +893,9 @@ impl ServerGame {
                 self.broadcast(out, Message::Out(self.seats[i].token));
             }
         }
+        let now_msg = self.now();
+        hist.push(now_msg.clone());
+        self.history.insert(turn, hist);
         if let Some(p) = self.game.solo_winner() {
             self.finish(out, Ending::Solo(p));
             return;
@@ -895,7 +912,7 @@ impl ServerGame {
             self.finish(out, Ending::Draw(powers));
             return;
         }
-        self.broadcast(out, self.now());
+        self.broadcast(out, now_msg);
         if let Some(t) = self.tme() {
             self.broadcast(out, t);
         }
@@ -1328,6 +1345,11 @@ mod tests {
         assert!(to_aus.contains(&"ORD (SPR 1901) ((AUS FLT TRI) MTO VEN) (BNC)".to_string()));
         assert_eq!(to_aus.iter().filter(|s| s.starts_with("ORD")).count(), 22);
         assert!(to_aus.last().unwrap().starts_with("NOW (FAL 1901)"));
+        let hst = sent_to(&g.handle(id, &msg("HST (SPR 1901)")), id);
+        assert_eq!(hst.len(), 23);
+        assert!(hst[22].starts_with("NOW (FAL 1901)"));
+        let hst = sent_to(&g.handle(id, &msg("HST (SPR 1900)")), id);
+        assert_eq!(hst, ["REJ (HST (SPR 1900))"]);
     }
 
     #[test]
