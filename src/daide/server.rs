@@ -831,6 +831,8 @@ impl ServerGame {
                         OrderResult::Cut => vec![OrdResult::Cut],
                         OrderResult::Disrupted => vec![OrdResult::Dsr],
                         OrderResult::NoSuchOrder => vec![OrdResult::Nso],
+                        OrderResult::Failed(_) => vec![OrdResult::Fld],
+                        // Refused orders: the unit's generated hold is reported instead.
                         OrderResult::Illegal(_) => continue,
                     };
                     if r.dislodged {

@@ -66,7 +66,7 @@ pub enum IllegalReason {
     NoUnit,
     /// The unit belongs to another power.
     ForeignUnit,
-    /// A second order to the same unit.
+    /// Replaced by a later order to the same unit.
     Duplicate,
     /// The destination cannot be reached (not adjacent, no convoy possible).
     Unreachable,
@@ -95,8 +95,13 @@ pub enum OrderResult {
     Disrupted,
     /// A support or convoy for an order the unit did not give (DAIDE NSO).
     NoSuchOrder,
-    /// The order was illegal and the unit held instead.
+    /// The order was refused before adjudication; the unit's result is the
+    /// separate (generated) hold that follows.
     Illegal(IllegalReason),
+    /// The order was adjudicated but could not be carried out (a support that
+    /// cannot reach, a self-support, a convoy by a fleet not at sea); the unit
+    /// held. DAIDE reports this as FLD.
+    Failed(IllegalReason),
 }
 
 /// One unit's outcome.
@@ -191,20 +196,40 @@ pub fn adjudicate_movement(
     }
     let rk = |l: Location| map.region_key(l);
 
+    // DAIDE semantics: a later order for a unit replaces an earlier one.
+    let mut last_for: HashMap<Province, usize> = HashMap::new();
+    for (i, o) in orders.iter().enumerate() {
+        if let Some(u) = o.unit() {
+            last_for.insert(u.location.province, i);
+        }
+    }
+    let effective = |i: usize, o: &Order| {
+        o.unit()
+            .is_none_or(|u| last_for.get(&u.location.province) == Some(&i))
+    };
+
     // Moves by province of origin, to resolve coast-less support targets and NSO.
     let mut moves: HashMap<Province, (Location, bool)> = HashMap::new();
-    for o in orders {
-        if let Order::Move { unit, to, via } = o {
-            moves
-                .entry(unit.location.province)
-                .or_insert((*to, via.is_some()));
+    for (i, o) in orders.iter().enumerate() {
+        if let Order::Move { unit, to, via } = o
+            && effective(i, o)
+        {
+            moves.insert(unit.location.province, (*to, via.is_some()));
         }
     }
 
     let mut early: Vec<Resolved> = Vec::new();
     let mut jorders: Vec<JOrder> = Vec::new();
     let mut back: HashMap<JOrder, Order> = HashMap::new();
-    for o in orders {
+    for (i, o) in orders.iter().enumerate() {
+        if !effective(i, o) {
+            early.push(Resolved {
+                order: o.clone(),
+                result: OrderResult::Illegal(IllegalReason::Duplicate),
+                dislodged: false,
+            });
+            continue;
+        }
         let Some(u) = o.unit() else {
             early.push(Resolved {
                 order: o.clone(),
@@ -331,14 +356,15 @@ pub fn adjudicate_movement(
             OrderOutcome::Move(AttackOutcome::NoPath) => OrderResult::Disrupted,
             OrderOutcome::Move(_) => OrderResult::Bounced,
             OrderOutcome::Support(SupportOutcome::CantReach) => {
-                OrderResult::Illegal(IllegalReason::CantReach)
+                OrderResult::Failed(IllegalReason::CantReach)
             }
             OrderOutcome::Support(SupportOutcome::CutBy(_)) => OrderResult::Cut,
-            OrderOutcome::Support(
-                SupportOutcome::NotDisrupted | SupportOutcome::SupportingSelf,
-            ) => OrderResult::Success,
+            OrderOutcome::Support(SupportOutcome::SupportingSelf) => {
+                OrderResult::Failed(IllegalReason::SupportsItself)
+            }
+            OrderOutcome::Support(SupportOutcome::NotDisrupted) => OrderResult::Success,
             OrderOutcome::Convoy(ConvoyOutcome::NotAtSea) => {
-                OrderResult::Illegal(IllegalReason::BadConvoy)
+                OrderResult::Failed(IllegalReason::BadConvoy)
             }
             OrderOutcome::Convoy(ConvoyOutcome::Dislodged(_) | ConvoyOutcome::Paradox) => {
                 OrderResult::Disrupted
@@ -347,11 +373,11 @@ pub fn adjudicate_movement(
         };
         let dislodged = !is_illegal && dislodged_at.contains_key(&origin);
         let result = match (&order, result) {
-            (_, r @ OrderResult::Illegal(_)) => r,
+            (_, r @ (OrderResult::Illegal(_) | OrderResult::Failed(_))) => r,
             (Order::SupportHold { unit, supported }, _)
                 if unit.location.province == supported.location.province =>
             {
-                OrderResult::Illegal(IllegalReason::SupportsItself)
+                OrderResult::Failed(IllegalReason::SupportsItself)
             }
             // A dislodged supporter's support is always cut.
             (Order::SupportHold { .. } | Order::SupportMove { .. }, OrderResult::Success)
