@@ -482,9 +482,30 @@ impl ClientSession {
     }
 
     /// The budget for thinking about the current phase.
+    ///
+    /// The phase's time limit is the `TME` received since the last `NOW`, or
+    /// else the HLO limit for the phase kind (MTL / RTL / BTL), which is known
+    /// as soon as the NOW arrives (a TME follows it in a separate message).
+    /// Zero means no deadline; then the player gets `think_time`. With a
+    /// deadline the player gets it minus `margin`, and never more than
+    /// `think_time`.
     pub fn budget(&self, cancel: CancelFlag) -> Budget {
-        let think = match self.deadline {
-            Some(s) if s > 0 => Duration::from_secs(s as u64).saturating_sub(self.config.margin),
+        let from_hlo = || {
+            let kind = self.view.as_ref()?.phase.season.kind();
+            let param = match kind {
+                PhaseKind::Movement => Param::Mtl,
+                PhaseKind::Retreat => Param::Rtl,
+                PhaseKind::Adjustment => Param::Btl,
+            };
+            self.variant
+                .iter()
+                .find(|(p, _)| *p == param)
+                .and_then(|(_, v)| *v)
+        };
+        let think = match self.deadline.or_else(from_hlo) {
+            Some(s) if s > 0 => Duration::from_secs(s as u64)
+                .saturating_sub(self.config.margin)
+                .min(self.config.think_time),
             _ => self.config.think_time,
         };
         Budget::new(Instant::now() + think, cancel)
@@ -826,6 +847,28 @@ mod tests {
             s.rejoin().map(|m| text(&m)),
             Some("IAM (AUS) (2260)".to_string())
         );
+    }
+
+    #[test]
+    fn budget_follows_the_time_limits() {
+        let mut s = ClientSession::new(ClientConfig {
+            think_time: Duration::from_secs(30),
+            margin: Duration::from_secs(2),
+            ..ClientConfig::default()
+        });
+        s.handle(server("MAP ('standard')"));
+        let toks = parse_text(STANDARD_MAP_TEXT, &TokenTable::standard()).unwrap();
+        s.handle_tokens(&toks);
+        s.handle(server("HLO (AUS) (1) ((LVL 0) (MTL 10) (RTL 5) (BTL 0))"));
+        s.handle(server("NOW (SPR 1901) (AUS AMY BUD)"));
+        let left = |s: &ClientSession| s.budget(CancelFlag::new()).deadline - Instant::now();
+        // MTL 10 − margin 2.
+        assert!(left(&s) <= Duration::from_secs(8) && left(&s) > Duration::from_secs(7));
+        s.handle(server("TME (4)"));
+        assert!(left(&s) <= Duration::from_secs(2));
+        s.handle(server("NOW (WIN 1901) (AUS AMY BUD)"));
+        // BTL 0: no deadline, the configured thinking time.
+        assert!(left(&s) > Duration::from_secs(29));
     }
 
     #[test]
