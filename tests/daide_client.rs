@@ -117,3 +117,91 @@ async fn client_answers_a_bad_rm_with_an_em() {
     assert!(matches!(em, Frame::Em(_)), "{em:?}");
     assert!(client.await.expect("joined").is_err());
 }
+
+mod fuzz {
+    use proptest::prelude::*;
+    use tablero::daide::client::{ClientConfig, ClientEvent, ClientSession};
+    use tablero::daide::text::parse_text;
+    use tablero::daide::token::{STANDARD_POWERS, STANDARD_PROVINCES, Token, TokenTable};
+    use tablero::diplomacy::map::STANDARD_MAP_TEXT;
+
+    const SERVER: &[&str] = &[
+        "MAP ('standard')",
+        "HLO (%P) (%N) ((LVL 0) (MTL %N))",
+        "SCO (%P %X %Y) (%Q %Z) (UNO %Y)",
+        "NOW (SPR %N) (%P AMY %X) (%Q FLT %Y)",
+        "NOW (SUM %N) (%P AMY %X MRT (%Y %Z)) (%Q AMY %X)",
+        "NOW (WIN %N) (%P FLT (%X NCS))",
+        "TME (%N)",
+        "THX ((%P AMY %X) MTO %Y) (FAR)",
+        "THX ((%P AMY %X) HLD) (MBV)",
+        "MIS",
+        "MIS (%N)",
+        "MIS (%P AMY %X)",
+        "ORD (FAL %N) ((%P AMY %X) SUP (%Q FLT %Y) MTO %Z) (CUT RET)",
+        "ORD (SPR %N) ((%P AMY %X) MTO VIA) (NSO)",
+        "CCD (%P)",
+        "NOT (CCD (%P))",
+        "OUT (%Q)",
+        "ADM ('x') ('y')",
+        "FRM (%Q) (%P) (PRP (PCE (%P %Q)))",
+        "YES (GOF)",
+        "REJ (SUB ((%P AMY %X) HLD))",
+        "HUH (SUB ERR)",
+        "PRN (SUB (",
+        "DRW",
+        "SLO (%P)",
+        "SMR (SPR %N) (%P ('a') ('b') %N)",
+        "OFF",
+        "MDF (%P %Q) (((%P %X) (UNO %Y)) (%Z)) ((%X (AMY %Y %Z) (FLT %Y)) (%Y (AMY %X)) (%Z (FLT (%X NCS))))",
+    ];
+
+    fn instantiate(t: &str, p: usize, q: usize, x: usize, y: usize, z: usize, n: i16) -> String {
+        let prov = |i: usize| STANDARD_PROVINCES[i % STANDARD_PROVINCES.len()].0;
+        t.replace("%P", STANDARD_POWERS[p % 7].0)
+            .replace("%Q", STANDARD_POWERS[q % 7].0)
+            .replace("%X", prov(x))
+            .replace("%Y", prov(y))
+            .replace("%Z", prov(z))
+            .replace("%N", &n.to_string())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn random_server_traffic_never_panics_the_client(
+            steps in prop::collection::vec(
+                (0..SERVER.len(), 0usize..7, 0usize..7, 0usize..75, 0usize..75, 0usize..75, -5i16..3000,
+                 prop::option::weighted(0.1, prop::collection::vec(any::<u16>(), 0..10))),
+                1..80),
+            standard_map in any::<bool>(),
+        ) {
+            let t = TokenTable::standard();
+            let mut s = ClientSession::new(ClientConfig::default());
+            s.start();
+            if standard_map {
+                s.handle_tokens(&parse_text("MAP ('standard')", &t).expect("text"));
+                s.handle_tokens(&parse_text(STANDARD_MAP_TEXT, &t).expect("text"));
+            }
+            for (i, p, q, x, y, z, n, junk) in steps {
+                let toks: Vec<Token> = match junk {
+                    Some(codes) => codes.into_iter().filter_map(|c| Token::from_code(c).ok()).collect(),
+                    None => parse_text(&instantiate(SERVER[i], p, q, x, y, z, n), &t).expect("template parses"),
+                };
+                for ev in s.handle_tokens(&toks) {
+                    if let ClientEvent::OrdersNeeded(view) = ev {
+                        // Answer with holds; the session must cope whatever the view.
+                        let orders = view
+                            .units
+                            .iter()
+                            .filter(|u| Some(u.power) == view.me)
+                            .map(|u| tablero::diplomacy::Order::Hold(*u))
+                            .collect();
+                        s.submit(view.phase, orders);
+                    }
+                }
+            }
+        }
+    }
+}
