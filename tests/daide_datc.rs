@@ -18,8 +18,10 @@
 //! Section 6.H (retreats) runs the movement phase and then the retreat phase
 //! (`tablero::diplomacy::phases::adjudicate_retreats`); 6.H.1–6.H.3 are
 //! left out (supports and convoys in a retreat phase cannot be written as
-//! retreat orders). Sections 6.I/6.J (adjustments) are covered by unit tests
-//! in `src/diplomacy/phases.rs` for now.
+//! retreat orders). Sections 6.I/6.J (adjustments, civil disorder) run through
+//! `adjudicate_adjustments`: all cases but the second scenario of 6.J.9; in
+//! 6.J.2 the unit civil disorder removes (A RUH, two provinces from the home
+//! centres against one for F GOL) is tablero's reading of the rule.
 
 use tablero::diplomacy::judge::{OrderResult, Rules, adjudicate_movement};
 use tablero::diplomacy::phases::{RetreatResult, adjudicate_retreats};
@@ -2066,5 +2068,263 @@ const RETREAT_CASES: &[RetreatCase] = &[
             "ITA F TYS - WES => ok",
         ],
         retreats: &["FRA F WES - SPA/SC => fails"],
+    },
+];
+
+/// An adjustment case: units on the board, centre owners (initial ownership,
+/// then every centre occupied by a unit, then the listed overrides), the
+/// orders with expectations, and the units civil disorder must remove.
+struct AdjustCase {
+    id: &'static str,
+    rules: Rules,
+    units: &'static [&'static str],
+    owners: &'static [(&'static str, &'static str)],
+    orders: &'static [&'static str],
+    civil_disorder: &'static [&'static str],
+}
+
+fn run_adjust(case: &AdjustCase) -> Result<(), String> {
+    use tablero::diplomacy::phases::{
+        AdjustmentResult, adjudicate_adjustments, initial_ownership, update_ownership,
+    };
+    let m = Map::standard();
+    let unit = |s: &str| {
+        let w: Vec<&str> = s.split_whitespace().collect();
+        unit_of(&m, w[0], w[1], w[2])
+    };
+    let units: Vec<Unit> = case.units.iter().map(|s| unit(s)).collect();
+    let mut owners = initial_ownership(&m);
+    update_ownership(&m, &units, &mut owners);
+    for (prov, power) in case.owners {
+        owners.insert(
+            m.province(prov).ok_or("province")?,
+            m.power(power).ok_or("power")?,
+        );
+    }
+    let mut orders = Vec::new();
+    let mut expects = Vec::new();
+    for line in case.orders {
+        let (text, expect) = match line.split_once(" => ") {
+            Some((t, e)) => (t, Some(e == "ok")),
+            None => (*line, None),
+        };
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let u = unit_of(&m, w[0], w[1], w[2]);
+        orders.push(match w[3] {
+            "B" => Order::Build(u),
+            "R" => Order::Remove(u),
+            other => return Err(format!("bad order kind {other}")),
+        });
+        expects.push(expect);
+    }
+    let out = adjudicate_adjustments(&m, &units, &owners, &orders, case.rules);
+    let mut errors = Vec::new();
+    for (i, expect) in expects.iter().enumerate() {
+        if let Some(e) = expect {
+            let ok = out.results[i].1 == AdjustmentResult::Success;
+            if ok != *e {
+                errors.push(format!("{}: got {:?}", case.orders[i], out.results[i].1));
+            }
+        }
+    }
+    let want: Vec<Unit> = case.civil_disorder.iter().map(|s| unit(s)).collect();
+    if out.civil_disorder != want {
+        errors.push(format!("civil disorder removed {:?}", out.civil_disorder));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
+    }
+}
+
+#[test]
+fn datc_adjustment_cases() {
+    let failures: Vec<String> = ADJUST_CASES
+        .iter()
+        .filter_map(|c| run_adjust(c).err().map(|e| format!("{}: {e}", c.id)))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// DATC 6.I.1–6.I.7 and 6.J.1–6.J.11 (6.J.9 only its first scenario: the
+/// second depends on a reading of the 2023 distance rule tablero does not
+/// follow; 6.B.14 is covered in `src/diplomacy/phases.rs`).
+const ADJUST_CASES: &[AdjustCase] = &[
+    AdjustCase {
+        id: "6.I.1 too many build orders",
+        rules: Rules::Edition1971,
+        units: &["GER F DEN", "GER A RUH", "GER A PRU"],
+        owners: &[],
+        orders: &[
+            "GER A WAR B => fails",
+            "GER A BER B => ok",
+            "GER A MUN B => fails",
+        ],
+        civil_disorder: &[],
+    },
+    AdjustCase {
+        id: "6.I.2 fleets can not be built in land areas",
+        rules: Rules::Edition1971,
+        units: &[],
+        owners: &[],
+        orders: &["RUS F MOS B => fails"],
+        civil_disorder: &[],
+    },
+    AdjustCase {
+        id: "6.I.3 supply center must be empty for building",
+        rules: Rules::Edition1971,
+        units: &["GER A BER"],
+        owners: &[],
+        orders: &["GER A BER B => fails"],
+        civil_disorder: &[],
+    },
+    AdjustCase {
+        id: "6.I.4 both coasts must be empty for building",
+        rules: Rules::Edition1971,
+        units: &["RUS F STP/SC"],
+        owners: &[],
+        orders: &["RUS F STP/NC B => fails"],
+        civil_disorder: &[],
+    },
+    AdjustCase {
+        id: "6.I.5 building in home supply center that is not owned",
+        rules: Rules::Edition1971,
+        units: &[],
+        owners: &[("BER", "RUS")],
+        orders: &["GER A BER B => fails"],
+        civil_disorder: &[],
+    },
+    AdjustCase {
+        id: "6.I.6 building in owned supply center that is not a home supply center",
+        rules: Rules::Edition1971,
+        units: &[],
+        owners: &[("WAR", "GER")],
+        orders: &["GER A WAR B => fails"],
+        civil_disorder: &[],
+    },
+    AdjustCase {
+        id: "6.I.7 only one build in a home supply center",
+        rules: Rules::Edition1971,
+        units: &["RUS F SEV", "RUS F STP/NC"],
+        owners: &[],
+        orders: &[
+            "RUS A MOS B => ok",
+            "RUS A MOS B => fails",
+            "RUS A WAR B => ok",
+        ],
+        civil_disorder: &[],
+    },
+    AdjustCase {
+        id: "6.J.1 too many remove orders",
+        rules: Rules::Edition1971,
+        units: &["FRA A PIC", "FRA A PAR"],
+        owners: &[("BRE", "ENG"), ("MAR", "ITA")],
+        orders: &[
+            "FRA F GOL R => fails",
+            "FRA A PIC R => ok",
+            "FRA A PAR R => fails",
+        ],
+        civil_disorder: &[],
+    },
+    AdjustCase {
+        id: "6.J.2 removing the same unit twice",
+        rules: Rules::Edition1971,
+        units: &[
+            "ENG F BRE",
+            "ITA A MAR",
+            "FRA A PAR",
+            "FRA F GOL",
+            "FRA A RUH",
+        ],
+        owners: &[],
+        orders: &["FRA A PAR R => ok", "FRA A PAR R => fails"],
+        civil_disorder: &["FRA A RUH"],
+    },
+    AdjustCase {
+        id: "6.J.3 civil disorder, two armies with different distance",
+        rules: Rules::Edition2023,
+        units: &["RUS A LVN", "RUS A PRU"],
+        owners: &[("WAR", "GER"), ("MOS", "GER"), ("SEV", "TUR")],
+        orders: &[],
+        civil_disorder: &["RUS A PRU"],
+    },
+    AdjustCase {
+        id: "6.J.4 civil disorder, two armies with equal distance",
+        rules: Rules::Edition2023,
+        units: &["RUS A LVN", "RUS A UKR"],
+        owners: &[("STP", "ENG"), ("WAR", "GER"), ("SEV", "TUR")],
+        orders: &[],
+        civil_disorder: &["RUS A LVN"],
+    },
+    AdjustCase {
+        id: "6.J.5 civil disorder, two fleets with different distance",
+        rules: Rules::Edition2023,
+        units: &["RUS F SKA", "RUS F NAO"],
+        owners: &[("MOS", "ENG"), ("WAR", "GER"), ("SEV", "TUR")],
+        orders: &[],
+        civil_disorder: &["RUS F NAO"],
+    },
+    AdjustCase {
+        id: "6.J.6 civil disorder, two fleets with equal distance",
+        rules: Rules::Edition2023,
+        units: &["RUS F GOB", "RUS F NTH"],
+        owners: &[
+            ("STP", "ENG"),
+            ("MOS", "ENG"),
+            ("WAR", "GER"),
+            ("SEV", "TUR"),
+            ("MUN", "RUS"),
+        ],
+        orders: &[],
+        civil_disorder: &["RUS F GOB"],
+    },
+    AdjustCase {
+        id: "6.J.7 civil disorder, two fleets and army with equal distance",
+        rules: Rules::Edition2023,
+        units: &["RUS A BOH", "RUS F SKA", "RUS F NTH"],
+        owners: &[("MOS", "ENG"), ("SEV", "TUR")],
+        orders: &[],
+        civil_disorder: &["RUS F NTH"],
+    },
+    AdjustCase {
+        id: "6.J.8 civil disorder, a fleet with shorter distance than the army",
+        rules: Rules::Edition2023,
+        units: &["RUS A TYR", "RUS F BAL"],
+        owners: &[("STP", "ENG"), ("MOS", "ENG"), ("SEV", "TUR")],
+        orders: &[],
+        civil_disorder: &["RUS A TYR"],
+    },
+    AdjustCase {
+        id: "6.J.9 civil disorder must be counted from both coasts",
+        rules: Rules::Edition2023,
+        units: &["RUS A ALB", "RUS A SEV", "RUS F BAL"],
+        owners: &[("WAR", "GER"), ("MOS", "ENG")],
+        orders: &[],
+        civil_disorder: &["RUS A ALB"],
+    },
+    AdjustCase {
+        id: "6.J.10 civil disorder counting convoying distance",
+        rules: Rules::Edition2023,
+        units: &["ITA A PIE", "ITA A ALB"],
+        owners: &[("VEN", "AUS"), ("ROM", "FRA")],
+        orders: &[],
+        civil_disorder: &["ITA A PIE"],
+    },
+    AdjustCase {
+        id: "6.J.11 distance to owned supply center (1971: home centres)",
+        rules: Rules::Edition1971,
+        units: &["ITA A WAR", "ITA A TUS"],
+        owners: &[("VEN", "AUS"), ("ROM", "FRA"), ("NAP", "AUS")],
+        orders: &[],
+        civil_disorder: &["ITA A WAR"],
+    },
+    AdjustCase {
+        id: "6.J.11 distance to owned supply center (2023)",
+        rules: Rules::Edition2023,
+        units: &["ITA A WAR", "ITA A TUS"],
+        owners: &[("VEN", "AUS"), ("ROM", "FRA"), ("NAP", "AUS")],
+        orders: &[],
+        civil_disorder: &["ITA A TUS"],
     },
 ];

@@ -8,8 +8,8 @@
 //!   MIT) behind tablero's types — done; DATC 6.A–6.G (132 cases) pass in
 //!   `tests/daide_datc.rs`.
 //! - [`phases`]: retreats, adjustments (builds, removals, waives, civil
-//!   disorder), centre ownership — done, tablero's own code; DATC 6.H.4–16
-//!   run in `tests/daide_datc.rs`; 6.I/6.J by a handful of unit tests only.
+//!   disorder), centre ownership — done, tablero's own code; DATC 6.H.4–16,
+//!   6.I and 6.J run in `tests/daide_datc.rs`.
 //! - [`game`]: position, phase sequencing with the standard skips, ownership
 //!   after the fall, elimination, solo threshold, the standard opening — done
 //!   (year cap / draws belong to the server, not written).
