@@ -292,7 +292,7 @@ impl ServerGame {
         let mut ids: Vec<ClientId> = self
             .clients
             .iter()
-            .filter(|(_, r)| !matches!(r, Role::Joining))
+            .filter(|(_, r)| matches!(r, Role::Player(_) | Role::Observer { accepted: true }))
             .map(|(id, _)| *id)
             .collect();
         ids.sort();
@@ -1403,6 +1403,35 @@ mod tests {
             got[0].starts_with("HLO ") && got[1].starts_with("SCO ") && got[2].starts_with("NOW "),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn observers_follow_the_game_once_they_accept_the_map() {
+        let (mut g, _) = full_game(ServerConfig::standard(6));
+        g.connect(20);
+        assert_eq!(
+            sent_to(&g.handle(20, &msg("OBS")), 20),
+            ["YES (OBS)", "MAP ('standard')"]
+        );
+        // Not yet accepted: no game traffic.
+        let out = g.handle(1, &msg("GOF"));
+        assert!(sent_to(&out, 20).is_empty());
+        let got = sent_to(&g.handle(20, &msg("YES (MAP ('standard'))")), 20);
+        assert!(
+            got[0].starts_with("SCO ") && got[1].starts_with("NOW "),
+            "{got:?}"
+        );
+        let mut out = Vec::new();
+        for id in 2..=7 {
+            out = g.handle(id, &msg("GOF"));
+        }
+        assert!(
+            sent_to(&out, 20)
+                .iter()
+                .any(|m| m.starts_with("NOW (FAL 1901)"))
+        );
+        // Observers cannot order.
+        assert!(sent_to(&g.handle(20, &msg("GOF")), 20)[0].starts_with("REJ"));
     }
 
     #[test]
