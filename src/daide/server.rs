@@ -26,6 +26,8 @@
 //!   every power (unordered units hold, missing retreats disband, civil
 //!   disorder removals and waives are reported), `SCO` after the fall and the
 //!   adjustments, `NOW`, `TME`;
+//! - a connected power that misses a deadline gets `CCD (POW) (turn)`
+//!   broadcast, and `NOT (CCD (POW))` when it orders again;
 //! - `OUT (POW)` on elimination; `SLO (POW)` at the solo threshold; a draw
 //!   (`DRW`) when every surviving power has sent `DRW` this phase, or when
 //!   the year cap is passed; then `SMR` and `OFF`;
@@ -138,6 +140,8 @@ struct Seat {
     not_gof: bool,
     drw: bool,
     out_year: Option<i16>,
+    /// In civil disorder after missing a deadline (NMR), until it orders again.
+    nmr: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,6 +227,7 @@ impl ServerGame {
                 not_gof: false,
                 drw: false,
                 out_year: None,
+                nmr: false,
             });
         }
         Ok(ServerGame {
@@ -617,6 +622,12 @@ impl ServerGame {
                     out.push(Output::Send(id, Message::Thx { order: o, note }));
                 }
                 out.push(Output::Send(id, self.missing(&self.seats[i])));
+                if self.seats[i].nmr {
+                    self.seats[i].nmr = false;
+                    let power = self.seats[i].token;
+                    let m = Message::Not(Box::new(Parsed::Ok(Message::Ccd { power, turn: None })));
+                    self.broadcast(&mut out, m);
+                }
                 self.maybe_process(&mut out);
             }
             (Role::Player(i), Message::Not(inner)) if self.started => match *inner {
@@ -742,9 +753,29 @@ impl ServerGame {
     }
 
     /// The phase deadline passed: process with the orders in hand.
+    /// Connected powers that have not finished ordering are in civil disorder
+    /// (NMR): `CCD (POW) (turn)` is broadcast, and `NOT (CCD (POW))` once
+    /// they submit orders again.
     pub fn deadline_expired(&mut self) -> Vec<Output> {
         let mut out = Vec::new();
         if self.started && self.ending.is_none() {
+            let turn = self.current_turn();
+            for i in 0..self.seats.len() {
+                let seat = &self.seats[i];
+                let view = self.game.view(Some(seat.power));
+                let missed = seat.client.is_some()
+                    && view.needs_orders(seat.power)
+                    && !seat.gof
+                    && !self.orders_complete(seat);
+                if missed && !seat.nmr {
+                    self.seats[i].nmr = true;
+                    let m = Message::Ccd {
+                        power: self.seats[i].token,
+                        turn,
+                    };
+                    self.broadcast(&mut out, m);
+                }
+            }
             self.process(&mut out);
         }
         out
@@ -1432,6 +1463,52 @@ mod tests {
         );
         // Observers cannot order.
         assert!(sent_to(&g.handle(20, &msg("GOF")), 20)[0].starts_with("REJ"));
+    }
+
+    #[test]
+    fn missing_a_deadline_is_civil_disorder() {
+        let mut cfg = ServerConfig::standard(8);
+        cfg.deadline = Some(10);
+        let (mut g, first) = full_game(cfg);
+        assert!(first.iter().any(|m| m == "TME (10)"), "{first:?}");
+        for id in 1..=6 {
+            g.handle(id, &msg("GOF"));
+        }
+        let out = g.deadline_expired();
+        let to1 = sent_to(&out, 1);
+        assert!(
+            to1.iter()
+                .any(|m| m.starts_with("CCD (") && m.ends_with("(SPR 1901)")),
+            "{to1:?}"
+        );
+        assert!(to1.iter().any(|m| m.starts_with("NOW (FAL 1901)")));
+        let seat7 = g
+            .seats
+            .iter()
+            .find(|s| s.client == Some(7))
+            .unwrap()
+            .clone();
+        let power = text(&Message::Out(seat7.token)).replace("OUT ", "");
+        let out = g.handle(7, &msg("MIS"));
+        assert!(!sent_to(&out, 7).is_empty());
+        let hold = g
+            .game()
+            .units()
+            .iter()
+            .find(|u| u.power == seat7.power)
+            .copied()
+            .unwrap();
+        let names = Names::new(&TokenTable::standard(), g.game().map());
+        let order = Message::Sub {
+            turn: None,
+            orders: vec![names.daide_order(&Order::Hold(hold)).unwrap()],
+        };
+        let out = g.handle(7, &order.to_tokens());
+        assert!(
+            sent_to(&out, 1).contains(&format!("NOT (CCD {power})")),
+            "{:?}",
+            sent_to(&out, 1)
+        );
     }
 
     #[test]
