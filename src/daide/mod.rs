@@ -14,6 +14,15 @@
 //!   1.1.2: not yet written (bots live in `src/bots/`, owned elsewhere).
 //!
 //! What tablero implements is documented in `protocols/daide.md`.
+//!
+//! Entry points for the CLI and the daemon:
+//! - `tablero diplomacy server`: [`server::run_server`] with
+//!   [`server::ServerConfig::standard`] (set `deadline`, `end_year`, `seed`);
+//! - `tablero diplomacy bot`: a `TcpStream` into [`client::run_client`] with a
+//!   [`crate::diplomacy::Player`]; after [`client::ClientError::Dropped`],
+//!   [`client::run_client_with`] and [`client::Join::Rejoin`];
+//! - `tablero diplomacy play`: [`crate::diplomacy::play::LocalGame`] (direct
+//!   calls) or [`server::run_game`] plus seven clients (over the protocol).
 
 pub mod client;
 pub mod codec;
