@@ -1,0 +1,150 @@
+//! The `[jic]` configuration section: the thesis parameters (Cuadro 11) and
+//! tablero's own knobs for the parts the thesis leaves open.
+
+use serde::{Deserialize, Serialize};
+
+/// Which JIC to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum JicMode {
+    /// The thesis's JIC: agents, coordinator, heuristic coordinated utility.
+    Thesis,
+    /// Thesis JIC plus adjudicator evaluation of the best joint orders
+    /// against sampled opponent orders, convoys, and balanced builds.
+    #[default]
+    Strong,
+}
+
+/// `[jic]`: every key has a default; see `protocols/jic.md`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct JicConfig {
+    /// `"strong"` (default) or `"thesis"`.
+    pub mode: JicMode,
+    /// Thesis: at most this many "no plan" (type 10) actions per unit.
+    pub max_no_plan: usize,
+    /// Thesis: exhaustive combination search when the power has at most this many units.
+    pub full_search_max_units: usize,
+    /// Thesis: at most this many units with the same plan type in one partition.
+    pub partition_max_units: usize,
+    /// Thesis: cap on the coordinated-utility gain one order gets from its supports.
+    pub support_gain_cap: i64,
+    /// Thesis: fraction of the deadlocked units whose action changes in deadlock repair.
+    pub deadlock_change_fraction: f64,
+    /// Deadlock: consecutive movement phases in which the same own moves
+    /// bounced, with an unchanged centre count, before repair starts.
+    pub deadlock_phases: u32,
+    /// Depth cap of the front-line distance search (Algorithm 2).
+    pub front_depth_cap: u32,
+    /// Fraction of the phase budget the decision may use (the rest is margin).
+    pub budget_fraction: f64,
+    /// Hard cap on thinking time per phase, in seconds (0 = only the budget).
+    pub max_think_seconds: f64,
+    /// Strong mode: distinct joint orders from the search evaluated with the adjudicator.
+    pub candidates: usize,
+    /// Strong mode: sampled opponent order sets per candidate.
+    pub opponent_samples: usize,
+    /// Strong mode: most fleets as a share of own units a build may create
+    /// (armies are built instead when a site allows them).
+    pub fleet_share_cap: f64,
+    /// Strong mode: consider convoys of own armies by own fleets.
+    pub convoys: bool,
+    /// Years without any centre change after which [`super::JicBot::wants_draw`] is true.
+    pub draw_after_stalled_years: u32,
+    /// Seed of the bot's pseudo-random choices (deadlock repair, opponent sampling).
+    pub seed: u64,
+}
+
+impl Default for JicConfig {
+    fn default() -> Self {
+        Self {
+            mode: JicMode::Strong,
+            max_no_plan: 2,
+            full_search_max_units: 7,
+            partition_max_units: 8,
+            support_gain_cap: 500,
+            deadlock_change_fraction: 0.3,
+            deadlock_phases: 2,
+            front_depth_cap: 20,
+            budget_fraction: 0.8,
+            max_think_seconds: 0.0,
+            candidates: 8,
+            opponent_samples: 12,
+            fleet_share_cap: 0.5,
+            convoys: true,
+            draw_after_stalled_years: 5,
+            seed: 0,
+        }
+    }
+}
+
+impl JicConfig {
+    /// The thesis configuration (`mode = "thesis"`, everything else default).
+    pub fn thesis() -> Self {
+        Self {
+            mode: JicMode::Thesis,
+            ..Self::default()
+        }
+    }
+
+    /// Checks value ranges; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        let frac = |k: &str, v: f64| {
+            if (0.0..=1.0).contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("jic.{k} must be in [0, 1], got {v}"))
+            }
+        };
+        frac("deadlock_change_fraction", self.deadlock_change_fraction)?;
+        frac("budget_fraction", self.budget_fraction)?;
+        frac("fleet_share_cap", self.fleet_share_cap)?;
+        if self.full_search_max_units == 0 || self.partition_max_units == 0 {
+            return Err("jic.full_search_max_units and jic.partition_max_units must be ≥ 1".into());
+        }
+        if self.support_gain_cap < 0 {
+            return Err("jic.support_gain_cap must be ≥ 0".into());
+        }
+        if !(self.max_think_seconds >= 0.0 && self.max_think_seconds.is_finite()) {
+            return Err("jic.max_think_seconds must be a finite number ≥ 0".into());
+        }
+        if self.front_depth_cap == 0 {
+            return Err("jic.front_depth_cap must be ≥ 1".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_thesis_parameters() {
+        let c = JicConfig::default();
+        assert_eq!(c.full_search_max_units, 7);
+        assert_eq!(c.partition_max_units, 8);
+        assert_eq!(c.support_gain_cap, 500);
+        assert_eq!(c.deadlock_change_fraction, 0.3);
+        assert_eq!(c.max_no_plan, 2);
+        assert_eq!(c.mode, JicMode::Strong);
+        assert!(c.validate().is_ok());
+    }
+
+    #[test]
+    fn parses_toml_and_rejects_bad_values() {
+        let c: JicConfig = toml::from_str("mode = \"thesis\"\ncandidates = 3").unwrap();
+        assert_eq!(c.mode, JicMode::Thesis);
+        assert_eq!(c.candidates, 3);
+        assert!(toml::from_str::<JicConfig>("modee = 1").is_err());
+        let bad = JicConfig {
+            deadlock_change_fraction: 1.5,
+            ..JicConfig::default()
+        };
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .contains("deadlock_change_fraction")
+        );
+    }
+}

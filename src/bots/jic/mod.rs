@@ -1,0 +1,589 @@
+//! JIC ("Jaime I el Conquistador"): tablero's multi-agent planning Diplomacy
+//! bot, after P. Castejón Navarro's thesis (UPV, 2011), then stronger.
+//!
+//! One agent per own unit ([`agent`]) proposes utility-ranked plans; the
+//! [`coordinator`] searches their combinations (exhaustive, partitioned by
+//! plan type, greedy, deadlock repair) and sends one order set. Retreats and
+//! adjustments are in [`adjust`]; the strong mode ([`strong`]) re-ranks the
+//! coordinator's best joint orders with the adjudicator against sampled
+//! opponent orders. Every choice the thesis leaves open is described in
+//! `protocols/jic.md`.
+//!
+//! Anytime: a greedy joint action is computed first; the search and the
+//! strong evaluation only replace it if they finish inside the deadline
+//! (`budget_fraction` of the phase budget, optionally capped by
+//! `max_think_seconds`).
+//!
+//! Memory (thesis "knowledge" module): the previous coordinated movement
+//! action and centre count, for deadlock detection; centre counts per year,
+//! for draw proposals ([`JicBot::wants_draw`]).
+
+pub mod adjust;
+pub mod agent;
+pub mod config;
+pub mod coordinator;
+pub mod strong;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::budget::Budget;
+use crate::diplomacy::model::{Order, PhaseKind, Power, Province, Season};
+use crate::diplomacy::{GameView, Player};
+use agent::{Board, Plan, all_plans};
+pub use config::{JicConfig, JicMode};
+use coordinator::{Choice, SearchParams, all_valid, improve, partitions, score, search, to_orders};
+
+/// Which coordinator mode produced the last movement orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CoordinatorMode {
+    /// Mode 1: exhaustive search.
+    #[default]
+    FullSearch,
+    /// Mode 2: partitioned search.
+    Partitioned,
+    /// Mode 3: greedy (the search did not beat it in time).
+    Greedy,
+    /// Mode 4: deadlock repair (plus search of the other units).
+    DeadlockRepair,
+}
+
+/// Facts about the last decision (for logs, tests and benchmarks).
+#[derive(Debug, Clone, Default)]
+pub struct DecisionStats {
+    /// Time spent.
+    pub elapsed: Duration,
+    /// Coordinator mode used (movement phases).
+    pub mode: CoordinatorMode,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// Whether every search ran to completion.
+    pub complete: bool,
+    /// Strong mode: candidates evaluated and sample rounds completed.
+    pub candidates: usize,
+    /// Strong mode: sample rounds completed.
+    pub rounds: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Memory {
+    last_orders: Vec<Order>,
+    last_centres: usize,
+    stall: u32,
+    stalled_targets: BTreeSet<Province>,
+    /// (year, centres per power) seen at each spring.
+    history: Vec<(i16, Vec<usize>)>,
+}
+
+/// The JIC player.
+#[derive(Debug, Clone)]
+pub struct JicBot {
+    config: JicConfig,
+    rng: Xoshiro256PlusPlus,
+    memory: Memory,
+    stats: DecisionStats,
+}
+
+impl JicBot {
+    /// A JIC bot with `config`, seeded with `seed` (mixed with `config.seed`).
+    pub fn new(config: JicConfig, seed: u64) -> Self {
+        let rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ config.seed.rotate_left(17));
+        JicBot {
+            config,
+            rng,
+            memory: Memory::default(),
+            stats: DecisionStats::default(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &JicConfig {
+        &self.config
+    }
+
+    /// Facts about the last decision.
+    pub fn last_stats(&self) -> &DecisionStats {
+        &self.stats
+    }
+
+    /// Whether JIC would accept / propose a draw: no power's centre count
+    /// changed for `draw_after_stalled_years` years (DAIDE `DRW`, resent
+    /// every turn by the client while true).
+    pub fn wants_draw(&self) -> bool {
+        let n = self.config.draw_after_stalled_years as usize;
+        let h = &self.memory.history;
+        n > 0 && h.len() > n && h[h.len() - 1 - n..].windows(2).all(|w| w[0].1 == w[1].1)
+    }
+
+    fn deadline(&self, budget: &Budget, start: Instant) -> Instant {
+        let left = budget.deadline.saturating_duration_since(start);
+        let mut d = left.mul_f64(self.config.budget_fraction);
+        if self.config.max_think_seconds > 0.0 {
+            d = d.min(Duration::from_secs_f64(self.config.max_think_seconds));
+        }
+        start + d
+    }
+
+    fn decide(&mut self, view: &GameView, budget: &Budget) -> Vec<Order> {
+        let Some(me) = view.me else {
+            return Vec::new();
+        };
+        let start = Instant::now();
+        let deadline = self.deadline(budget, start);
+        self.stats = DecisionStats::default();
+        let board = Board::new(view, me, self.config.front_depth_cap);
+        let strong = self.config.mode == JicMode::Strong;
+        let orders = match view.phase.season.kind() {
+            PhaseKind::Movement => self.movement(view, &board, start, deadline, budget),
+            PhaseKind::Retreat => adjust::retreats(&board, &view.dislodged),
+            PhaseKind::Adjustment => {
+                let d = view.adjustment(me);
+                if d > 0 {
+                    let cap = strong.then_some(self.config.fleet_share_cap);
+                    adjust::builds(&board, d as usize, cap)
+                } else {
+                    adjust::removals(&board, d.unsigned_abs() as usize)
+                }
+            }
+        };
+        self.stats.elapsed = start.elapsed();
+        orders
+    }
+
+    /// Deadlock detection from memory; returns the fixed (repaired) choices.
+    fn deadlock(&mut self, board: &Board, plans: &[Vec<Plan>]) -> Option<Vec<Option<Choice>>> {
+        let centres = board.owner.iter().filter(|o| **o == Some(board.me)).count();
+        let mut failed: Vec<(usize, Province)> = Vec::new();
+        for o in &self.memory.last_orders {
+            if let Order::Move { unit, to, .. } = o
+                && let Some(i) = plans
+                    .iter()
+                    .position(|ps| ps.first().is_some_and(|p| p.unit == *unit))
+            {
+                failed.push((i, to.province));
+            }
+        }
+        let targets: BTreeSet<Province> = failed.iter().map(|f| f.1).collect();
+        let repeated: BTreeSet<Province> = targets
+            .intersection(&self.memory.stalled_targets)
+            .copied()
+            .collect();
+        if !repeated.is_empty() && centres == self.memory.last_centres {
+            self.memory.stall += 1;
+            self.memory.stalled_targets = repeated;
+        } else {
+            self.memory.stall = u32::from(!targets.is_empty());
+            self.memory.stalled_targets = targets;
+        }
+        if self.memory.stall < self.config.deadlock_phases {
+            return None;
+        }
+        let stuck: Vec<(usize, Province)> = failed
+            .into_iter()
+            .filter(|f| self.memory.stalled_targets.contains(&f.1))
+            .collect();
+        let k = stuck.len();
+        if k == 0 {
+            return None;
+        }
+        let change =
+            ((self.config.deadlock_change_fraction * k as f64).ceil() as usize).clamp(1, k);
+        let mut order: Vec<usize> = (0..k).collect();
+        order.shuffle(&mut self.rng);
+        let (changed, kept) = order.split_at(change);
+        let mut fixed: Vec<Option<Choice>> = vec![None; plans.len()];
+        for &s in kept {
+            let (i, dest) = stuck[s];
+            let k = plans[i]
+                .iter()
+                .position(|p| p.dest.province == dest && !p.is_hold())?;
+            fixed[i] = Some(Choice::Plan(k));
+        }
+        for &s in changed {
+            let (i, dest) = stuck[s];
+            let u = plans[i][0].unit;
+            // Prefer supporting a neighbour's (kept) move.
+            let support = kept
+                .iter()
+                .map(|&t| stuck[t])
+                .find(|(j, d)| *j != i && board.map.can_reach_province(u.kind, u.location, *d));
+            fixed[i] = match support {
+                Some((j, _)) => Some(Choice::Support(j)),
+                None => {
+                    let others: Vec<usize> = (0..plans[i].len())
+                        .filter(|k| plans[i][*k].dest.province != dest)
+                        .collect();
+                    others.choose(&mut self.rng).map(|k| Choice::Plan(*k))
+                }
+            };
+        }
+        all_valid(board.map, plans, &mut fixed).then_some(fixed)
+    }
+
+    fn movement(
+        &mut self,
+        view: &GameView,
+        board: &Board,
+        start: Instant,
+        deadline: Instant,
+        budget: &Budget,
+    ) -> Vec<Order> {
+        let cfg = self.config.clone();
+        let strong = cfg.mode == JicMode::Strong;
+        let plans = all_plans(board, cfg.max_no_plan);
+        let n = plans.len();
+        let cap = cfg.support_gain_cap;
+        let total = deadline.saturating_duration_since(start);
+        let search_deadline = if strong {
+            start + total.mul_f64(0.45)
+        } else {
+            deadline
+        };
+        let all: Vec<usize> = (0..n).collect();
+        let params = |keep: usize, until: Instant, first_only: bool| SearchParams {
+            support_gain_cap: cap,
+            keep,
+            deadline: until,
+            first_only,
+        };
+
+        // Mode 3, the anytime incumbent: first valid combination in utility order, repaired.
+        let greedy = search(
+            board.map,
+            &plans,
+            &all,
+            &vec![None; n],
+            params(1, search_deadline, true),
+        );
+        self.stats.nodes += greedy.nodes;
+        let mut greedy_assign = greedy
+            .best
+            .first()
+            .map(|b| b.2.clone())
+            .unwrap_or_else(|| vec![None; n]);
+        improve(
+            board.map,
+            &plans,
+            &mut greedy_assign,
+            &all,
+            cap,
+            search_deadline,
+        );
+        let mut best = greedy_assign.clone();
+        let mut mode = CoordinatorMode::Greedy;
+        let mut kept: Vec<Vec<Option<Choice>>> = Vec::new();
+        let mut complete = true;
+
+        // Mode 4: deadlock repair fixes some units; the rest are searched.
+        let fixed = self.deadlock(board, &plans);
+        let (fixed, free, deadlocked) = match fixed {
+            Some(f) => {
+                let free: Vec<usize> = (0..n).filter(|i| f[*i].is_none()).collect();
+                (f, free, true)
+            }
+            None => (vec![None; n], all.clone(), false),
+        };
+
+        let found = if free.len() <= cfg.full_search_max_units {
+            let r = search(
+                board.map,
+                &plans,
+                &free,
+                &fixed,
+                params(cfg.candidates, search_deadline, false),
+            );
+            self.stats.nodes += r.nodes;
+            complete &= r.complete;
+            kept = r.best.iter().map(|b| b.2.clone()).collect();
+            r.best
+                .first()
+                .map(|b| (b.2.clone(), CoordinatorMode::FullSearch))
+        } else {
+            // Mode 2: partitions in plan-type order, earlier ones fixed.
+            let sub: Vec<Vec<Plan>> = plans.clone();
+            let parts: Vec<Vec<usize>> = partitions(&sub, cfg.partition_max_units)
+                .into_iter()
+                .map(|p| {
+                    p.into_iter()
+                        .filter(|i| free.contains(i))
+                        .collect::<Vec<_>>()
+                })
+                .filter(|p| !p.is_empty())
+                .collect();
+            let mut acc = fixed.clone();
+            let mut ok = true;
+            for (pi, part) in parts.iter().enumerate() {
+                let now = Instant::now();
+                let left = search_deadline.saturating_duration_since(now);
+                let slice = now + left / (parts.len() - pi) as u32;
+                let r = search(
+                    board.map,
+                    &plans,
+                    part,
+                    &acc,
+                    params(cfg.candidates, slice, false),
+                );
+                self.stats.nodes += r.nodes;
+                complete &= r.complete;
+                match r.best.first() {
+                    Some(b) => {
+                        acc = b.2.clone();
+                        if pi + 1 == parts.len() {
+                            kept = r.best.iter().map(|b| b.2.clone()).collect();
+                        }
+                    }
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if ok {
+                improve(board.map, &plans, &mut acc, &all, cap, search_deadline);
+                Some((acc, CoordinatorMode::Partitioned))
+            } else {
+                None
+            }
+        };
+        if let Some((a, m)) = found
+            && score(&plans, &a, cap) >= score(&plans, &best, cap)
+        {
+            best = a;
+            mode = if deadlocked {
+                CoordinatorMode::DeadlockRepair
+            } else {
+                m
+            };
+        }
+        if deadlocked && mode != CoordinatorMode::DeadlockRepair {
+            // The repair is the point of mode 4: keep it unless it found nothing at all.
+            let mut repaired = fixed.clone();
+            for i in 0..n {
+                if repaired[i].is_none() {
+                    repaired[i] = best[i];
+                }
+            }
+            if all_valid(board.map, &plans, &mut repaired) {
+                best = repaired;
+                mode = CoordinatorMode::DeadlockRepair;
+            }
+        }
+        self.stats.mode = mode;
+        self.stats.complete = complete;
+        let mut orders = to_orders(&plans, &best);
+
+        if strong && !budget.expired() && Instant::now() < deadline {
+            orders = self.strong_choice(
+                view,
+                board,
+                &plans,
+                &best,
+                &greedy_assign,
+                &kept,
+                orders,
+                deadline,
+            );
+        }
+        self.memory.last_orders = orders.clone();
+        self.memory.last_centres = board.owner.iter().filter(|o| **o == Some(board.me)).count();
+        orders
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn strong_choice(
+        &mut self,
+        view: &GameView,
+        board: &Board,
+        plans: &[Vec<Plan>],
+        best: &[Option<Choice>],
+        greedy: &[Option<Choice>],
+        kept: &[Vec<Option<Choice>>],
+        best_orders: Vec<Order>,
+        deadline: Instant,
+    ) -> Vec<Order> {
+        let cfg = &self.config;
+        let n = plans.len();
+        let mut cands: Vec<Vec<Order>> = vec![best_orders.clone()];
+        let push = |c: Vec<Order>, cands: &mut Vec<Vec<Order>>| {
+            if !cands.contains(&c) {
+                cands.push(c);
+            }
+        };
+        push(to_orders(plans, greedy), &mut cands);
+        for a in kept.iter().take(cfg.candidates) {
+            push(to_orders(plans, a), &mut cands);
+        }
+        // One-unit deviations of the best: each unit's other plans, and holds.
+        let mut devs = Vec::new();
+        for i in 0..n {
+            for k in 0..plans[i].len() {
+                let mut a = best.to_vec();
+                if a[i] == Some(Choice::Plan(k)) {
+                    continue;
+                }
+                a[i] = Some(Choice::Plan(k));
+                if all_valid(board.map, plans, &mut a) {
+                    devs.push((score(plans, &a, cfg.support_gain_cap), a));
+                }
+            }
+        }
+        devs.sort_by(|x, y| y.0.cmp(&x.0));
+        for (_, a) in devs.into_iter().take(cfg.candidates * 2) {
+            push(to_orders(plans, &a), &mut cands);
+        }
+        if cfg.convoys {
+            for v in strong::convoy_variants(board, &best_orders) {
+                push(v, &mut cands);
+            }
+        }
+        let samples = strong::sample_opponents(
+            board.map,
+            board.me,
+            view.phase.season,
+            &view.units,
+            &view.owners,
+            cfg.opponent_samples,
+            &mut self.rng,
+        );
+        let season = if view.phase.season == Season::Fall {
+            Season::Fall
+        } else {
+            Season::Spring
+        };
+        let (i, rounds) = strong::choose(
+            board.map,
+            board.me,
+            season,
+            &view.units,
+            &view.owners,
+            &cands,
+            &samples,
+            deadline,
+        );
+        self.stats.candidates = cands.len();
+        self.stats.rounds = rounds;
+        cands.swap_remove(i)
+    }
+
+    fn record_history(&mut self, view: &GameView) {
+        if view.phase.season != Season::Spring {
+            return;
+        }
+        if self
+            .memory
+            .history
+            .last()
+            .is_some_and(|h| h.0 == view.phase.year)
+        {
+            return;
+        }
+        let counts: Vec<usize> = (0..view.map.power_count() as u8)
+            .map(|p| view.owners.values().filter(|o| **o == Power(p)).count())
+            .collect();
+        self.memory.history.push((view.phase.year, counts));
+    }
+}
+
+impl Player for JicBot {
+    fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order> {
+        self.record_history(view);
+        self.decide(view, &budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::CancelFlag;
+    use crate::diplomacy::game::{Game, standard_opening};
+    use crate::diplomacy::judge::Rules;
+    use crate::diplomacy::map::Map;
+    use crate::diplomacy::model::Phase;
+
+    fn game() -> Game {
+        let map = Map::standard();
+        let units = standard_opening(&map);
+        Game::new(
+            map,
+            Phase {
+                year: 1901,
+                season: Season::Spring,
+            },
+            units,
+            Rules::default(),
+        )
+        .unwrap()
+    }
+
+    fn budget(ms: u64) -> Budget {
+        Budget::new(
+            Instant::now() + Duration::from_millis(ms),
+            CancelFlag::new(),
+        )
+    }
+
+    #[test]
+    fn orders_every_unit_once_in_the_opening() {
+        let g = game();
+        for mode in [JicMode::Thesis, JicMode::Strong] {
+            for (p, _) in g.map().powers() {
+                let mut bot = JicBot::new(
+                    JicConfig {
+                        mode,
+                        ..JicConfig::default()
+                    },
+                    1,
+                );
+                let orders = bot.orders(&g.view(Some(p)), budget(2000));
+                let mine = g.units().iter().filter(|u| u.power == p).count();
+                assert_eq!(orders.len(), mine);
+                assert!(orders.iter().all(|o| o.power() == p));
+                let view = g.view(Some(p));
+                for o in &orders {
+                    assert!(
+                        crate::diplomacy::validate::check_order(&view, p, o, 0).is_ok(),
+                        "{o:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn turkey_opens_con_bul() {
+        let g = game();
+        let tur = g.map().power("TUR").unwrap();
+        let mut bot = JicBot::new(JicConfig::thesis(), 1);
+        let orders = bot.orders(&g.view(Some(tur)), budget(2000));
+        let bul = g.map().province("BUL").unwrap();
+        assert!(
+            orders
+                .iter()
+                .any(|o| matches!(o, Order::Move { to, .. } if to.province == bul))
+        );
+        assert_eq!(bot.last_stats().mode, CoordinatorMode::FullSearch);
+    }
+
+    #[test]
+    fn observer_gets_no_orders_and_draw_needs_stalled_years() {
+        let g = game();
+        let mut bot = JicBot::new(JicConfig::default(), 0);
+        assert!(bot.orders(&g.view(None), budget(100)).is_empty());
+        let view = g.view(Some(Power(0)));
+        for y in 0..7 {
+            let mut v = view.clone();
+            v.phase.year = 1901 + y;
+            bot.record_history(&v);
+        }
+        assert!(bot.wants_draw());
+        let mut v = view.clone();
+        v.phase.year = 1910;
+        v.owners.clear();
+        bot.record_history(&v);
+        assert!(!bot.wants_draw());
+    }
+}

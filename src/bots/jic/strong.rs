@@ -1,0 +1,372 @@
+//! Strong mode: candidate joint orders (from the coordinator, one-unit
+//! deviations, convoy variants) are played with the adjudicator against
+//! sampled opponent orders and scored by the resulting position; the best
+//! mean wins. Samples are shared by all candidates (common random numbers)
+//! and evaluated round by round, so stopping at the deadline is always fair.
+//!
+//! Opponent model: each enemy unit holds with weight `U(hold)·1.5` or moves
+//! with weight `U(dest)` (thesis utilities from its owner's point of view,
+//! squared); a unit whose pick collides with a same-power pick holds; each
+//! enemy unit then turns, with probability 0.3, into a support of a
+//! same-power move into a province one of our units stands in.
+//!
+//! Position value (from our side, hundredths): centres we will own (fall:
+//! after the ownership update; spring: owned and not occupied by an enemy,
+//! plus others we occupy at 0.8) ×1000, dislodged own units −600, dislodged
+//! enemy units +150, own centres left empty next to an enemy −150 (spring
+//! only), plus 0.3 × the thesis utility of every own unit's position.
+
+use rand::Rng;
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::HashMap;
+use std::time::Instant;
+
+use super::agent::{Board, actions};
+use crate::diplomacy::judge::{Rules, adjudicate_movement};
+use crate::diplomacy::map::Map;
+use crate::diplomacy::model::{Location, Order, Power, Province, Season, Unit, UnitType};
+
+/// Samples of opponent orders for one movement phase.
+pub fn sample_opponents(
+    map: &Map,
+    me: Power,
+    season: Season,
+    units: &[Unit],
+    owners: &HashMap<Province, Power>,
+    n: usize,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<Vec<Order>> {
+    // Precompute each enemy unit's weighted actions.
+    let mut per_power: HashMap<Power, Vec<(Unit, Vec<(Location, f64)>)>> = HashMap::new();
+    let mut powers: Vec<Power> = units.iter().map(|u| u.power).filter(|p| *p != me).collect();
+    powers.sort();
+    powers.dedup();
+    for pw in &powers {
+        let b = Board::from_parts(map, *pw, season, units, owners, 20);
+        let list = b
+            .mine
+            .iter()
+            .map(|u| {
+                let acts = actions(&b, u)
+                    .into_iter()
+                    .map(|d| {
+                        let v = b.utility(u.kind, d) as f64;
+                        let w = if d.province == u.location.province {
+                            v * 1.5
+                        } else {
+                            v
+                        };
+                        (d, w * w)
+                    })
+                    .collect();
+                (*u, acts)
+            })
+            .collect();
+        per_power.insert(*pw, list);
+    }
+    let occupied_by_me = |p: Province| {
+        units
+            .iter()
+            .any(|u| u.power == me && u.location.province == p)
+    };
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut orders = Vec::new();
+        for pw in &powers {
+            let list = &per_power[pw];
+            let mut picks: Vec<(Unit, Location)> = Vec::new();
+            for (u, acts) in list {
+                let dest = acts
+                    .choose_weighted(rng, |a| a.1)
+                    .map(|a| a.0)
+                    .unwrap_or(u.location);
+                let clash = picks.iter().any(|(_, d)| d.province == dest.province);
+                picks.push((*u, if clash { u.location } else { dest }));
+            }
+            // Supports of attacks on our units.
+            let attacks: Vec<(Unit, Province)> = picks
+                .iter()
+                .filter(|(u, d)| d.province != u.location.province && occupied_by_me(d.province))
+                .map(|(u, d)| (*u, d.province))
+                .collect();
+            for (u, d) in &picks {
+                let moving = d.province != u.location.province;
+                if !moving && !attacks.is_empty() && rng.gen_bool(0.5) {
+                    if let Some((a, to)) = attacks
+                        .iter()
+                        .find(|(a, to)| a != u && map.can_reach_province(u.kind, u.location, *to))
+                    {
+                        orders.push(Order::SupportMove {
+                            unit: *u,
+                            supported: *a,
+                            to: *to,
+                        });
+                        continue;
+                    }
+                }
+                if moving {
+                    orders.push(Order::Move {
+                        unit: *u,
+                        to: *d,
+                        via: None,
+                    });
+                } else {
+                    orders.push(Order::Hold(*u));
+                }
+            }
+        }
+        out.push(orders);
+    }
+    out
+}
+
+/// Value of the position after a movement phase, for `me`.
+pub fn evaluate(
+    map: &Map,
+    me: Power,
+    season: Season,
+    after: &[Unit],
+    dislodged: &[Unit],
+    owners: &HashMap<Province, Power>,
+) -> i64 {
+    let b = Board::from_parts(map, me, season, after, owners, 20);
+    let mut v = 0i64;
+    for p in map.supply_centres() {
+        let occ = b.unit_at(p);
+        let own = b.owner_of(p) == Some(me);
+        match season {
+            Season::Fall => {
+                let mine = match occ {
+                    Some(u) => u.power == me,
+                    None => own,
+                };
+                if mine {
+                    v += 1000;
+                }
+            }
+            _ => match occ {
+                Some(u) if u.power == me => v += if own { 1000 } else { 800 },
+                Some(_) => {
+                    if own {
+                        v += 200;
+                    }
+                }
+                None => {
+                    if own {
+                        v += 1000;
+                        if b.enemies_reaching(p) > 0 {
+                            v -= 150;
+                        }
+                    }
+                }
+            },
+        }
+    }
+    for d in dislodged {
+        if d.power == me {
+            v -= 600;
+        } else {
+            v += 150;
+        }
+    }
+    for u in after.iter().filter(|u| u.power == me) {
+        v += b.utility(u.kind, u.location) * 3 / 10;
+    }
+    v
+}
+
+/// Convoy variants of `base`: an own army on a coast carried by one own
+/// fleet at sea to a coastal province it cannot walk to, when the
+/// destination is a centre we do not own.
+pub fn convoy_variants(board: &Board, base: &[Order]) -> Vec<Vec<Order>> {
+    let map = board.map;
+    let mut out = Vec::new();
+    let dest_of = |o: &Order| match o {
+        Order::Move { to, .. } => Some(to.province),
+        _ => None,
+    };
+    for army in board.mine.iter().filter(|u| u.kind == UnitType::Army) {
+        for fleet in board.mine.iter().filter(|u| u.kind == UnitType::Fleet) {
+            let sea = map
+                .info(fleet.location.province)
+                .is_some_and(|i| i.kind == crate::diplomacy::ProvinceKind::Sea);
+            if !sea
+                || !map.can_reach_province(UnitType::Fleet, fleet.location, army.location.province)
+            {
+                continue;
+            }
+            for l in map.fleet_neighbours(fleet.location) {
+                let x = l.province;
+                if x == army.location.province
+                    || map.army_neighbours(army.location.province).contains(&x)
+                    || !map.can_stand(UnitType::Army, Location::new(x))
+                    || !board.is_centre(x)
+                    || board.owner_of(x) == Some(board.me)
+                    || board.own_at(x)
+                    || base.iter().any(|o| dest_of(o) == Some(x))
+                {
+                    continue;
+                }
+                let mut v: Vec<Order> = base
+                    .iter()
+                    .filter(|o| o.unit().is_some_and(|u| u != army && u != fleet))
+                    // Drop orders that depend on the two units' old orders.
+                    .filter(|o| match o {
+                        Order::SupportMove { supported, .. }
+                        | Order::SupportHold { supported, .. } => {
+                            supported != army && supported != fleet
+                        }
+                        _ => true,
+                    })
+                    .cloned()
+                    .collect();
+                // Nobody may move into the army's origin unless it leaves (it does).
+                v.push(Order::Move {
+                    unit: *army,
+                    to: Location::new(x),
+                    via: Some(vec![fleet.location.province]),
+                });
+                v.push(Order::Convoy {
+                    unit: *fleet,
+                    army: *army,
+                    to: x,
+                });
+                // The fleet stays: a unit that moved into its province must hold.
+                for o in v.iter_mut() {
+                    if let Order::Move {
+                        unit,
+                        to,
+                        via: None,
+                    } = o
+                        && to.province == fleet.location.province
+                    {
+                        *o = Order::Hold(*unit);
+                    }
+                }
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Picks the candidate with the best mean position value over the samples.
+/// Returns the index of the chosen candidate and the rounds completed.
+#[allow(clippy::too_many_arguments)]
+pub fn choose(
+    map: &Map,
+    me: Power,
+    season: Season,
+    units: &[Unit],
+    owners: &HashMap<Province, Power>,
+    candidates: &[Vec<Order>],
+    samples: &[Vec<Order>],
+    deadline: Instant,
+) -> (usize, usize) {
+    let mut totals = vec![0i64; candidates.len()];
+    let mut rounds = 0;
+    'outer: for s in samples {
+        let mut row = Vec::with_capacity(candidates.len());
+        for c in candidates {
+            if Instant::now() >= deadline {
+                break 'outer;
+            }
+            let mut all = c.clone();
+            all.extend(s.iter().cloned());
+            let v = match adjudicate_movement(map, units, &all, Rules::default()) {
+                Ok(out) => {
+                    let dis: Vec<Unit> = out.dislodged.iter().map(|d| d.unit).collect();
+                    evaluate(map, me, season, &out.units, &dis, owners)
+                }
+                Err(_) => i64::MIN / 4,
+            };
+            row.push(v);
+        }
+        for (t, v) in totals.iter_mut().zip(row) {
+            *t += v;
+        }
+        rounds += 1;
+    }
+    if rounds == 0 {
+        return (0, 0);
+    }
+    let best = totals
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    (best, rounds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diplomacy::game::standard_opening;
+    use crate::diplomacy::phases::initial_ownership;
+    use rand::SeedableRng;
+
+    #[test]
+    fn samples_order_only_enemy_units_once() {
+        let map = Map::standard();
+        let units = standard_opening(&map);
+        let owners = initial_ownership(&map);
+        let tur = map.power("TUR").unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let s = sample_opponents(&map, tur, Season::Spring, &units, &owners, 5, &mut rng);
+        assert_eq!(s.len(), 5);
+        for orders in &s {
+            assert_eq!(orders.len(), 19);
+            assert!(orders.iter().all(|o| o.power() != tur));
+        }
+    }
+
+    #[test]
+    fn evaluation_prefers_taking_a_centre() {
+        let map = Map::standard();
+        let units = standard_opening(&map);
+        let owners = initial_ownership(&map);
+        let tur = map.power("TUR").unwrap();
+        let base = evaluate(&map, tur, Season::Fall, &units, &[], &owners);
+        let mut moved = units.clone();
+        for u in moved.iter_mut() {
+            if map.name(u.location.province) == "CON" {
+                u.location = Location::new(map.province("BUL").unwrap());
+            }
+        }
+        let more = evaluate(&map, tur, Season::Fall, &moved, &[], &owners);
+        assert!(more > base + 500);
+    }
+
+    #[test]
+    fn convoy_variant_is_legal_for_the_adjudicator() {
+        let map = Map::standard();
+        let eng = map.power("ENG").unwrap();
+        let owners = initial_ownership(&map);
+        let p = |n: &str| map.province(n).unwrap();
+        let army = Unit {
+            power: eng,
+            kind: UnitType::Army,
+            location: Location::new(p("YOR")),
+        };
+        let fleet = Unit {
+            power: eng,
+            kind: UnitType::Fleet,
+            location: Location::new(p("NTH")),
+        };
+        let units = vec![army, fleet];
+        let b = Board::from_parts(&map, eng, Season::Spring, &units, &owners, 20);
+        let vs = convoy_variants(&b, &[Order::Hold(army), Order::Hold(fleet)]);
+        assert!(!vs.is_empty());
+        let nwy = vs
+            .iter()
+            .find(|v| {
+                v.iter()
+                    .any(|o| matches!(o, Order::Move { to, .. } if to.province == p("NWY")))
+            })
+            .expect("a convoy to NWY");
+        let out = adjudicate_movement(&map, &units, nwy, Rules::default()).unwrap();
+        assert!(out.units.iter().any(|u| u.location.province == p("NWY")));
+    }
+}
