@@ -386,7 +386,7 @@ pub fn unit_plans(board: &Board, unit: &Unit, max_no_plan: usize) -> Vec<Plan> {
             typed.push(plan);
         }
     }
-    untyped.sort_by(|a, b| b.utility.cmp(&a.utility));
+    untyped.sort_by_key(|p| std::cmp::Reverse(p.utility));
     untyped.truncate(max_no_plan);
     typed.extend(untyped);
     typed.sort_by(|a, b| {

@@ -14,11 +14,14 @@
 //! only of an order in the combination.
 //!
 //! Coordinated utility (tablero's formula; the thesis's is lost):
-//! `J = Σ_orders U·p(1,e) + min(cap, U·(p(s,e) − p(1,e)))`, where `U` is the
-//! plan utility, `s` = 1 + supports received, `e` = the plan's enemy count
-//! and `p(s,e)` = 1 if `s > e`, else `s/(2e)` (a success estimate); supporting
-//! units contribute only through the orders they support. Ties: the
-//! plan-type score `Σ (11 − type)` (a support counts as the supported type).
+//! `J = Σ_orders (11 − type)·[U·p(1,e) + min(cap, U·(p(s,e) − p(1,e)))]`,
+//! where `U` is the plan utility, `type` its plan type (so goal-serving plans
+//! outweigh "no plan" actions: a plain sum of `U` makes every unit sit on its
+//! home centre, whose V = 2 beats the V = 1 of the provinces around it),
+//! `s` = 1 + supports received, `e` = the plan's enemy count and `p(s,e)` = 1
+//! if `s > e`, else `s/(2e)` (a success estimate); supporting units
+//! contribute only through the orders they support. Ties: the plan-type
+//! score `Σ (11 − type)` (a support counts as the supported type).
 
 use std::time::Instant;
 
@@ -57,11 +60,16 @@ pub fn success(s: u32, e: u32) -> i64 {
     }
 }
 
+/// Weight of a plan type in the coordinated utility: `11 − type`.
+pub fn type_weight(plan_type: u8) -> i64 {
+    11 - plan_type.min(10) as i64
+}
+
 /// Value of one order with `s` = 1 + supports.
 fn order_value(plan: &Plan, s: u32, cap: i64) -> i64 {
     let base = plan.utility * success(1, plan.enemies) / 1000;
     let full = plan.utility * success(s, plan.enemies) / 1000;
-    base + (full - base).clamp(0, cap)
+    type_weight(plan.plan_type) * (base + (full - base).clamp(0, cap))
 }
 
 /// Upper bound of a plan's value (all its allies support it).
@@ -220,7 +228,7 @@ impl Dfs<'_> {
             let better = self.threshold().is_none_or(|th| (j, t) > th);
             if better && !self.result.best.iter().any(|(_, _, a)| a == assign) {
                 self.result.best.push((j, t, assign.clone()));
-                self.result.best.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+                self.result.best.sort_by_key(|b| std::cmp::Reverse((b.0, b.1)));
                 self.result.best.truncate(self.params.keep.max(1));
             }
             if self.params.first_only {

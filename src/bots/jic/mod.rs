@@ -431,7 +431,7 @@ impl JicBot {
                 }
             }
         }
-        devs.sort_by(|x, y| y.0.cmp(&x.0));
+        devs.sort_by_key(|d| std::cmp::Reverse(d.0));
         for (_, a) in devs.into_iter().take(cfg.candidates * 2) {
             push(to_orders(plans, &a), &mut cands);
         }

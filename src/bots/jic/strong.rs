@@ -14,7 +14,8 @@
 //! after the ownership update; spring: owned and not occupied by an enemy,
 //! plus others we occupy at 0.8) ×1000, dislodged own units −600, dislodged
 //! enemy units +150, own centres left empty next to an enemy −150 (spring
-//! only), plus 0.3 × the thesis utility of every own unit's position.
+//! only), plus 0.3 × the thesis utility of every own unit's position; in the
+//! fall, +700 per build that an open own home centre makes possible.
 
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -27,6 +28,9 @@ use crate::diplomacy::judge::{Rules, adjudicate_movement};
 use crate::diplomacy::map::Map;
 use crate::diplomacy::model::{Location, Order, Power, Province, Season, Unit, UnitType};
 
+/// An enemy unit with its actions and their sampling weights.
+type WeightedUnit = (Unit, Vec<(Location, f64)>);
+
 /// Samples of opponent orders for one movement phase.
 pub fn sample_opponents(
     map: &Map,
@@ -38,7 +42,7 @@ pub fn sample_opponents(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Vec<Vec<Order>> {
     // Precompute each enemy unit's weighted actions.
-    let mut per_power: HashMap<Power, Vec<(Unit, Vec<(Location, f64)>)>> = HashMap::new();
+    let mut per_power: HashMap<Power, Vec<WeightedUnit>> = HashMap::new();
     let mut powers: Vec<Power> = units.iter().map(|u| u.power).filter(|p| *p != me).collect();
     powers.sort();
     powers.dedup();
@@ -132,6 +136,7 @@ pub fn evaluate(
 ) -> i64 {
     let b = Board::from_parts(map, me, season, after, owners, 20);
     let mut v = 0i64;
+    let mut fall_centres = 0usize;
     for p in map.supply_centres() {
         let occ = b.unit_at(p);
         let own = b.owner_of(p) == Some(me);
@@ -143,6 +148,7 @@ pub fn evaluate(
                 };
                 if mine {
                     v += 1000;
+                    fall_centres += 1;
                 }
             }
             _ => match occ {
@@ -172,6 +178,16 @@ pub fn evaluate(
     }
     for u in after.iter().filter(|u| u.power == me) {
         v += b.utility(u.kind, u.location) * 3 / 10;
+    }
+    if season == Season::Fall {
+        // Builds need open home centres: reward leaving them free.
+        let units = after.iter().filter(|u| u.power == me).count();
+        let builds = fall_centres.saturating_sub(units);
+        let open = map
+            .home_centres(me)
+            .filter(|p| b.unit_at(*p).is_none() && b.owner_of(*p) == Some(me))
+            .count();
+        v += 700 * builds.min(open) as i64;
     }
     v
 }
