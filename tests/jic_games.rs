@@ -239,10 +239,29 @@ fn random(seed: u64) -> Box<dyn Player> {
     })
 }
 
+/// Decision times of every JIC movement decision in the harness.
+static TIMES: std::sync::Mutex<Vec<Duration>> = std::sync::Mutex::new(Vec::new());
+
+/// Records the time of each movement-phase decision.
+struct Timed(JicBot);
+
+impl Player for Timed {
+    fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order> {
+        let t = Instant::now();
+        let o = self.0.orders(view, budget);
+        if view.phase.season.kind() == PhaseKind::Movement
+            && let Ok(mut v) = TIMES.lock()
+        {
+            v.push(t.elapsed());
+        }
+        o
+    }
+}
+
 fn make(name: &str, seed: u64) -> Box<dyn Player> {
     match name {
-        "jic" => Box::new(JicBot::new(JicConfig::default(), seed)),
-        "jic-thesis" => Box::new(JicBot::new(JicConfig::thesis(), seed)),
+        "jic" => Box::new(Timed(JicBot::new(JicConfig::default(), seed))),
+        "jic-thesis" => Box::new(Timed(JicBot::new(JicConfig::thesis(), seed))),
         "hold" | "holdbot" => hold(),
         "random" | "randbot" => random(seed),
         other => panic!("unknown bot {other} (merge `bots::make` for the others)"),
@@ -316,19 +335,22 @@ fn trace() {
         Rules::default(),
     )
     .unwrap();
+    let opp = std::env::var("JIC_OPP").ok();
     let mut players: Vec<Box<dyn Player>> = (0..7)
-        .map(|i| {
-            if i == seat {
-                make(&name, 1)
-            } else if i % 2 == 0 {
-                hold()
-            } else {
-                random(i as u64)
-            }
+        .map(|i| match (&opp, i == seat) {
+            (_, true) => make(&name, 1),
+            (Some(o), false) => make(o, i as u64),
+            (None, false) if i % 2 == 0 => hold(),
+            (None, false) => random(i as u64),
         })
         .collect();
+    let end: i16 = std::env::var("JIC_END_YEAR")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1906);
+
     let me = Power(seat as u8);
-    while game.phase().year <= 1906 {
+    while game.phase().year <= end && game.solo_winner().is_none() {
         let mut orders = Vec::new();
         for (i, pl) in players.iter_mut().enumerate() {
             let v = game.view(Some(Power(i as u8)));
@@ -501,5 +523,16 @@ fn measure() {
         .map(|(i, (n, w))| format!("{} {w}/{n}", map.power_name(Power(i as u8)).unwrap_or("?")))
         .collect();
     println!("JIC wins per power: {}", line.join(", "));
-    let _ = standard_opening(&map);
+    if let Ok(mut t) = TIMES.lock()
+        && !t.is_empty()
+    {
+        t.sort();
+        println!(
+            "JIC movement decision time: median {:?}, p90 {:?}, max {:?} over {} decisions",
+            t[t.len() / 2],
+            t[t.len() * 9 / 10],
+            t[t.len() - 1],
+            t.len()
+        );
+    }
 }

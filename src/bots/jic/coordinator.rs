@@ -228,7 +228,9 @@ impl Dfs<'_> {
             let better = self.threshold().is_none_or(|th| (j, t) > th);
             if better && !self.result.best.iter().any(|(_, _, a)| a == assign) {
                 self.result.best.push((j, t, assign.clone()));
-                self.result.best.sort_by_key(|b| std::cmp::Reverse((b.0, b.1)));
+                self.result
+                    .best
+                    .sort_by_key(|b| std::cmp::Reverse((b.0, b.1)));
                 self.result.best.truncate(self.params.keep.max(1));
             }
             if self.params.first_only {

@@ -466,7 +466,23 @@ impl JicBot {
         );
         self.stats.candidates = cands.len();
         self.stats.rounds = rounds;
-        cands.swap_remove(i)
+        let chosen = cands.swap_remove(i);
+        if rounds == 0 {
+            return chosen;
+        }
+        let (orders, evals) = strong::improve(
+            board.map,
+            board.me,
+            season,
+            &view.units,
+            &view.owners,
+            chosen,
+            &samples[..rounds],
+            deadline,
+            &mut self.rng,
+        );
+        self.stats.candidates += evals;
+        orders
     }
 
     fn record_history(&mut self, view: &GameView) {

@@ -316,12 +316,183 @@ pub fn choose(
     (best, rounds)
 }
 
+/// The orders one own unit may take instead of its current one: hold, a
+/// move to every adjacent location, a support-hold of an adjacent own unit
+/// that does not move, a support of an own move it can reach.
+pub fn alternatives(map: &Map, unit: &Unit, current: &[Order]) -> Vec<Order> {
+    let mut out = vec![Order::Hold(*unit)];
+    let targets: Vec<Location> = match unit.kind {
+        UnitType::Army => map
+            .army_neighbours(unit.location.province)
+            .iter()
+            .map(|p| Location::new(*p))
+            .collect(),
+        UnitType::Fleet => map.fleet_neighbours(unit.location).to_vec(),
+    };
+    out.extend(targets.into_iter().map(|to| Order::Move {
+        unit: *unit,
+        to,
+        via: None,
+    }));
+    for o in current {
+        match o {
+            Order::Move { unit: v, to, .. }
+                if v != unit
+                    && to.province != unit.location.province
+                    && map.can_reach_province(unit.kind, unit.location, to.province) =>
+            {
+                out.push(Order::SupportMove {
+                    unit: *unit,
+                    supported: *v,
+                    to: to.province,
+                });
+            }
+            Order::Hold(v)
+            | Order::SupportHold { unit: v, .. }
+            | Order::SupportMove { unit: v, .. }
+                if v != unit
+                    && map.can_reach_province(unit.kind, unit.location, v.location.province) =>
+            {
+                out.push(Order::SupportHold {
+                    unit: *unit,
+                    supported: *v,
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The coordinator's constraints on a full own order set: no two own units
+/// into one province, none into a province an own unit stays in, no swaps.
+pub fn consistent(orders: &[Order]) -> bool {
+    let mut dests: Vec<(Province, Province)> = Vec::new();
+    let mut staying: Vec<Province> = Vec::new();
+    for o in orders {
+        match o {
+            Order::Move { unit, to, .. } => dests.push((unit.location.province, to.province)),
+            other => {
+                if let Some(u) = other.unit() {
+                    staying.push(u.location.province);
+                }
+            }
+        }
+    }
+    for (i, (from, to)) in dests.iter().enumerate() {
+        if staying.contains(to) {
+            return false;
+        }
+        for (from2, to2) in &dests[i + 1..] {
+            if to == to2 || (to == from2 && to2 == from) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Hill climbing with the adjudicator: starting from `start`, replaces one
+/// own unit's order at a time by the alternative with the best total value
+/// over `samples`, while that improves and time remains. Returns the orders
+/// and the number of evaluations.
+#[allow(clippy::too_many_arguments)]
+pub fn improve(
+    map: &Map,
+    me: Power,
+    season: Season,
+    units: &[Unit],
+    owners: &HashMap<Province, Power>,
+    start: Vec<Order>,
+    samples: &[Vec<Order>],
+    deadline: Instant,
+    rng: &mut Xoshiro256PlusPlus,
+) -> (Vec<Order>, usize) {
+    let value = |orders: &[Order]| -> Option<i64> {
+        let mut t = 0;
+        for s in samples {
+            if Instant::now() >= deadline {
+                return None;
+            }
+            let mut all = orders.to_vec();
+            all.extend(s.iter().cloned());
+            t += match adjudicate_movement(map, units, &all, Rules::default()) {
+                Ok(out) => {
+                    let dis: Vec<Unit> = out.dislodged.iter().map(|d| d.unit).collect();
+                    evaluate(map, me, season, &out.units, &dis, owners)
+                }
+                Err(_) => i64::MIN / 4,
+            };
+        }
+        Some(t)
+    };
+    let mut evals = 0;
+    let mut cur = start;
+    let Some(mut cur_v) = value(&cur) else {
+        return (cur, evals);
+    };
+    let mut mine: Vec<Unit> = units.iter().filter(|u| u.power == me).copied().collect();
+    loop {
+        let mut improved = false;
+        mine.shuffle(rng);
+        for u in &mine {
+            let Some(idx) = cur.iter().position(|o| o.unit() == Some(u)) else {
+                continue;
+            };
+            for alt in alternatives(map, u, &cur) {
+                if alt == cur[idx] {
+                    continue;
+                }
+                let mut next = cur.clone();
+                next[idx] = alt;
+                if !consistent(&next) {
+                    continue;
+                }
+                evals += 1;
+                match value(&next) {
+                    Some(v) if v > cur_v => {
+                        cur = next;
+                        cur_v = v;
+                        improved = true;
+                    }
+                    Some(_) => {}
+                    None => return (cur, evals),
+                }
+            }
+        }
+        if !improved {
+            return (cur, evals);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::diplomacy::game::standard_opening;
     use crate::diplomacy::phases::initial_ownership;
     use rand::SeedableRng;
+
+    #[test]
+    fn consistency_rejects_own_bounces_and_swaps() {
+        let map = Map::standard();
+        let p = |n: &str| map.province(n).unwrap();
+        let fra = map.power("FRA").unwrap();
+        let a = |n: &str| Unit {
+            power: fra,
+            kind: UnitType::Army,
+            location: Location::new(p(n)),
+        };
+        let mv = |u: Unit, n: &str| Order::Move {
+            unit: u,
+            to: Location::new(p(n)),
+            via: None,
+        };
+        assert!(!consistent(&[mv(a("MAR"), "GAS"), mv(a("PAR"), "GAS")]));
+        assert!(!consistent(&[mv(a("MAR"), "PAR"), Order::Hold(a("PAR"))]));
+        assert!(!consistent(&[mv(a("BUR"), "PAR"), mv(a("PAR"), "BUR")]));
+        assert!(consistent(&[mv(a("BUR"), "PAR"), mv(a("PAR"), "GAS")]));
+    }
 
     #[test]
     fn samples_order_only_enemy_units_once() {
