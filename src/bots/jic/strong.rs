@@ -3,12 +3,20 @@
 //! sampled opponent orders and scored by the resulting position; the best
 //! mean wins. Samples are shared by all candidates (common random numbers)
 //! and evaluated round by round, so stopping at the deadline is always fair.
+//! The chosen candidate is then improved by hill climbing ([`improve`]): one
+//! own unit's order at a time is replaced by the alternative (hold, any move,
+//! any support of an own order) with the best total over the same samples,
+//! keeping the coordinator's constraints ([`consistent`]), until no change
+//! helps or the deadline comes.
 //!
 //! Opponent model: each enemy unit holds with weight `U(hold)·1.5` or moves
 //! with weight `U(dest)` (thesis utilities from its owner's point of view,
 //! squared); a unit whose pick collides with a same-power pick holds; each
-//! enemy unit then turns, with probability 0.3, into a support of a
-//! same-power move into a province one of our units stands in.
+//! enemy unit standing on a centre its power owns next to one of our units
+//! holds with probability 0.6 before that; a holding enemy unit then
+//! supports, with probability 0.5 each, a same-power holding unit next to
+//! one of ours, or a same-power move into a province one of our units
+//! stands in.
 //!
 //! Position value (from our side, hundredths): centres we will own (fall:
 //! after the ownership update; spring: owned and not occupied by an enemy,
@@ -81,10 +89,20 @@ pub fn sample_opponents(
             let list = &per_power[pw];
             let mut picks: Vec<(Unit, Location)> = Vec::new();
             for (u, acts) in list {
-                let dest = acts
-                    .choose_weighted(rng, |a| a.1)
-                    .map(|a| a.0)
-                    .unwrap_or(u.location);
+                // A unit on a centre its power owns, next to one of our
+                // units, usually stays to defend it.
+                let threatened = owners.get(&u.location.province) == Some(pw)
+                    && units.iter().any(|x| {
+                        x.power == me
+                            && map.can_reach_province(x.kind, x.location, u.location.province)
+                    });
+                let dest = if threatened && rng.gen_bool(0.6) {
+                    u.location
+                } else {
+                    acts.choose_weighted(rng, |a| a.1)
+                        .map(|a| a.0)
+                        .unwrap_or(u.location)
+                };
                 let clash = picks.iter().any(|(_, d)| d.province == dest.province);
                 picks.push((*u, if clash { u.location } else { dest }));
             }
@@ -94,8 +112,32 @@ pub fn sample_opponents(
                 .filter(|(u, d)| d.province != u.location.province && occupied_by_me(d.province))
                 .map(|(u, d)| (*u, d.province))
                 .collect();
+            // Holding units next to one of our units, for support-holds.
+            let threatened_holds: Vec<Unit> = picks
+                .iter()
+                .filter(|(u, d)| {
+                    d.province == u.location.province
+                        && units.iter().any(|x| {
+                            x.power == me
+                                && map.can_reach_province(x.kind, x.location, u.location.province)
+                        })
+                })
+                .map(|(u, _)| *u)
+                .collect();
             for (u, d) in &picks {
                 let moving = d.province != u.location.province;
+                if !moving
+                    && rng.gen_bool(0.5)
+                    && let Some(h) = threatened_holds.iter().find(|h| {
+                        *h != u && map.can_reach_province(u.kind, u.location, h.location.province)
+                    })
+                {
+                    orders.push(Order::SupportHold {
+                        unit: *u,
+                        supported: *h,
+                    });
+                    continue;
+                }
                 if !moving && !attacks.is_empty() && rng.gen_bool(0.5) {
                     if let Some((a, to)) = attacks
                         .iter()
