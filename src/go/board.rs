@@ -734,11 +734,8 @@ impl Board {
         let mut own_count = 0;
         for q in nbrs {
             match self.cells[q] {
-                Cell::Empty => {
-                    if add(q, &mut libs) {
-                        return cap as u32;
-                    }
-                }
+                Cell::Empty if add(q, &mut libs) => return cap as u32,
+                Cell::Empty => {}
                 cell if cell == own => {
                     let h = self.head[q];
                     if !own_heads[..own_count].contains(&h) {
