@@ -862,6 +862,13 @@ impl Board {
         code
     }
 
+    /// The next stone of the chain through stone `p` (circular: walking from `p` returns to
+    /// `p` after `chain_size(p)` steps).
+    #[inline]
+    pub fn next_stone(&self, p: Point) -> Point {
+        self.next[p] as Point
+    }
+
     /// Coordinates of `p` as (column, row), both 0-based from the lower-left corner.
     #[inline]
     pub fn coords(p: Point) -> (usize, usize) {
