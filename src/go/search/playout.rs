@@ -17,6 +17,8 @@
 pub mod patterns;
 #[path = "policy.rs"]
 pub mod policy;
+#[path = "priors.rs"]
+pub mod priors;
 
 use super::super::board::{Board, Point};
 use super::super::game::Scoring;
