@@ -163,6 +163,13 @@ pub struct SearchConfig {
     /// Playout policy: "random" (thesis: uniform over legal moves, no eye rule) or "light"
     /// (uniform over moves that do not fill an own eye).
     pub playout_policy: String,
+    /// RAVE equivalence parameter (visits at which AMAF and real statistics weigh the same);
+    /// 0 turns RAVE off, as in the thesis.
+    pub rave_equiv: f64,
+    /// Visits without wins added to a node while a thread's descent through it is in flight.
+    pub virtual_loss: u32,
+    /// Stop searching when the best move can no longer be overtaken in the time left.
+    pub early_stop: bool,
 }
 
 impl Default for SearchConfig {
@@ -179,12 +186,12 @@ impl Default for SearchConfig {
             max_tree_memory_mb: 1024,
             lag_buffer: 0.5,
             playout_policy: "light".into(),
+            rave_equiv: 3000.0,
+            virtual_loss: 3,
+            early_stop: true,
         }
     }
 }
-
-/// The values `search.playout_policy` accepts (the search parses them into its own type).
-pub const PLAYOUT_POLICIES: [&str; 2] = ["random", "light"];
 
 /// Everything that can be wrong with a configuration; every message names the key at fault.
 #[derive(Debug, thiserror::Error)]
@@ -343,6 +350,12 @@ impl Config {
                 format!("must be in [0, 1), got {}", search.resign_threshold),
             ));
         }
+        if !(search.rave_equiv.is_finite() && search.rave_equiv >= 0.0) {
+            return Err(inv(
+                "search.rave_equiv",
+                format!("must be a finite number >= 0, got {}", search.rave_equiv),
+            ));
+        }
         if search.max_tree_memory_mb == 0 {
             return Err(inv("search.max_tree_memory_mb", "must be at least 1"));
         }
@@ -355,14 +368,11 @@ impl Config {
                 ),
             ));
         }
-        if !PLAYOUT_POLICIES.contains(&search.playout_policy.as_str()) {
-            return Err(inv(
-                "search.playout_policy",
-                format!(
-                    "{:?} is not a playout policy (expected \"random\" or \"light\")",
-                    search.playout_policy
-                ),
-            ));
+        if let Err(e) = search
+            .playout_policy
+            .parse::<crate::go::search::playout::PlayoutPolicy>()
+        {
+            return Err(inv("search.playout_policy", e));
         }
         Ok(())
     }
@@ -820,7 +830,7 @@ mod tests {
             ("search.resign_threshold=-0.5", "search.resign_threshold"),
             ("search.max_tree_memory_mb=0", "search.max_tree_memory_mb"),
             ("search.lag_buffer=-1", "search.lag_buffer"),
-            ("search.playout_policy=heavy", "search.playout_policy"),
+            ("search.playout_policy=superheavy", "search.playout_policy"),
         ];
         for (item, key) in cases {
             assert_eq!(invalid_key(set(&[item])), *key, "{item}");

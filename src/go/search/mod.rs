@@ -1,23 +1,30 @@
-//! The MCTS Go player of the thesis, every constant configurable.
+//! The MCTS Go player: the thesis's UCT search, every constant configurable, plus RAVE, tree
+//! parallelism with virtual loss and early stopping.
 //!
-//! - Selection: UCT, `v/n + C·sqrt(ln N / n)`; unvisited children first, in uniformly random
-//!   order.
+//! - Selection: `q + C·sqrt(ln N / n)`, where `q` is the win rate blended with the AMAF (RAVE)
+//!   win rate when `rave_equiv > 0`: `β = ñ / (ñ + n + n·ñ/rave_equiv)`. With RAVE off (the
+//!   thesis), unvisited children come first, in uniformly random order.
 //! - Expansion: all children of a leaf at once once it has `expand_threshold` visits (the root
-//!   always); one new child is picked at random and the playout starts from it. Tree moves obey
-//!   the game's ko rule (positional superko checked against the game and the path).
-//! - Simulation: `playout` (thesis `random` policy or `light`), scored under the game's rules.
-//! - Backup: visits and wins (draws 0.5) from the point of view of each node's mover.
+//!   always); a child is then chosen by the selection rule (uniformly at random among the new,
+//!   unvisited children in the thesis configuration) and the playout starts from it. Tree moves
+//!   obey the game's ko rule (positional superko checked against the game and the path).
+//! - Simulation: a playout (`random`, `light` or `heavy` policy) scored under the game's rules.
+//! - Backup: visits and wins (draws count half) from the point of view of each node's mover;
+//!   AMAF statistics of the siblings along the path when RAVE is on.
 //! - Final move: most visits, ties by wins. Resign below `resign_threshold`.
 //! - Tree reuse: the root walks down the moves played since the last search; an unexpanded
-//!   target becomes a lone root.
+//!   target becomes a lone root. The discarded part of the tree is freed on another thread.
+//! - Threads: `threads` workers share one tree (lock-free statistics, one expanding thread per
+//!   node via a flag); each in-flight descent adds `virtual_loss` visits without wins.
 //!
-//! The search runs on whatever thread calls it (the GTP engine thread, never a tokio worker),
-//! bounded by a `Budget` and a playout count. All randomness comes from `seed`.
+//! The search runs on its own threads (never on tokio workers), bounded by a `Budget` and a
+//! playout count. All randomness comes from `seed` (with one thread, same seed and playout
+//! count, same move).
 
 pub mod bench;
 pub mod playout;
 
-use super::board::{Board, Point};
+use super::board::{Board, CELLS, Point};
 use super::game::{Game, KoRule};
 use super::scoring::{score, white_bonus};
 use super::{Color, Move, Vertex};
@@ -26,6 +33,8 @@ use crate::config::SearchConfig;
 use playout::{PlayoutPolicy, count, playout};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// The search's knobs (from `[search]` of the config).
@@ -41,25 +50,29 @@ pub struct SearchParams {
     pub reuse_tree: bool,
     /// Most tree nodes kept; at the cap leaves stop expanding and the search goes on.
     pub max_nodes: usize,
+    /// Worker threads sharing the tree (>= 1).
+    pub threads: usize,
+    /// RAVE equivalence parameter; 0 turns RAVE off (the thesis).
+    pub rave_equiv: f64,
+    /// Visits without wins added to a node while a descent through it is in flight.
+    pub virtual_loss: u32,
+    /// Stop when the most visited move can no longer be overtaken.
+    pub early_stop: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> Self {
-        Self::from_config(&SearchConfig::default()).unwrap_or(SearchParams {
-            uct_c: 0.7,
-            expand_threshold: 2,
-            max_playouts: 0,
-            policy: PlayoutPolicy::Light,
-            resign_threshold: 0.1,
-            seed: 0,
-            reuse_tree: true,
-            max_nodes: 1 << 20,
-        })
+        Self::from_config(&SearchConfig::default()).unwrap_or_else(|_| Self::thesis())
     }
 }
 
 impl SearchParams {
     pub fn from_config(c: &SearchConfig) -> Result<SearchParams, String> {
+        let threads = if c.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            c.threads
+        };
         Ok(SearchParams {
             uct_c: c.uct_c,
             expand_threshold: c.expand_threshold,
@@ -70,20 +83,47 @@ impl SearchParams {
             reuse_tree: c.reuse_tree,
             max_nodes: (c.max_tree_memory_mb.saturating_mul(1 << 20) / std::mem::size_of::<Node>())
                 .max(1024),
+            threads,
+            rave_equiv: c.rave_equiv,
+            virtual_loss: c.virtual_loss,
+            early_stop: c.early_stop,
         })
+    }
+
+    /// The thesis configuration: plain UCT with C = 1, expansion after 2 visits, uniformly
+    /// random playouts, no RAVE, one thread.
+    pub fn thesis() -> SearchParams {
+        SearchParams {
+            uct_c: 1.0,
+            expand_threshold: 2,
+            max_playouts: 0,
+            policy: PlayoutPolicy::Random,
+            resign_threshold: 0.0,
+            seed: 0,
+            reuse_tree: true,
+            max_nodes: 1 << 22,
+            threads: 1,
+            rave_equiv: 0.0,
+            virtual_loss: 0,
+            early_stop: false,
+        }
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+/// A tree node. Statistics are atomics so that worker threads share the tree; the children
+/// are created once, by the thread that wins the `expanding` flag.
 struct Node {
     mv: Move,
     /// The colour that played `mv`.
     color: Color,
-    visits: u32,
-    wins: f64,
-    first_child: u32,
-    /// 0 while the node is not expanded.
-    num_children: u32,
+    visits: AtomicU32,
+    /// Wins in half points (a draw is 1, a win 2).
+    wins2: AtomicU32,
+    virtual_loss: AtomicU32,
+    amaf_visits: AtomicU32,
+    amaf_wins2: AtomicU32,
+    expanding: AtomicBool,
+    children: OnceLock<Box<[Node]>>,
 }
 
 impl Node {
@@ -91,22 +131,37 @@ impl Node {
         Node {
             mv,
             color,
-            visits: 0,
-            wins: 0.0,
-            first_child: 0,
-            num_children: 0,
+            visits: AtomicU32::new(0),
+            wins2: AtomicU32::new(0),
+            virtual_loss: AtomicU32::new(0),
+            amaf_visits: AtomicU32::new(0),
+            amaf_wins2: AtomicU32::new(0),
+            expanding: AtomicBool::new(false),
+            children: OnceLock::new(),
         }
+    }
+    fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+    fn wins(&self) -> f64 {
+        self.wins2.load(Relaxed) as f64 / 2.0
     }
     fn winrate(&self) -> f64 {
-        if self.visits == 0 {
-            0.5
-        } else {
-            self.wins / self.visits as f64
-        }
+        let n = self.visits();
+        if n == 0 { 0.5 } else { self.wins() / n as f64 }
     }
-    fn children(&self) -> std::ops::Range<usize> {
-        let f = self.first_child as usize;
-        f..f + self.num_children as usize
+    fn children(&self) -> &[Node] {
+        self.children.get().map_or(&[], |c| c)
+    }
+    /// Nodes in this subtree (iterative, the tree may be deep).
+    fn subtree_size(&self) -> usize {
+        let mut n = 0;
+        let mut stack = vec![self];
+        while let Some(x) = stack.pop() {
+            n += 1;
+            stack.extend(x.children().iter());
+        }
+        n
     }
 }
 
@@ -138,6 +193,10 @@ pub struct SearchSummary {
     pub elapsed: Duration,
     /// Root moves by visits, best first.
     pub moves: Vec<MoveStat>,
+    /// Tree nodes after the search.
+    pub tree_nodes: usize,
+    /// True if the search stopped because the best move could not change any more.
+    pub stopped_early: bool,
 }
 
 impl SearchSummary {
@@ -145,6 +204,13 @@ impl SearchSummary {
     pub fn winrate(&self) -> f64 {
         self.moves.first().map_or(0.5, |m| m.winrate)
     }
+}
+
+/// Options of one search beyond the player's parameters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchOptions {
+    /// Never choose pass at the root (kgs-genmove_cleanup while dead stones remain).
+    pub forbid_pass: bool,
 }
 
 /// Identifies the position the tree's root stands for.
@@ -157,13 +223,46 @@ struct RootKey {
 
 pub struct Player {
     params: SearchParams,
-    nodes: Vec<Node>,
+    root: Node,
     root_key: Option<RootKey>,
     rng: Xoshiro256PlusPlus,
-    /// Reused for every descent: hashes of the path for superko checks.
+}
+
+/// What all workers of one search share.
+struct Shared<'a> {
+    params: &'a SearchParams,
+    game: &'a Game,
+    board: Board,
+    to_move: Color,
+    passes: u32,
+    komi: f64,
+    nodes: AtomicUsize,
+    playouts: AtomicU64,
+    stop: AtomicBool,
+    /// Set when the search stopped because the best move could not change.
+    early: AtomicBool,
+    start: Instant,
+    options: SearchOptions,
+}
+
+/// One worker's scratch state.
+struct Worker {
+    rng: Xoshiro256PlusPlus,
     path_hashes: Vec<u64>,
-    /// Ko rule of the game being searched.
-    ko: KoRule,
+    played: Vec<(Color, Move)>,
+    /// AMAF map: who played each point first below the node being updated (0 none, 1 B, 2 W).
+    first: Vec<u8>,
+}
+
+impl Worker {
+    fn new(seed: u64) -> Worker {
+        Worker {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            path_hashes: Vec::with_capacity(64),
+            played: Vec::with_capacity(512),
+            first: vec![0; CELLS],
+        }
+    }
 }
 
 impl Player {
@@ -171,11 +270,9 @@ impl Player {
         let rng = Xoshiro256PlusPlus::seed_from_u64(params.seed);
         Player {
             params,
-            nodes: Vec::new(),
+            root: Node::new(Move::Pass, Color::White),
             root_key: None,
             rng,
-            path_hashes: Vec::new(),
-            ko: KoRule::Positional,
         }
     }
 
@@ -190,19 +287,27 @@ impl Player {
 
     /// Forgets the tree and reseeds (a new game).
     pub fn clear(&mut self) {
-        self.nodes.clear();
+        self.replace_root(Node::new(Move::Pass, Color::White));
         self.root_key = None;
         self.rng = Xoshiro256PlusPlus::seed_from_u64(self.params.seed);
     }
 
-    /// Nodes in the tree (for tests and reports).
-    pub fn tree_size(&self) -> usize {
-        self.nodes.len()
+    /// Installs a new root; the old tree is freed on a background thread.
+    fn replace_root(&mut self, root: Node) {
+        let old = std::mem::replace(&mut self.root, root);
+        if old.children.get().is_some() {
+            std::thread::spawn(move || drop(old));
+        }
     }
 
-    /// Visits of the root after reuse, before any new search (for tests of tree reuse).
+    /// Nodes in the tree (for tests and reports).
+    pub fn tree_size(&self) -> usize {
+        self.root.subtree_size()
+    }
+
+    /// Visits of the root (for tests of tree reuse).
     pub fn root_visits(&self) -> u32 {
-        self.nodes.first().map_or(0, |n| n.visits)
+        self.root.visits()
     }
 
     /// Moves the root to `game`'s position for `color`, keeping what can be kept.
@@ -214,247 +319,129 @@ impl Player {
         };
         let old = self.root_key.take();
         let reusable = self.params.reuse_tree
-            && !self.nodes.is_empty()
             && old.as_ref().is_some_and(|o| {
                 o.komi == key.komi
                     && key.hashes.len() >= o.hashes.len()
                     && key.hashes[..o.hashes.len()] == o.hashes[..]
             });
-        let mut new_root = None;
+        let mut kept = false;
         if let (true, Some(old)) = (reusable, old) {
+            kept = true;
             let played: Vec<(Color, Move)> = game.history().collect();
-            let start = old.hashes.len() - 1;
-            let mut node = 0usize;
-            let mut ok = true;
-            for &(c, m) in &played[start..] {
-                let n = &self.nodes[node];
-                match n
-                    .children()
-                    .find(|&i| self.nodes[i].mv == m && self.nodes[i].color == c)
-                {
-                    Some(i) => node = i,
+            for &(c, m) in &played[old.hashes.len() - 1..] {
+                let Some(mut children) = self.root.children.take() else {
+                    self.replace_root(Node::new(m, c));
+                    continue;
+                };
+                match children.iter().position(|n| n.mv == m && n.color == c) {
+                    Some(i) => {
+                        let next = std::mem::replace(&mut children[i], Node::new(m, c));
+                        self.root = next;
+                        std::thread::spawn(move || drop(children));
+                    }
                     None => {
-                        ok = false;
-                        break;
+                        self.root = Node::new(m, c);
+                        std::thread::spawn(move || drop(children));
                     }
                 }
             }
             // The root's children must be moves of the colour asked for.
-            let n = &self.nodes[node];
-            let colour_ok =
-                n.num_children == 0 || self.nodes[n.first_child as usize].color == color;
-            if ok && colour_ok {
-                new_root = Some(node);
+            if self
+                .root
+                .children()
+                .first()
+                .is_some_and(|n| n.color != color)
+            {
+                kept = false;
             }
         }
-        match new_root {
-            Some(0) => {}
-            Some(r) => self.compact(r),
-            None => {
-                self.nodes.clear();
-                let last = game
-                    .last_move()
-                    .map_or((color.opponent(), Move::Pass), |x| x);
-                self.nodes.push(Node::new(last.1, color.opponent()));
-            }
+        if !kept {
+            let (c, m) = game.last_move().unwrap_or((color.opponent(), Move::Pass));
+            self.replace_root(Node::new(m, c));
         }
+        self.root
+            .expanding
+            .store(self.root.children.get().is_some(), Relaxed);
         self.root_key = Some(key);
-    }
-
-    /// Keeps only the subtree under `root`, which becomes node 0.
-    fn compact(&mut self, root: usize) {
-        let mut out = Vec::with_capacity(self.nodes.len() / 2);
-        out.push(self.nodes[root]);
-        let mut queue = std::collections::VecDeque::from([(root, 0usize)]);
-        while let Some((old, new)) = queue.pop_front() {
-            let n = self.nodes[old];
-            if n.num_children == 0 {
-                continue;
-            }
-            let first = out.len();
-            out[new].first_child = first as u32;
-            for (k, c) in n.children().enumerate() {
-                out.push(self.nodes[c]);
-                queue.push_back((c, first + k));
-            }
-        }
-        self.nodes = out;
-    }
-
-    /// Creates the children of `node` for `to_move` on `board`; false if there are none.
-    fn expand(&mut self, node: usize, board: &Board, to_move: Color, history: &[u64]) -> bool {
-        let first = self.nodes.len();
-        let superko = self.ko == KoRule::Positional;
-        for p in board.points() {
-            if !board.is_legal(to_move, p) {
-                continue;
-            }
-            if self.params.policy == PlayoutPolicy::Light && board.is_eye(to_move, p) {
-                continue;
-            }
-            if superko {
-                let h = board.hash_after(to_move, p);
-                if history.contains(&h) || self.path_hashes.contains(&h) {
-                    continue;
-                }
-            }
-            self.nodes
-                .push(Node::new(Move::Play(Board::vertex_of(p)), to_move));
-        }
-        self.nodes.push(Node::new(Move::Pass, to_move));
-        let count = (self.nodes.len() - first) as u32;
-        let n = &mut self.nodes[node];
-        n.first_child = first as u32;
-        n.num_children = count;
-        true
-    }
-
-    /// UCT choice among the children of `node`; unvisited children first, at random.
-    fn select(&mut self, node: usize) -> usize {
-        let parent = self.nodes[node];
-        let mut unvisited = 0u32;
-        let mut pick = usize::MAX;
-        for i in parent.children() {
-            if self.nodes[i].visits == 0 {
-                unvisited += 1;
-                if self.rng.gen_range(0..unvisited) == 0 {
-                    pick = i;
-                }
-            }
-        }
-        if pick != usize::MAX {
-            return pick;
-        }
-        let log_n = (parent.visits.max(1) as f64).ln();
-        let c = self.params.uct_c;
-        let mut best = f64::NEG_INFINITY;
-        for i in parent.children() {
-            let ch = &self.nodes[i];
-            let n = ch.visits as f64;
-            let v = ch.wins / n + c * (log_n / n).sqrt();
-            if v > best {
-                best = v;
-                pick = i;
-            }
-        }
-        pick
-    }
-
-    /// One MCTS iteration from the root position (`board`, `to_move`, `passes`).
-    fn iterate(&mut self, game: &Game, root_board: &Board, to_move: Color, passes: u32) {
-        let rules = *game.rules();
-        let komi = rules.komi + white_bonus(game);
-        let mut board = root_board.clone();
-        let mut to_move = to_move;
-        let mut passes = passes;
-        let mut path = Vec::with_capacity(64);
-        self.path_hashes.clear();
-        let mut node = 0usize;
-        path.push(node);
-        let margin = loop {
-            if self.nodes[node].num_children == 0 {
-                if passes >= 2 {
-                    break count(&board, rules.scoring, komi);
-                }
-                let may_expand = node == 0
-                    || (self.nodes[node].visits >= self.params.expand_threshold
-                        && self.nodes.len() < self.params.max_nodes);
-                if may_expand && self.expand(node, &board, to_move, game.position_hashes()) {
-                    let ch = self.nodes[node].children();
-                    let child = self.rng.gen_range(ch);
-                    apply(&mut board, &mut to_move, &mut passes, self.nodes[child].mv);
-                    path.push(child);
-                    if passes >= 2 {
-                        break count(&board, rules.scoring, komi);
-                    }
-                }
-                break playout(
-                    &mut board,
-                    to_move,
-                    passes,
-                    self.params.policy,
-                    rules.scoring,
-                    komi,
-                    &mut self.rng,
-                    None,
-                )
-                .margin;
-            }
-            node = self.select(node);
-            apply(&mut board, &mut to_move, &mut passes, self.nodes[node].mv);
-            self.path_hashes.push(board.hash());
-            path.push(node);
-        };
-        let winner = if margin > 0.0 {
-            Some(Color::Black)
-        } else if margin < 0.0 {
-            Some(Color::White)
-        } else {
-            None
-        };
-        for &i in &path {
-            let n = &mut self.nodes[i];
-            n.visits += 1;
-            n.wins += match winner {
-                Some(c) if c == n.color => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-        }
     }
 
     /// Searches `game` for `color` until the budget ends or `max_playouts` iterations ran.
     pub fn search(&mut self, game: &Game, color: Color, budget: &Budget) -> SearchSummary {
+        self.search_with(game, color, budget, SearchOptions::default())
+    }
+
+    pub fn search_with(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: &Budget,
+        options: SearchOptions,
+    ) -> SearchSummary {
         let start = Instant::now();
-        self.ko = game.rules().ko;
         self.prepare_root(game, color);
-        let board = game.board().clone();
-        // A finished game that is asked for another move goes on (GTP has no game-over).
-        let passes = game.passes().min(1);
-        let mut playouts = 0u64;
-        let max = self.params.max_playouts;
-        loop {
-            if max > 0 && playouts >= max {
-                break;
+        let shared = Shared {
+            params: &self.params,
+            game,
+            board: game.board().clone(),
+            to_move: color,
+            // A finished game that is asked for another move goes on (GTP has no game-over).
+            passes: game.passes().min(1),
+            komi: game.rules().komi + white_bonus(game),
+            nodes: AtomicUsize::new(self.root.subtree_size()),
+            playouts: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            early: AtomicBool::new(false),
+            start,
+            options,
+        };
+        let threads = self.params.threads.max(1);
+        // Seeds: the player's stream, so that successive searches differ but replay alike.
+        let seeds: Vec<u64> = (0..threads).map(|_| self.rng.r#gen()).collect();
+        let root = &self.root;
+        std::thread::scope(|s| {
+            for &seed in &seeds[1..] {
+                let shared = &shared;
+                s.spawn(move || run_worker(root, shared, budget, seed, false));
             }
-            if playouts % 16 == 0 && budget.expired() {
-                break;
-            }
-            self.iterate(game, &board, color, passes);
-            playouts += 1;
-        }
-        let moves = self.root_moves(game.size());
+            run_worker(root, &shared, budget, seeds[0], true);
+        });
+        let playouts = shared.playouts.load(Relaxed);
+        let stopped_early = shared.early.load(Relaxed);
+        let tree_nodes = shared.nodes.load(Relaxed);
+        let moves = root_moves(&self.root, options.forbid_pass);
         let decision = match moves.first() {
             Some(best) if best.visits > 0 => {
                 let lost = self.params.resign_threshold > 0.0
                     && best.winrate < self.params.resign_threshold
-                    && self.nodes[0].visits >= 1000;
+                    && self.root.visits() >= 1000;
                 if lost {
                     Decision::Resign
                 } else {
                     Decision::Play(best.mv)
                 }
             }
-            _ => Decision::Play(self.fallback_move(game, color)),
+            _ => Decision::Play(self.fallback_move(game, color, options)),
         };
         SearchSummary {
             decision,
             playouts,
-            root_visits: self.nodes.first().map_or(0, |n| n.visits),
+            root_visits: self.root.visits(),
             elapsed: start.elapsed(),
             moves,
+            tree_nodes,
+            stopped_early,
         }
     }
 
     /// A legal move when the search had no time at all: a policy move or pass.
-    fn fallback_move(&mut self, game: &Game, color: Color) -> Move {
+    fn fallback_move(&mut self, game: &Game, color: Color, options: SearchOptions) -> Move {
         let board = game.board();
-        let start = self.rng.gen_range(0..=board.empty_points().len());
         let empty = board.empty_points();
+        let start = self.rng.gen_range(0..=empty.len());
         for k in 0..empty.len() {
             let p = empty[(start + k) % empty.len()] as Point;
             let mv = Move::Play(Board::vertex_of(p));
-            if !board.is_eye(color, p) && game.is_legal(color, mv) {
+            if (options.forbid_pass || !board.is_eye(color, p)) && game.is_legal(color, mv) {
                 return mv;
             }
         }
@@ -462,49 +449,8 @@ impl Player {
     }
 
     /// Root children sorted by visits then wins, with their principal variations.
-    pub fn root_moves(&self, _size: usize) -> Vec<MoveStat> {
-        let Some(root) = self.nodes.first() else {
-            return Vec::new();
-        };
-        let mut kids: Vec<usize> = root.children().collect();
-        kids.sort_by(|&a, &b| {
-            let (x, y) = (&self.nodes[a], &self.nodes[b]);
-            y.visits.cmp(&x.visits).then(
-                y.wins
-                    .partial_cmp(&x.wins)
-                    .unwrap_or(std::cmp::Ordering::Equal),
-            )
-        });
-        kids.into_iter()
-            .map(|i| {
-                let n = &self.nodes[i];
-                MoveStat {
-                    mv: n.mv,
-                    visits: n.visits,
-                    winrate: n.winrate(),
-                    pv: self.pv(i),
-                }
-            })
-            .collect()
-    }
-
-    fn pv(&self, mut node: usize) -> Vec<Move> {
-        let mut out = vec![self.nodes[node].mv];
-        while out.len() < 30 {
-            let n = &self.nodes[node];
-            let best = n
-                .children()
-                .filter(|&i| self.nodes[i].visits > 0)
-                .max_by_key(|&i| self.nodes[i].visits);
-            match best {
-                Some(b) => {
-                    out.push(self.nodes[b].mv);
-                    node = b;
-                }
-                None => break,
-            }
-        }
-        out
+    pub fn root_moves(&self) -> Vec<MoveStat> {
+        root_moves(&self.root, false)
     }
 
     /// Ownership of every point from `playouts` light playouts of the current position:
@@ -548,11 +494,10 @@ impl Player {
         let mut out = Vec::new();
         for p in board.points() {
             let v = Board::vertex_of(p);
-            let idx = v.row() * size + v.col();
             let Some(c) = board.cell(p).color() else {
                 continue;
             };
-            if seen[idx] {
+            if seen[v.row() * size + v.col()] {
                 continue;
             }
             let chain = board.chain(p);
@@ -588,6 +533,331 @@ impl Player {
     }
 }
 
+/// Root children sorted by visits then wins (pass left out when `forbid_pass`).
+fn root_moves(root: &Node, forbid_pass: bool) -> Vec<MoveStat> {
+    let mut kids: Vec<&Node> = root
+        .children()
+        .iter()
+        .filter(|n| !(forbid_pass && n.mv == Move::Pass))
+        .collect();
+    kids.sort_by(|x, y| {
+        y.visits()
+            .cmp(&x.visits())
+            .then(y.wins2.load(Relaxed).cmp(&x.wins2.load(Relaxed)))
+    });
+    kids.into_iter()
+        .map(|n| MoveStat {
+            mv: n.mv,
+            visits: n.visits(),
+            winrate: n.winrate(),
+            pv: pv(n),
+        })
+        .collect()
+}
+
+fn pv(mut node: &Node) -> Vec<Move> {
+    let mut out = vec![node.mv];
+    while out.len() < 30 {
+        match node
+            .children()
+            .iter()
+            .filter(|c| c.visits() > 0)
+            .max_by_key(|c| c.visits())
+        {
+            Some(b) => {
+                out.push(b.mv);
+                node = b;
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// One worker: iterations until the budget, the playout count or the early stop ends it.
+fn run_worker(root: &Node, shared: &Shared, budget: &Budget, seed: u64, main: bool) {
+    let mut w = Worker::new(seed);
+    let max = shared.params.max_playouts;
+    let mut local = 0u64;
+    loop {
+        if shared.stop.load(Relaxed) {
+            break;
+        }
+        if max > 0 {
+            // Claim an iteration first so that the total never exceeds `max`.
+            if shared.playouts.fetch_add(1, Relaxed) >= max {
+                shared.playouts.fetch_sub(1, Relaxed);
+                break;
+            }
+        } else {
+            shared.playouts.fetch_add(1, Relaxed);
+        }
+        iterate(root, shared, &mut w);
+        local += 1;
+        if local % 16 == 0 && budget.expired() {
+            shared.stop.store(true, Relaxed);
+            break;
+        }
+        if main
+            && shared.params.early_stop
+            && local % 256 == 0
+            && can_stop_early(root, shared, budget)
+        {
+            shared.early.store(true, Relaxed);
+            shared.stop.store(true, Relaxed);
+            break;
+        }
+    }
+}
+
+/// True when the most visited root move leads the runner-up by more visits than the search
+/// can still spend.
+fn can_stop_early(root: &Node, shared: &Shared, budget: &Budget) -> bool {
+    let (mut best, mut second) = (0u32, 0u32);
+    for c in root.children() {
+        let v = c.visits();
+        if v > best {
+            second = best;
+            best = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    let done = shared.playouts.load(Relaxed);
+    let by_count = match shared.params.max_playouts {
+        0 => u64::MAX,
+        m => m.saturating_sub(done),
+    };
+    let now = Instant::now();
+    let spent = shared.start.elapsed().as_secs_f64();
+    let by_time = if budget.deadline > now && spent > 0.0 {
+        // This search's rate so far, extrapolated to the time left.
+        let rate = done as f64 / spent;
+        (rate * (budget.deadline - now).as_secs_f64()) as u64
+    } else {
+        0
+    };
+    (best - second) as u64 > by_count.min(by_time)
+}
+
+/// UCT/RAVE choice among `children` of `parent`.
+fn select<'a>(
+    parent: &Node,
+    children: &'a [Node],
+    shared: &Shared,
+    w: &mut Worker,
+    at_root: bool,
+) -> &'a Node {
+    let params = shared.params;
+    let rave = params.rave_equiv > 0.0;
+    let forbid_pass = at_root && shared.options.forbid_pass;
+    if !rave {
+        // Thesis: unvisited children first, uniformly at random.
+        let mut unvisited = 0u32;
+        let mut pick = None;
+        for c in children {
+            if forbid_pass && c.mv == Move::Pass {
+                continue;
+            }
+            if c.visits() + c.virtual_loss.load(Relaxed) == 0 {
+                unvisited += 1;
+                if w.rng.gen_range(0..unvisited) == 0 {
+                    pick = Some(c);
+                }
+            }
+        }
+        if let Some(c) = pick {
+            return c;
+        }
+    }
+    let parent_n = (parent.visits() + parent.virtual_loss.load(Relaxed)).max(1) as f64;
+    let log_n = parent_n.ln();
+    let mut best = f64::NEG_INFINITY;
+    let mut pick = &children[0];
+    for c in children {
+        if forbid_pass && c.mv == Move::Pass {
+            continue;
+        }
+        let vl = c.virtual_loss.load(Relaxed) as f64;
+        let n = c.visits() as f64 + vl;
+        // First-play urgency 1.0 for children without statistics.
+        let mut q = if n > 0.0 { c.wins() / n } else { 1.0 };
+        if rave {
+            let an = c.amaf_visits.load(Relaxed) as f64;
+            if an > 0.0 {
+                let aq = c.amaf_wins2.load(Relaxed) as f64 / 2.0 / an;
+                let beta = an / (an + n + n * an / params.rave_equiv);
+                q = (1.0 - beta) * q + beta * aq;
+            }
+        }
+        let value = q + params.uct_c * (log_n / n.max(1.0)).sqrt();
+        if value > best {
+            best = value;
+            pick = c;
+        }
+    }
+    pick
+}
+
+/// Creates the children of `node` for `to_move` on `board`.
+fn expand(node: &Node, board: &Board, to_move: Color, shared: &Shared, w: &Worker) -> bool {
+    let superko = shared.game.rules().ko == KoRule::Positional;
+    let history = shared.game.position_hashes();
+    let mut kids = Vec::with_capacity(board.empty_points().len() + 1);
+    for p in board.points() {
+        if !board.is_legal(to_move, p) {
+            continue;
+        }
+        if shared.params.policy != PlayoutPolicy::Random && board.is_eye(to_move, p) {
+            continue;
+        }
+        if superko {
+            let h = board.hash_after(to_move, p);
+            if history.contains(&h) || w.path_hashes.contains(&h) {
+                continue;
+            }
+        }
+        kids.push(Node::new(Move::Play(Board::vertex_of(p)), to_move));
+    }
+    kids.push(Node::new(Move::Pass, to_move));
+    shared.nodes.fetch_add(kids.len(), Relaxed);
+    node.children.set(kids.into_boxed_slice()).is_ok()
+}
+
+/// One MCTS iteration from the root position.
+fn iterate(root: &Node, shared: &Shared, w: &mut Worker) {
+    let params = shared.params;
+    let scoring = shared.game.rules().scoring;
+    let mut board = shared.board.clone();
+    let mut to_move = shared.to_move;
+    let mut passes = shared.passes;
+    let mut path: Vec<&Node> = Vec::with_capacity(64);
+    w.path_hashes.clear();
+    w.played.clear();
+    let mut node = root;
+    path.push(node);
+    let margin = loop {
+        let children = match node.children.get() {
+            Some(c) => c,
+            None => {
+                if passes >= 2 {
+                    break count(&board, scoring, shared.komi);
+                }
+                let may_expand = std::ptr::eq(node, root)
+                    || (node.visits() >= params.expand_threshold
+                        && shared.nodes.load(Relaxed) < params.max_nodes);
+                let expanded = may_expand
+                    && node
+                        .expanding
+                        .compare_exchange(false, true, Relaxed, Relaxed)
+                        .is_ok()
+                    && expand(node, &board, to_move, shared, w);
+                if !expanded {
+                    break run_playout(&mut board, to_move, passes, shared, w);
+                }
+                let Some(c) = node.children.get() else {
+                    break run_playout(&mut board, to_move, passes, shared, w);
+                };
+                let child = select(node, c, shared, w, std::ptr::eq(node, root));
+                child.virtual_loss.fetch_add(params.virtual_loss, Relaxed);
+                apply(&mut board, &mut to_move, &mut passes, child.mv);
+                w.played.push((child.color, child.mv));
+                path.push(child);
+                if passes >= 2 {
+                    break count(&board, scoring, shared.komi);
+                }
+                break run_playout(&mut board, to_move, passes, shared, w);
+            }
+        };
+        let child = select(node, children, shared, w, std::ptr::eq(node, root));
+        child.virtual_loss.fetch_add(params.virtual_loss, Relaxed);
+        apply(&mut board, &mut to_move, &mut passes, child.mv);
+        w.path_hashes.push(board.hash());
+        w.played.push((child.color, child.mv));
+        path.push(child);
+        node = child;
+    };
+    let winner = if margin > 0.0 {
+        Some(Color::Black)
+    } else if margin < 0.0 {
+        Some(Color::White)
+    } else {
+        None
+    };
+    let gain = |c: Color| match winner {
+        Some(x) if x == c => 2,
+        Some(_) => 0,
+        None => 1,
+    };
+    for (i, n) in path.iter().enumerate() {
+        n.visits.fetch_add(1, Relaxed);
+        n.wins2.fetch_add(gain(n.color), Relaxed);
+        if i > 0 {
+            n.virtual_loss.fetch_sub(params.virtual_loss, Relaxed);
+        }
+    }
+    if params.rave_equiv > 0.0 {
+        update_amaf(&path, w, &gain);
+    }
+}
+
+fn run_playout(
+    board: &mut Board,
+    to_move: Color,
+    passes: u32,
+    shared: &Shared,
+    w: &mut Worker,
+) -> f64 {
+    let amaf = (shared.params.rave_equiv > 0.0).then_some(&mut w.played);
+    playout(
+        board,
+        to_move,
+        passes,
+        shared.params.policy,
+        shared.game.rules().scoring,
+        shared.komi,
+        &mut w.rng,
+        amaf,
+    )
+    .margin
+}
+
+/// AMAF backup: for every node on the path, each child whose point was played first (below
+/// that node) by the child's colour gets an AMAF visit with the result for that colour.
+fn update_amaf(path: &[&Node], w: &mut Worker, gain: &dyn Fn(Color) -> u32) {
+    let first = &mut w.first;
+    let mut touched: Vec<Point> = Vec::with_capacity(w.played.len());
+    // `played` holds the tree moves below the root, then the playout moves.
+    let depth = path.len() - 1;
+    let mark = |first: &mut Vec<u8>, touched: &mut Vec<Point>, c: Color, m: Move| {
+        if let Move::Play(v) = m {
+            let p = Board::point_of(v);
+            first[p] = 1 + c.index() as u8;
+            touched.push(p);
+        }
+    };
+    for &(c, m) in w.played[depth..].iter().rev() {
+        mark(first, &mut touched, c, m);
+    }
+    for d in (0..depth).rev() {
+        // Moves from path[d+1] on are in the map; update path[d]'s children.
+        let (c, m) = w.played[d];
+        mark(first, &mut touched, c, m);
+        for child in path[d].children() {
+            if let Move::Play(v) = child.mv {
+                let p = Board::point_of(v);
+                if first[p] == 1 + child.color.index() as u8 {
+                    child.amaf_visits.fetch_add(1, Relaxed);
+                    child.amaf_wins2.fetch_add(gain(child.color), Relaxed);
+                }
+            }
+        }
+    }
+    for p in touched {
+        first[p] = 0;
+    }
+}
+
 /// Who a point belongs to at the end of a playout: its stone's colour, or the only colour
 /// around an empty point.
 fn owner(b: &Board, p: Point) -> Option<Color> {
@@ -620,7 +890,6 @@ fn apply(board: &mut Board, to_move: &mut Color, passes: &mut u32, mv: Move) {
     }
     *to_move = to_move.opponent();
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -634,16 +903,15 @@ mod tests {
         )
     }
 
+    /// The thesis search (one thread, no RAVE) with the given knobs.
     fn params(policy: PlayoutPolicy, playouts: u64, expand: u32, c: f64) -> SearchParams {
         SearchParams {
             uct_c: c,
             expand_threshold: expand,
             max_playouts: playouts,
             policy,
-            resign_threshold: 0.0,
             seed: 42,
-            reuse_tree: true,
-            max_nodes: 1 << 20,
+            ..SearchParams::thesis()
         }
     }
 
@@ -714,10 +982,9 @@ mod tests {
         p.search(&g, Color::Black, &far_budget());
         // Root: 26 children. A child is expanded only after 30 visits, so with 200 iterations
         // only children with >= 30 visits (at most 6) have children of their own.
-        let root = p.nodes[0];
-        for i in root.children() {
-            let n = p.nodes[i];
-            assert_eq!(n.num_children > 0, n.visits > 30, "visits {}", n.visits);
+        for n in p.root.children() {
+            let expanded = n.children.get().is_some();
+            assert_eq!(expanded, n.visits() > 30, "visits {}", n.visits());
         }
     }
 
@@ -726,17 +993,17 @@ mod tests {
         let g = game(5, Scoring::Area, 0.5);
         let mut p = Player::new(params(PlayoutPolicy::Light, 1, 2, 1.0));
         p.search(&g, Color::Black, &far_budget());
-        let kids: Vec<usize> = p.nodes[0].children().collect();
-        for &k in &kids {
-            p.nodes[k].visits = 3;
-            p.nodes[k].wins = 1.0;
+        let kids = p.root.children();
+        for k in kids {
+            k.visits.store(3, Relaxed);
+            k.wins2.store(2, Relaxed);
         }
-        p.nodes[kids[4]].wins = 2.0;
-        p.nodes[kids[7]].visits = 2;
-        p.nodes[kids[7]].wins = 2.0;
-        let moves = p.root_moves(5);
-        assert_eq!(moves[0].mv, p.nodes[kids[4]].mv);
-        assert_eq!(moves.last().map(|m| m.mv), Some(p.nodes[kids[7]].mv));
+        kids[4].wins2.store(4, Relaxed);
+        kids[7].visits.store(2, Relaxed);
+        kids[7].wins2.store(4, Relaxed);
+        let moves = p.root_moves();
+        assert_eq!(moves[0].mv, kids[4].mv);
+        assert_eq!(moves.last().map(|m| m.mv), Some(kids[7].mv));
     }
 
     #[test]
@@ -750,14 +1017,13 @@ mod tests {
         g.play(Color::Black, mv).unwrap();
         // White's reply: the most visited answer under the chosen move.
         let reply = s.moves[0].pv.get(1).copied().unwrap_or(Move::Pass);
-        let reply_visits = {
-            let root = p.nodes[0];
-            let chosen = root.children().find(|&i| p.nodes[i].mv == mv).unwrap_or(0);
-            p.nodes[chosen]
-                .children()
-                .find(|&i| p.nodes[i].mv == reply)
-                .map_or(0, |i| p.nodes[i].visits)
-        };
+        let reply_visits = p
+            .root
+            .children()
+            .iter()
+            .find(|n| n.mv == mv)
+            .and_then(|n| n.children().iter().find(|r| r.mv == reply))
+            .map_or(0, |r| r.visits());
         assert!(reply_visits > 0);
         g.play(Color::White, reply).unwrap();
         p.prepare_root(&g, Color::Black);
@@ -792,7 +1058,10 @@ mod tests {
     #[test]
     fn deadline_is_honoured() {
         let g = game(19, Scoring::Area, 7.5);
-        let mut p = Player::new(params(PlayoutPolicy::Light, 0, 2, 0.7));
+        let mut p = Player::new(SearchParams {
+            threads: 2,
+            ..SearchParams::default()
+        });
         let start = Instant::now();
         let budget = Budget::new(start + Duration::from_millis(200), CancelFlag::new());
         let s = p.search(&g, Color::Black, &budget);
