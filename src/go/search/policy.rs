@@ -75,7 +75,7 @@ fn chance<R: Rng>(rng: &mut R, p: f64) -> bool {
 
 /// A small de-duplicated set of candidate points, on the stack.
 struct Candidates {
-    points: [Point; 32],
+    points: [u16; 32],
     len: usize,
 }
 
@@ -89,6 +89,7 @@ impl Candidates {
 
     #[inline]
     fn push(&mut self, p: Point) {
+        let p = p as u16;
         if self.len < self.points.len() && !self.points[..self.len].contains(&p) {
             self.points[self.len] = p;
             self.len += 1;
@@ -96,7 +97,7 @@ impl Candidates {
     }
 
     #[inline]
-    fn as_slice(&self) -> &[Point] {
+    fn as_slice(&self) -> &[u16] {
         &self.points[..self.len]
     }
 }
@@ -104,7 +105,22 @@ impl Candidates {
 /// True if `c` at legal `p` is a self-atari the policy should consider rejecting.
 #[inline]
 pub fn is_bad_self_atari(board: &Board, c: Color, p: Point, min_stones: u32) -> bool {
-    board.is_self_atari(c, p) && board.chain_size_after(c, p) >= min_stones
+    if min_stones >= 2 {
+        // Cheap exit first: without an own neighbour the new chain is a single stone.
+        let own = board_cell(c);
+        if !Board::neighbours(p).iter().any(|&q| board.cell(q) == own) {
+            return false;
+        }
+    }
+    board.is_self_atari(c, p) && (min_stones <= 2 || board.chain_size_after(c, p) >= min_stones)
+}
+
+#[inline]
+fn board_cell(c: Color) -> Cell {
+    match c {
+        Color::Black => Cell::Black,
+        Color::White => Cell::White,
+    }
 }
 
 /// A move the policy may play at all: legal and not the mover's own eye.
@@ -119,7 +135,7 @@ fn playable(board: &Board, c: Color, p: Point) -> bool {
 fn pick<R: Rng>(
     board: &Board,
     c: Color,
-    cands: &[Point],
+    cands: &[u16],
     reject: f64,
     min_stones: u32,
     rng: &mut R,
@@ -130,7 +146,7 @@ fn pick<R: Rng>(
     }
     let start = if n == 1 { 0 } else { rng.gen_range(0..n) };
     for i in 0..n {
-        let p = cands[(start + i) % n];
+        let p = cands[(start + i) % n] as Point;
         if is_bad_self_atari(board, c, p, min_stones) && chance(rng, reject) {
             continue;
         }
