@@ -862,6 +862,31 @@ impl Board {
         code
     }
 
+    /// Writes up to `out.len()` distinct liberties of the chain through stone `p` into `out`
+    /// and returns how many it wrote (stops walking the chain once `out` is full).
+    pub fn chain_liberties_upto(&self, p: Point, out: &mut [Point]) -> usize {
+        let mut n = 0;
+        if out.is_empty() || self.cells[p].color().is_none() {
+            return 0;
+        }
+        let mut s = p;
+        loop {
+            for t in Self::neighbours(s) {
+                if self.cells[t] == Cell::Empty && !out[..n].contains(&t) {
+                    out[n] = t;
+                    n += 1;
+                    if n == out.len() {
+                        return n;
+                    }
+                }
+            }
+            s = self.next[s] as Point;
+            if s == p {
+                return n;
+            }
+        }
+    }
+
     /// The next stone of the chain through stone `p` (circular: walking from `p` returns to
     /// `p` after `chain_size(p)` steps).
     #[inline]
@@ -1110,6 +1135,11 @@ mod tests {
                     assert_eq!(b.is_self_atari(c, p), libs == 1, "{c:?} at {p}\n{b:?}");
                     assert_eq!(b.chain_size_after(c, p), after.chain_size(p) as u32);
                     assert_eq!(b.captures_after(c, p), captured);
+                    let all = after.liberties(p);
+                    let mut buf = [0; 3];
+                    let k = after.chain_liberties_upto(p, &mut buf);
+                    assert_eq!(k, all.len().min(3));
+                    assert!(buf[..k].iter().all(|l| all.contains(l)));
                     checked += 1;
                 }
             }

@@ -10,7 +10,7 @@
 //! All use simple ko only (positional superko is enforced in the tree, not in playouts).
 
 // The policy modules are declared here because `search/mod.rs` is being rewritten on another
-// branch; they belong in `search/mod.rs` as `pub mod patterns; pub mod policy; pub mod priors;`
+// branch; they belong in `search/mod.rs` as `pub mod patterns; pub mod policy; pub mod priors; pub mod tactics;`
 // (their code only refers to `super::` siblings and `crate::` paths, so moving them is a
 // two-line change).
 #[path = "patterns.rs"]
@@ -19,6 +19,8 @@ pub mod patterns;
 pub mod policy;
 #[path = "priors.rs"]
 pub mod priors;
+#[path = "tactics.rs"]
+pub mod tactics;
 
 use super::super::board::{Board, Point};
 use super::super::game::Scoring;

@@ -7,7 +7,8 @@
 //! |---|---|---|---|
 //! | even | always | 10 / 5 | michi `PRIOR_EVEN` |
 //! | capture | captures 1 stone / 2+ stones | 15 / 15, 30 / 30 | michi `PRIOR_CAPTURE_ONE/MANY` |
-//! | atari escape | extends an own chain out of atari to 2+ liberties (1 stone / 2+) | 15 / 15, 30 / 30 | michi (fix_atari suggestions) |
+//! | atari escape | extends an own chain out of atari to 3+ liberties, or to 2 that a ladder cannot take (1 stone / 2+) | 15 / 15, 30 / 30 | michi (fix_atari suggestions, ladder read) |
+//! | ladder capture | ataris a two-liberty chain near the last move that the ladder then captures | as capture | michi (fix_atari `twolib_test`) |
 //! | self-atari | leaves a chain of 2+ stones with 1 liberty | 10 / 0 | michi `PRIOR_SELFATARI` |
 //! | 3×3 pattern | MoGo pattern near the last move | 10 / 10 | michi `PRIOR_PAT3` |
 //! | distance | 1, 2, 3 from the last move | 24, 22, 8 (wins = visits) | michi `PRIOR_CFG` |
@@ -15,10 +16,13 @@
 //!
 //! The distance is the Manhattan distance, except that every point touching the last-moved
 //! chain counts as distance 1 (the cheap part of michi's common-fate-graph distance: a chain
-//! is one node). All functions are pure and allocation-free.
+//! is one node). Everything is pure; only the ladder reading (`tactics`, bounded by
+//! `ladder_budget` board copies) copies the board, and only for escapes to two liberties and
+//! ataris near the last move.
 
 use super::patterns::is_pattern;
 use super::policy::is_bad_self_atari;
+use super::tactics;
 use crate::go::board::{Board, Cell, Point};
 use crate::go::{Color, Vertex};
 
@@ -67,6 +71,10 @@ pub struct PriorParams {
     pub escape_one: u32,
     /// Saving a chain of two or more stones from atari. Default 30.
     pub escape_many: u32,
+    /// Board copies a ladder reading may make; 0 turns ladder reading off (escapes to two
+    /// liberties then always get the bonus and ladder captures none). Default
+    /// `tactics::DEFAULT_BUDGET` (200).
+    pub ladder_budget: u32,
     /// Self-atari (bad). Default 10 (michi `PRIOR_SELFATARI`).
     pub self_atari: u32,
     /// Smallest resulting chain whose self-atari is penalised. Default 2: single-stone
@@ -94,6 +102,7 @@ impl PriorParams {
         capture_many: 30,
         escape_one: 15,
         escape_many: 30,
+        ladder_budget: tactics::DEFAULT_BUDGET,
         self_atari: 10,
         self_atari_min_stones: 2,
         pattern: 10,
@@ -110,6 +119,7 @@ impl PriorParams {
         capture_many: 0,
         escape_one: 0,
         escape_many: 0,
+        ladder_budget: 0,
         self_atari: 0,
         self_atari_min_stones: 2,
         pattern: 0,
@@ -147,14 +157,38 @@ pub fn prior(
         _ => out.good(params.capture_many),
     }
 
-    // Atari escapes: `p` is the last liberty of an own chain and the extension has 2+.
-    let saved = saved_stones(board, color, p);
-    if saved > 0 && board.liberties_after_upto(color, p, 2) >= 2 {
-        out.good(if saved == 1 {
-            params.escape_one
-        } else {
-            params.escape_many
-        });
+    // Atari escapes: `p` is the last liberty of an own chain and the extension has 3+
+    // liberties, or 2 that a ladder cannot take.
+    let (saved, saved_at) = saved_stones(board, color, p);
+    if saved > 0 && (params.escape_one > 0 || params.escape_many > 0) {
+        let works = match board.liberties_after_upto(color, p, 3) {
+            0 | 1 => false,
+            2 => {
+                params.ladder_budget == 0
+                    || tactics::escape_move_works(board, color, saved_at, p, params.ladder_budget)
+            }
+            _ => true,
+        };
+        if works {
+            out.good(if saved == 1 {
+                params.escape_one
+            } else {
+                params.escape_many
+            });
+        }
+    }
+
+    // Ladder captures: an atari on a two-liberty opponent chain near the last move that the
+    // ladder then takes.
+    if let Some(l) = last
+        && params.ladder_budget > 0
+    {
+        let stones = ladder_capture_size(board, color, p, l, params.ladder_budget);
+        match stones {
+            0 => {}
+            1 => out.good(params.capture_one),
+            _ => out.good(params.capture_many),
+        }
     }
 
     if params.self_atari > 0 && is_bad_self_atari(board, color, p, params.self_atari_min_stones) {
@@ -191,20 +225,64 @@ pub fn prior(
     out
 }
 
-/// Stones of the own chains in atari whose last liberty is `p` (0 if none).
-fn saved_stones(board: &Board, color: Color, p: Point) -> u32 {
+/// Stones of the own chains in atari whose last liberty is `p` (0 if none), and a stone of
+/// the largest of them.
+fn saved_stones(board: &Board, color: Color, p: Point) -> (u32, Point) {
     let mut heads = [usize::MAX; 4];
     let mut total = 0;
+    let (mut biggest, mut at) = (0, p);
     for (i, q) in Board::neighbours(p).into_iter().enumerate() {
         if board.cell(q).color() == Some(color) && board.in_atari(q) {
             let h = board.chain_head(q);
             if !heads[..i].contains(&h) {
                 heads[i] = h;
-                total += board.chain_size(q) as u32;
+                let n = board.chain_size(q) as u32;
+                total += n;
+                if n > biggest {
+                    biggest = n;
+                    at = q;
+                }
             }
         }
     }
-    total
+    (total, at)
+}
+
+/// Stones of the largest two-liberty opponent chain next to `p`, with a stone on the 3×3 of
+/// the last move `l`, that `color` at `p` ataris and captures in a ladder (0 if none).
+fn ladder_capture_size(board: &Board, color: Color, p: Point, l: Point, budget: u32) -> u32 {
+    let opp = color.opponent();
+    let mut best = 0;
+    let mut heads = [usize::MAX; 4];
+    for (i, q) in Board::neighbours(p).into_iter().enumerate() {
+        if board.cell(q).color() != Some(opp) || board.in_atari(q) {
+            continue;
+        }
+        let h = board.chain_head(q);
+        if heads[..i].contains(&h) {
+            continue;
+        }
+        heads[i] = h;
+        let mut libs = [0; 3];
+        if board.chain_liberties_upto(q, &mut libs) != 2 {
+            continue;
+        }
+        let near = std::iter::once(l)
+            .chain(
+                crate::go::board::PATTERN_OFFSETS
+                    .iter()
+                    .map(|&o| (l as isize + o) as Point),
+            )
+            .any(|t| board.cell(t).color() == Some(opp) && board.chain_head(t) == h);
+        if !near {
+            continue;
+        }
+        let n = board.chain_size(q) as u32;
+        if n > best && tactics::ladder_captures(board, color, p, q, budget) {
+            best = n;
+        }
+    }
+    best
 }
 
 /// King-move distance between two points.
@@ -519,5 +597,64 @@ mod tests {
         assert!(capture.rate() > quiet.rate());
         assert!(capture.visits > quiet.visits);
         assert!(quiet.rate() < 0.5);
+    }
+    #[test]
+    fn escapes_into_a_working_ladder_get_no_bonus() {
+        let params = only(|p| {
+            p.escape_one = 15;
+            p.escape_many = 30;
+            p.ladder_budget = tactics::DEFAULT_BUDGET;
+        });
+        // White D4 in atari at E4 after black D3 (black C4, D5, E3): the ladder works.
+        let b = setup(9, &["C4", "D5", "E3", "D3"], &["D4"]);
+        assert_eq!(
+            prior(&b, Color::White, pt("E4", 9), None, &params),
+            Prior::default()
+        );
+        // With a ladder breaker at G7 the escape is worth it.
+        let b = setup(9, &["C4", "D5", "E3", "D3"], &["D4", "G7"]);
+        assert_eq!(
+            prior(&b, Color::White, pt("E4", 9), None, &params),
+            Prior {
+                visits: 15,
+                wins: 15
+            }
+        );
+        // Without reading, the escape to two liberties always gets the bonus.
+        let b = setup(9, &["C4", "D5", "E3", "D3"], &["D4"]);
+        let blind = PriorParams {
+            ladder_budget: 0,
+            ..params
+        };
+        assert_eq!(prior(&b, Color::White, pt("E4", 9), None, &blind).wins, 15);
+    }
+
+    #[test]
+    fn ladder_captures_near_the_last_move_get_the_capture_bonus() {
+        let params = only(|p| {
+            p.capture_one = 15;
+            p.capture_many = 30;
+            p.ladder_budget = tactics::DEFAULT_BUDGET;
+        });
+        let b = setup(9, &["C4", "D5", "E3"], &["D4"]);
+        let last = Some(pt("D4", 9));
+        assert_eq!(
+            prior(&b, Color::Black, pt("D3", 9), last, &params),
+            Prior {
+                visits: 15,
+                wins: 15
+            }
+        );
+        // A last move far from the chain switches the term off.
+        assert_eq!(
+            prior(&b, Color::Black, pt("D3", 9), Some(pt("J9", 9)), &params),
+            Prior::default()
+        );
+        // With a breaker on the ladder's path: no bonus.
+        let b = setup(9, &["C4", "D5", "E3"], &["D4", "G7"]);
+        assert_eq!(
+            prior(&b, Color::Black, pt("D3", 9), last, &params),
+            Prior::default()
+        );
     }
 }
