@@ -7,6 +7,8 @@
 pub mod budget;
 pub mod config;
 pub mod daemon;
+pub mod daide;
+pub mod diplomacy;
 pub mod go;
 pub mod gtp;
 pub mod tournament;

@@ -45,7 +45,8 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct MatchArgs {
-    /// Command line of the first engine (Black in odd games).
+    /// Command line of the first engine (Black in odd games). `{game}` is replaced by the
+    /// game number, e.g. `--set search.seed={game}` for different games from seeded engines.
     #[arg(long)]
     black: String,
     /// Command line of the second engine.
@@ -261,18 +262,22 @@ fn gtp_stdio(config: Arc<Config>, runtime: &tokio::runtime::Runtime) -> ExitCode
     }
 }
 
-/// The GTP engine for one session (TCP or stdio), built from the configuration.
-///
-/// PLACEHOLDER until `tablero::gtp::run_session` and the Go engine constructor are on main:
-/// wiring them is this one function, e.g.
-/// `run_session(session.reader, session.writer, engine, &config.gtp, cancel)`.
+/// The GTP engine for one session (TCP or stdio), built from the configuration: a Go engine
+/// with the MCTS search, served by `tablero::gtp::run_session`.
 fn gtp_session_handler(config: Arc<Config>) -> SessionHandler {
-    daemon::session_handler(move |_session: Session, _cancel: CancellationToken| {
-        let _config = Arc::clone(&config);
+    daemon::session_handler(move |session: Session, cancel: CancellationToken| {
+        let config = Arc::clone(&config);
         async move {
-            Err::<(), SessionError>(
-                "the GTP engine is not wired in yet (waiting for tablero::gtp::run_session)".into(),
+            let engine = tablero::gtp::go_engine(&config).map_err(SessionError::from)?;
+            tablero::gtp::run_session(
+                session.reader,
+                session.writer,
+                Box::new(engine),
+                &config.gtp,
+                cancel,
             )
+            .await
+            .map_err(SessionError::from)
         }
     })
 }

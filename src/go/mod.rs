@@ -3,6 +3,7 @@
 //! Everything here is pure (no I/O, no clocks but a passed-in deadline); protocols live in `gtp`.
 
 pub mod board;
+pub mod clock;
 pub mod game;
 pub mod scoring;
 pub mod search;

@@ -157,7 +157,8 @@ async fn setup(client: &mut GtpClient, opts: &MatchOptions) -> Result<(), Client
 
 /// Plays one game; `black_engine` says which of the two commands plays Black.
 pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usize) -> GameRecord {
-    let cmds = [opts.black.as_str(), opts.white.as_str()];
+    // `{game}` in a command becomes the game number, e.g. `--set search.seed={game}`.
+    let cmds = [&opts.black, &opts.white].map(|c| c.replace("{game}", &game_index.to_string()));
     let rules = Rules {
         scoring: Scoring::Area,
         ko: KoRule::Positional,
@@ -189,7 +190,7 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
     let mut seats: Vec<Seat> = Vec::new();
     for (i, &e) in engines.iter().enumerate() {
         let name = format!("{}({})", if i == 0 { "black" } else { "white" }, e);
-        let started = GtpClient::spawn(&name, cmds[e]);
+        let started = GtpClient::spawn(&name, &cmds[e]);
         let mut client = match started {
             Ok(c) => c,
             Err(err) => {

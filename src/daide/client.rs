@@ -1,0 +1,883 @@
+//! DAIDE client session: a player bot's side of the protocol.
+//!
+//! [`ClientSession`] is a sans-I/O state machine: server messages in,
+//! [`ClientEvent`]s out (messages to send, "orders needed" with a
+//! [`GameView`], results, game end). [`run_client`] drives it over any
+//! `AsyncRead + AsyncWrite` transport (TCP, in-memory duplex in tests) with a
+//! [`Player`] computing orders on a blocking thread.
+//!
+//! Behaviour (level 0, no press):
+//! - `NME` on connect; on `MAP` it always asks for the `MDF` (never assumes
+//!   the standard map), builds the map and answers `YES (MAP …)`, or
+//!   `REJ (MAP …)` if the MDF is not a valid map;
+//! - `HLO` sets the power, passcode and variant; `SCO`/`NOW` update the view;
+//!   when the power has something to order, [`ClientEvent::OrdersNeeded`];
+//! - orders go out as **one complete `SUB` followed by `GOF`** (works with
+//!   servers where a SUB replaces the whole order set and that wait for GOF);
+//! - a `THX` other than `MBV` replaces that order with a hold / disband / is
+//!   dropped (builds become waives); after the `MIS` that ends the THX batch
+//!   the corrected set is sent again, once;
+//! - `FRM` press is answered as a no-press bot must:
+//!   `SND (POW) (HUH (ERR …))` and `SND (POW) (TRY ())`;
+//! - a malformed server message is answered with `HUH`/`PRN`; a `HUH`/`PRN`
+//!   from the server about our message is only reported (no reply loops);
+//! - `SLO`/`DRW`/`SMR`/`OFF` end the game.
+//!
+//! Reconnection: a dropped connection ends [`run_client`] with
+//! [`ClientError::Dropped`] carrying the power and passcode; a supervisor
+//! reconnects with [`run_client_with`] and [`Join::Rejoin`] (IAM, then the
+//! map again). Not yet: deadline-driven early submission beyond the budget
+//! given to the player.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use thiserror::Error;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio_util::codec::Framed;
+
+use super::codec::{DaideCodec, ErrorCode, Frame, FrameError, Role};
+use super::convert::{Names, map_from_mdf, phase_from_turn};
+use super::message::{Message, Missing, OrderReport, Owners, Parsed, PlacedUnit, parse_message};
+use super::token::{Param, PowerToken, PressName, PressToken, ThxNote, Token, TokenTable};
+use crate::budget::{Budget, CancelFlag};
+use crate::diplomacy::judge::Dislodgement;
+use crate::diplomacy::{GameView, Map, Order, Phase, PhaseKind, Power};
+
+pub use crate::diplomacy::Player;
+
+/// Client settings.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// Name sent in NME.
+    pub name: String,
+    /// Version sent in NME.
+    pub version: String,
+    /// Thinking time when the server sets no deadline.
+    pub think_time: Duration,
+    /// Safety margin kept before a server deadline.
+    pub margin: Duration,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            name: "tablero".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            think_time: Duration::from_secs(5),
+            margin: Duration::from_secs(2),
+        }
+    }
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameEnd {
+    /// A power soloed.
+    Solo(PowerToken),
+    /// The game was drawn.
+    Draw,
+}
+
+/// What the session asks its driver to do or tells it.
+#[derive(Debug, Clone)]
+pub enum ClientEvent {
+    /// Send this message.
+    Send(Message),
+    /// The player must order for this view; answer with [`ClientSession::submit`].
+    OrdersNeeded(GameView),
+    /// The server gave a deadline (seconds) for the current phase.
+    Deadline(i16),
+    /// One order result of the phase just resolved.
+    OrderResult(OrderReport),
+    /// The game ended.
+    GameOver(GameEnd),
+    /// The final summary (SMR).
+    Summary(Message),
+    /// The server said OFF: close the connection.
+    Off,
+    /// The server refused to let us join (REJ to NME / IAM).
+    Refused(Message),
+    /// Something worth logging (ADM, CCD, OUT, HUH/PRN about our message, …).
+    Notice(String),
+}
+
+/// Where the session is in the game's life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientState {
+    /// Nothing sent yet.
+    Start,
+    /// NME sent, waiting for MAP.
+    Joining,
+    /// MDF requested.
+    MapRequested,
+    /// Map accepted, waiting for HLO.
+    Waiting,
+    /// Playing.
+    Playing,
+    /// The game ended (SLO/DRW/SMR seen).
+    Over,
+    /// OFF received.
+    Closed,
+}
+
+/// The sans-I/O client state machine.
+#[derive(Debug)]
+pub struct ClientSession {
+    config: ClientConfig,
+    state: ClientState,
+    table: TokenTable,
+    map_name: Option<String>,
+    map: Option<Arc<Map>>,
+    names: Option<Names>,
+    me: Option<PowerToken>,
+    passcode: Option<i16>,
+    variant: Vec<(Param, Option<i16>)>,
+    owners: HashMap<crate::diplomacy::Province, Power>,
+    view: Option<GameView>,
+    deadline: Option<i16>,
+    submitted: Vec<Order>,
+    resubmit: bool,
+}
+
+impl ClientSession {
+    /// A new session.
+    pub fn new(config: ClientConfig) -> Self {
+        ClientSession {
+            config,
+            state: ClientState::Start,
+            table: TokenTable::standard(),
+            map_name: None,
+            map: None,
+            names: None,
+            me: None,
+            passcode: None,
+            variant: Vec::new(),
+            owners: HashMap::new(),
+            view: None,
+            deadline: None,
+            submitted: Vec::new(),
+            resubmit: false,
+        }
+    }
+
+    /// The current state.
+    pub fn state(&self) -> ClientState {
+        self.state
+    }
+    /// The power played, once HLO arrived.
+    pub fn power(&self) -> Option<PowerToken> {
+        self.me
+    }
+    /// The HLO passcode (for IAM).
+    pub fn passcode(&self) -> Option<i16> {
+        self.passcode
+    }
+    /// HLO variant options.
+    pub fn variant(&self) -> &[(Param, Option<i16>)] {
+        &self.variant
+    }
+    /// The representation table in use.
+    pub fn table(&self) -> &TokenTable {
+        &self.table
+    }
+    /// The latest view.
+    pub fn view(&self) -> Option<&GameView> {
+        self.view.as_ref()
+    }
+    /// The deadline of the current phase in seconds, if the server gave one.
+    pub fn deadline(&self) -> Option<i16> {
+        self.deadline
+    }
+    /// The session's configuration.
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// Installs the table from the server's RM.
+    pub fn set_table(&mut self, table: TokenTable) {
+        self.table = table;
+    }
+
+    /// The first message: NME.
+    pub fn start(&mut self) -> Vec<ClientEvent> {
+        self.state = ClientState::Joining;
+        vec![ClientEvent::Send(Message::Nme {
+            name: self.config.name.clone(),
+            version: self.config.version.clone(),
+        })]
+    }
+
+    /// The first message of a rejoin after a dropped connection:
+    /// `IAM (POW) (passcode)`. On `YES (IAM …)` the session asks for the map
+    /// again (`MAP`, then `MDF`), after which the server resends the game.
+    pub fn start_rejoin(&mut self, power: PowerToken, passcode: i16) -> Vec<ClientEvent> {
+        self.state = ClientState::Joining;
+        self.me = Some(power);
+        self.passcode = Some(passcode);
+        vec![ClientEvent::Send(Message::Iam { power, passcode })]
+    }
+
+    /// The IAM message to rejoin after a dropped connection, once HLO arrived.
+    pub fn rejoin(&self) -> Option<Message> {
+        Some(Message::Iam {
+            power: self.me?,
+            passcode: self.passcode?,
+        })
+    }
+
+    /// Handles one DM's tokens.
+    pub fn handle_tokens(&mut self, tokens: &[Token]) -> Vec<ClientEvent> {
+        match parse_message(tokens) {
+            Ok(m) => self.handle(m),
+            Err(e) => vec![
+                ClientEvent::Notice(format!("malformed server message: {e}")),
+                ClientEvent::Send(e.reply(tokens)),
+            ],
+        }
+    }
+
+    /// Handles one server message.
+    pub fn handle(&mut self, msg: Message) -> Vec<ClientEvent> {
+        let mut out = Vec::new();
+        match msg {
+            Message::Map(Some(name)) => {
+                self.map_name = Some(name);
+                self.state = ClientState::MapRequested;
+                out.push(ClientEvent::Send(Message::Mdf(None)));
+            }
+            Message::Mdf(Some(def)) => {
+                let name = self.map_name.clone().unwrap_or_default();
+                let answer = Message::Map(Some(name));
+                match map_from_mdf(&def, &self.table) {
+                    Ok(map) => {
+                        self.names = Some(Names::new(&self.table, &map));
+                        self.map = Some(Arc::new(map));
+                        if self.state != ClientState::Playing {
+                            self.state = ClientState::Waiting;
+                        }
+                        out.push(ClientEvent::Send(Message::Yes(Box::new(Parsed::Ok(
+                            answer,
+                        )))));
+                    }
+                    Err(e) => {
+                        out.push(ClientEvent::Notice(format!("unusable MDF: {e}")));
+                        out.push(ClientEvent::Send(Message::Rej(Box::new(Parsed::Ok(
+                            answer,
+                        )))));
+                    }
+                }
+            }
+            Message::Yes(inner) if matches!(*inner, Parsed::Ok(Message::Iam { .. })) => {
+                out.push(ClientEvent::Send(Message::Map(None)));
+            }
+            Message::Hlo(Some(h)) => {
+                self.me = Some(h.power);
+                self.passcode = Some(h.passcode);
+                self.variant = h.variant;
+                self.state = ClientState::Playing;
+            }
+            Message::Sco(groups) if !groups.is_empty() => {
+                if let Some(names) = &self.names {
+                    self.owners.clear();
+                    for g in groups {
+                        if let Owners::Power(p) = g.owners
+                            && let Ok(pw) = names.power(p)
+                        {
+                            for c in g.centres {
+                                if let Ok(prov) = names.province(c) {
+                                    self.owners.insert(prov, pw);
+                                }
+                            }
+                        }
+                    }
+                    if let Some(v) = &mut self.view {
+                        v.owners = self.owners.clone();
+                    }
+                }
+            }
+            Message::Now(Some(pos)) => {
+                self.deadline = None;
+                self.submitted.clear();
+                self.resubmit = false;
+                match self.build_view(phase_from_turn(pos.turn), &pos.units) {
+                    Ok(view) => {
+                        let me = self
+                            .me
+                            .and_then(|p| self.names.as_ref().and_then(|n| n.power(p).ok()));
+                        let needed = me.is_some_and(|p| view.needs_orders(p));
+                        self.view = Some(view.clone());
+                        if needed {
+                            out.push(ClientEvent::OrdersNeeded(view));
+                        }
+                    }
+                    Err(e) => out.push(ClientEvent::Notice(format!("cannot use NOW: {e}"))),
+                }
+            }
+            Message::Tme(Some(s)) => {
+                self.deadline = Some(s);
+                out.push(ClientEvent::Deadline(s));
+            }
+            Message::Thx { order, note } if note != ThxNote::Mbv => {
+                out.push(ClientEvent::Notice(format!("order refused ({note})")));
+                self.replace_refused(&order);
+            }
+            Message::Mis(Missing::Units(_) | Missing::Count(_)) if self.resubmit => {
+                self.resubmit = false;
+                out.extend(self.send_orders());
+            }
+            Message::Ord(Some(r)) => out.push(ClientEvent::OrderResult(r)),
+            Message::Slo(p) => {
+                self.state = ClientState::Over;
+                out.push(ClientEvent::GameOver(GameEnd::Solo(p)));
+            }
+            Message::Drw(ps) if ps.is_empty() => {
+                self.state = ClientState::Over;
+                out.push(ClientEvent::GameOver(GameEnd::Draw));
+            }
+            m @ Message::Smr { .. } => {
+                self.state = ClientState::Over;
+                out.push(ClientEvent::Summary(m));
+            }
+            Message::Off => {
+                self.state = ClientState::Closed;
+                out.push(ClientEvent::Off);
+            }
+            Message::Rej(inner) => match *inner {
+                Parsed::Ok(m @ (Message::Nme { .. } | Message::Iam { .. })) => {
+                    out.push(ClientEvent::Refused(m));
+                }
+                other => out.push(ClientEvent::Notice(format!("rejected: {other:?}"))),
+            },
+            Message::Frm { from, press, .. } => {
+                // A no-press bot: HUH the press, then TRY () (no press tokens understood).
+                let mut huh = vec![Token::Param(Param::Err)];
+                huh.extend(press.iter().copied());
+                let wrap = |inner: Vec<Token>| {
+                    let mut t = vec![Token::Bra, Token::Power(from), Token::Ket, Token::Bra];
+                    t.extend(inner);
+                    t.push(Token::Ket);
+                    t
+                };
+                let mut huh_msg = vec![Token::Command(super::token::Command::Huh), Token::Bra];
+                huh_msg.extend(huh);
+                huh_msg.push(Token::Ket);
+                out.push(ClientEvent::Send(Message::Snd(wrap(huh_msg))));
+                let try_msg = vec![
+                    Token::Press(PressToken(PressName::Try.value())),
+                    Token::Bra,
+                    Token::Ket,
+                ];
+                out.push(ClientEvent::Send(Message::Snd(wrap(try_msg))));
+            }
+            Message::Huh(t) => out.push(ClientEvent::Notice(format!(
+                "server could not parse our message: {}",
+                super::text::format_tokens(&t, &self.table)
+            ))),
+            Message::Prn(t) => out.push(ClientEvent::Notice(format!(
+                "server saw unbalanced brackets: {}",
+                super::text::format_tokens(&t, &self.table)
+            ))),
+            Message::Adm { name, text } => {
+                out.push(ClientEvent::Notice(format!("ADM {name}: {text}")))
+            }
+            m @ (Message::Ccd { .. } | Message::Out(_) | Message::Not(_)) => {
+                out.push(ClientEvent::Notice(m.to_text(&self.table)))
+            }
+            // Acknowledgements and anything a server should not send: nothing to do.
+            _ => {}
+        }
+        out
+    }
+
+    fn build_view(&self, phase: Phase, units: &[PlacedUnit]) -> Result<GameView, String> {
+        let names = self.names.as_ref().ok_or("no map yet")?;
+        let map = self.map.clone().ok_or("no map yet")?;
+        let mut on_board = Vec::new();
+        let mut dislodged = Vec::new();
+        for pu in units {
+            let unit = names.unit(&pu.unit).map_err(|e| e.to_string())?;
+            match &pu.retreats {
+                None => on_board.push(unit),
+                Some(opts) => dislodged.push(Dislodgement {
+                    unit,
+                    attacker_from: None,
+                    retreats: opts
+                        .iter()
+                        .filter_map(|l| names.location(*l).ok())
+                        .collect(),
+                }),
+            }
+        }
+        let me = self.me.and_then(|p| names.power(p).ok());
+        Ok(GameView {
+            map,
+            me,
+            phase,
+            units: on_board,
+            dislodged,
+            owners: self.owners.clone(),
+        })
+    }
+
+    fn replace_refused(&mut self, refused: &super::message::Order) {
+        let Some(names) = &self.names else { return };
+        let Ok(model) = names.order(refused) else {
+            return;
+        };
+        let Some(i) = self.submitted.iter().position(|o| *o == model) else {
+            return;
+        };
+        let kind = self.view.as_ref().map(|v| v.phase.season.kind());
+        let replacement = match (&model, kind) {
+            (Order::Hold(_), _) | (Order::Disband(_), _) | (Order::Waive(_), _) => None,
+            (Order::Build(u), _) => Some(Order::Waive(u.power)),
+            (Order::Remove(_), _) => None,
+            (o, Some(PhaseKind::Retreat)) => o.unit().map(|u| Order::Disband(*u)),
+            (o, _) => o.unit().map(|u| Order::Hold(*u)),
+        };
+        match replacement {
+            Some(r) => self.submitted[i] = r,
+            None => {
+                self.submitted.remove(i);
+            }
+        }
+        self.resubmit = true;
+    }
+
+    fn send_orders(&mut self) -> Vec<ClientEvent> {
+        let Some(names) = &self.names else {
+            return vec![ClientEvent::Notice("orders before the map".into())];
+        };
+        let mut out = Vec::new();
+        let mut orders = Vec::with_capacity(self.submitted.len());
+        for o in &self.submitted {
+            match names.daide_order(o) {
+                Ok(d) => orders.push(d),
+                Err(e) => out.push(ClientEvent::Notice(format!("order dropped: {e}"))),
+            }
+        }
+        if !orders.is_empty() {
+            out.push(ClientEvent::Send(Message::Sub { turn: None, orders }));
+        }
+        out.push(ClientEvent::Send(Message::Gof));
+        out
+    }
+
+    /// Submits the player's orders for `phase` (ignored if the game has moved on).
+    pub fn submit(&mut self, phase: Phase, orders: Vec<Order>) -> Vec<ClientEvent> {
+        match &self.view {
+            Some(v) if v.phase == phase => {}
+            _ => {
+                return vec![ClientEvent::Notice(format!(
+                    "late orders for {phase} dropped"
+                ))];
+            }
+        }
+        self.submitted = orders;
+        self.resubmit = false;
+        self.send_orders()
+    }
+
+    /// The budget for thinking about the current phase.
+    ///
+    /// The phase's time limit is the `TME` received since the last `NOW`, or
+    /// else the HLO limit for the phase kind (MTL / RTL / BTL), which is known
+    /// as soon as the NOW arrives (a TME follows it in a separate message).
+    /// Zero means no deadline; then the player gets `think_time`. With a
+    /// deadline the player gets it minus `margin`, and never more than
+    /// `think_time`.
+    pub fn budget(&self, cancel: CancelFlag) -> Budget {
+        let from_hlo = || {
+            let kind = self.view.as_ref()?.phase.season.kind();
+            let param = match kind {
+                PhaseKind::Movement => Param::Mtl,
+                PhaseKind::Retreat => Param::Rtl,
+                PhaseKind::Adjustment => Param::Btl,
+            };
+            self.variant
+                .iter()
+                .find(|(p, _)| *p == param)
+                .and_then(|(_, v)| *v)
+        };
+        let think = match self.deadline.or_else(from_hlo) {
+            Some(s) if s > 0 => Duration::from_secs(s as u64)
+                .saturating_sub(self.config.margin)
+                .min(self.config.think_time),
+            _ => self.config.think_time,
+        };
+        Budget::new(Instant::now() + think, cancel)
+    }
+}
+
+/// Client driver errors.
+#[derive(Debug, Error)]
+pub enum ClientError {
+    /// Framing or socket error.
+    #[error("frame error: {0}")]
+    Frame(#[from] FrameError),
+    /// The server sent an EM.
+    #[error("server error message {0:?}")]
+    ServerError(ErrorCode),
+    /// The connection closed before OFF; `rejoin` holds the power and
+    /// passcode to come back with IAM (see [`Join::Rejoin`]), once known.
+    #[error("connection closed")]
+    Dropped {
+        /// Power and passcode from HLO.
+        rejoin: Option<(PowerToken, i16)>,
+    },
+    /// The server refused us.
+    #[error("refused: {0}")]
+    Refused(String),
+    /// The player thread failed.
+    #[error("player failed: {0}")]
+    Player(String),
+}
+
+/// What a finished client run saw.
+#[derive(Debug, Clone, Default)]
+pub struct ClientSummary {
+    /// How the game ended, if it did.
+    pub end: Option<GameEnd>,
+    /// The SMR, if received.
+    pub summary: Option<Message>,
+    /// Number of phases the player ordered.
+    pub phases_ordered: usize,
+}
+
+/// How a client joins a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Join {
+    /// `NME ('name') ('version')`: a new seat.
+    Name,
+    /// `IAM (POW) (passcode)`: back to a seat after a dropped connection.
+    Rejoin {
+        /// The power from HLO.
+        power: PowerToken,
+        /// The passcode from HLO.
+        passcode: i16,
+    },
+}
+
+/// Plays one game over `io`: IM/RM handshake, then the session, until OFF,
+/// FM, EM or end of stream.
+pub async fn run_client<T, P>(
+    io: T,
+    config: ClientConfig,
+    player: P,
+) -> Result<ClientSummary, ClientError>
+where
+    T: AsyncRead + AsyncWrite + Unpin,
+    P: Player,
+{
+    run_client_with(io, config, player, Join::Name).await
+}
+
+/// [`run_client`] with a choice of how to join.
+pub async fn run_client_with<T, P>(
+    io: T,
+    config: ClientConfig,
+    player: P,
+    join: Join,
+) -> Result<ClientSummary, ClientError>
+where
+    T: AsyncRead + AsyncWrite + Unpin,
+    P: Player,
+{
+    let mut framed = Framed::new(io, DaideCodec::for_role(Role::Client));
+    framed.send(Frame::im()).await?;
+    let mut session = ClientSession::new(config);
+    let mut player = Some(player);
+    let mut summary = ClientSummary::default();
+    let mut pending: Vec<ClientEvent> = Vec::new();
+    loop {
+        let frame = match framed.next().await {
+            Some(Ok(f)) => f,
+            Some(Err(e)) => {
+                if let Some(code) = e.em_code() {
+                    let _ = framed.send(Frame::Em(code)).await;
+                }
+                return Err(e.into());
+            }
+            None => {
+                return if session.state() == ClientState::Closed
+                    || session.state() == ClientState::Over
+                {
+                    Ok(summary)
+                } else {
+                    Err(ClientError::Dropped {
+                        rejoin: session.power().zip(session.passcode()),
+                    })
+                };
+            }
+        };
+        match frame {
+            Frame::Rm(table) => {
+                session.set_table(table);
+                pending.extend(match join {
+                    Join::Name => session.start(),
+                    Join::Rejoin { power, passcode } => session.start_rejoin(power, passcode),
+                });
+            }
+            Frame::Dm(tokens) => pending.extend(session.handle_tokens(&tokens)),
+            Frame::Fm => return Ok(summary),
+            Frame::Em(code) => return Err(ClientError::ServerError(code)),
+            Frame::Im { .. } => {}
+        }
+        while !pending.is_empty() {
+            let events = std::mem::take(&mut pending);
+            for ev in events {
+                match ev {
+                    ClientEvent::Send(m) => framed.send(Frame::Dm(m.to_tokens())).await?,
+                    ClientEvent::OrdersNeeded(view) => {
+                        let budget = session.budget(CancelFlag::new());
+                        let Some(mut p) = player.take() else {
+                            return Err(ClientError::Player("player lost".into()));
+                        };
+                        let phase = view.phase;
+                        let (p, orders) = tokio::task::spawn_blocking(move || {
+                            let orders = p.orders(&view, budget);
+                            (p, orders)
+                        })
+                        .await
+                        .map_err(|e| ClientError::Player(e.to_string()))?;
+                        player = Some(p);
+                        summary.phases_ordered += 1;
+                        pending.extend(session.submit(phase, orders));
+                    }
+                    ClientEvent::GameOver(end) => summary.end = Some(end),
+                    ClientEvent::Summary(m) => summary.summary = Some(m),
+                    ClientEvent::Off => {
+                        let _ = framed.send(Frame::Fm).await;
+                        return Ok(summary);
+                    }
+                    ClientEvent::Refused(m) => {
+                        let _ = framed.send(Frame::Fm).await;
+                        return Err(ClientError::Refused(m.to_text(session.table())));
+                    }
+                    ClientEvent::Notice(n) => tracing::info!(target: "daide::client", "{n}"),
+                    ClientEvent::Deadline(_) | ClientEvent::OrderResult(_) => {}
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::daide::text::parse_text;
+    use crate::diplomacy::map::STANDARD_MAP_TEXT;
+
+    fn text(m: &Message) -> String {
+        m.to_text(&TokenTable::standard())
+    }
+
+    fn server(s: &str) -> Message {
+        Message::from_text(s, &TokenTable::standard()).unwrap()
+    }
+
+    fn sends(events: &[ClientEvent]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                ClientEvent::Send(m) => Some(text(m)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn joined() -> ClientSession {
+        let mut s = ClientSession::new(ClientConfig {
+            name: "JIC".into(),
+            version: "0.1".into(),
+            ..ClientConfig::default()
+        });
+        assert_eq!(sends(&s.start()), ["NME ('JIC') ('0.1')"]);
+        assert_eq!(sends(&s.handle(server("MAP ('standard')"))), ["MDF"]);
+        let toks = parse_text(STANDARD_MAP_TEXT, &TokenTable::standard()).unwrap();
+        assert_eq!(sends(&s.handle_tokens(&toks)), ["YES (MAP ('standard'))"]);
+        assert!(
+            s.handle(server("HLO (AUS) (2260) ((LVL 0) (MTL 60))"))
+                .is_empty()
+        );
+        assert_eq!(s.passcode(), Some(2260));
+        s.handle(server(
+            "SCO (AUS BUD TRI VIE) (ENG EDI LON LVP) (UNO BEL BUL DEN GRE HOL NWY POR RUM SER SPA SWE TUN)",
+        ));
+        s
+    }
+
+    #[test]
+    fn handshake_now_and_submission() {
+        let mut s = joined();
+        let ev = s.handle(server(
+            "NOW (SPR 1901) (AUS AMY BUD) (AUS AMY VIE) (AUS FLT TRI) (ENG FLT LON)",
+        ));
+        let [ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(view.units.len(), 4);
+        let me = view.me.unwrap();
+        assert_eq!(view.owners.values().filter(|p| **p == me).count(), 3);
+        let holds: Vec<Order> = view
+            .units
+            .iter()
+            .filter(|u| u.power == me)
+            .map(|u| Order::Hold(*u))
+            .collect();
+        let out = s.submit(view.phase, holds);
+        assert_eq!(
+            sends(&out),
+            [
+                "SUB ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD) ((AUS FLT TRI) HLD)",
+                "GOF"
+            ]
+        );
+        // A late submission for an old phase is dropped.
+        let old = Phase {
+            year: 1900,
+            season: crate::diplomacy::Season::Spring,
+        };
+        assert!(sends(&s.submit(old, vec![])).is_empty());
+    }
+
+    #[test]
+    fn refused_orders_are_replaced_and_resent_once() {
+        let mut s = joined();
+        let ev = s.handle(server("NOW (SPR 1901) (AUS AMY BUD) (AUS AMY VIE)"));
+        let [ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
+            panic!()
+        };
+        let m = view.map.clone();
+        let bud = view.units[0];
+        let vie = view.units[1];
+        let orders = vec![
+            Order::Move {
+                unit: bud,
+                to: crate::diplomacy::Location::new(m.province("SEV").unwrap()),
+                via: None,
+            },
+            Order::Hold(vie),
+        ];
+        s.submit(view.phase, orders);
+        assert!(sends(&s.handle(server("THX ((AUS AMY BUD) MTO SEV) (FAR)"))).is_empty());
+        assert!(sends(&s.handle(server("THX ((AUS AMY VIE) HLD) (MBV)"))).is_empty());
+        assert_eq!(
+            sends(&s.handle(server("MIS"))),
+            ["SUB ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD)", "GOF"]
+        );
+        assert!(sends(&s.handle(server("MIS"))).is_empty());
+    }
+
+    #[test]
+    fn retreats_and_adjustments_views() {
+        let mut s = joined();
+        let ev = s.handle(server(
+            "NOW (SUM 1901) (AUS AMY SER) (AUS AMY BUD MRT (VIE GAL)) (RUS AMY BUD)",
+        ));
+        let [ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(view.dislodged.len(), 1);
+        assert_eq!(view.dislodged[0].retreats.len(), 2);
+        // Winter with nothing to adjust for AUS: no orders needed.
+        s.handle(server("SCO (AUS BUD TRI VIE)"));
+        let ev = s.handle(server(
+            "NOW (WIN 1901) (AUS AMY BUD) (AUS AMY VIE) (AUS FLT TRI)",
+        ));
+        assert!(ev.is_empty(), "{ev:?}");
+    }
+
+    #[test]
+    fn press_is_answered_as_no_press() {
+        let mut s = joined();
+        let out = s.handle(server("FRM (FRA) (AUS) (PRP (PCE (AUS FRA)))"));
+        assert_eq!(
+            sends(&out),
+            [
+                "SND (FRA) (HUH (ERR PRP (PCE (AUS FRA))))",
+                "SND (FRA) (TRY ())"
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_server_input_gets_huh_or_prn_never_a_panic() {
+        let mut s = joined();
+        let t = TokenTable::standard();
+        let toks = parse_text("NOW (SPR 1901) (AUS AMY", &t).unwrap();
+        assert_eq!(
+            sends(&s.handle_tokens(&toks)),
+            ["PRN (NOW (SPR 1901) (AUS AMY)"]
+        );
+        let toks = parse_text("NOW (SPR) (AUS AMY BUD)", &t).unwrap();
+        assert_eq!(
+            sends(&s.handle_tokens(&toks)),
+            ["HUH (NOW (SPR ERR) (AUS AMY BUD))"]
+        );
+        // Our own message refused by the server: reported, not answered.
+        assert!(sends(&s.handle(server("HUH (SUB ERR)"))).is_empty());
+        // A NOW naming a province the map lacks is reported, not fatal.
+        let mut fresh = ClientSession::new(ClientConfig::default());
+        let ev = fresh.handle(server("NOW (SPR 1901) (AUS AMY BUD)"));
+        assert!(matches!(ev.as_slice(), [ClientEvent::Notice(_)]));
+    }
+
+    #[test]
+    fn game_end() {
+        let mut s = joined();
+        assert!(matches!(
+            s.handle(server("SLO (AUS)")).as_slice(),
+            [ClientEvent::GameOver(GameEnd::Solo(_))]
+        ));
+        assert!(matches!(
+            s.handle(server("SMR (SPR 1910) (AUS ('a') ('b') 18)"))
+                .as_slice(),
+            [ClientEvent::Summary(_)]
+        ));
+        assert!(matches!(
+            s.handle(server("OFF")).as_slice(),
+            [ClientEvent::Off]
+        ));
+        assert_eq!(s.state(), ClientState::Closed);
+        assert_eq!(
+            s.rejoin().map(|m| text(&m)),
+            Some("IAM (AUS) (2260)".to_string())
+        );
+    }
+
+    #[test]
+    fn budget_follows_the_time_limits() {
+        let mut s = ClientSession::new(ClientConfig {
+            think_time: Duration::from_secs(30),
+            margin: Duration::from_secs(2),
+            ..ClientConfig::default()
+        });
+        s.handle(server("MAP ('standard')"));
+        let toks = parse_text(STANDARD_MAP_TEXT, &TokenTable::standard()).unwrap();
+        s.handle_tokens(&toks);
+        s.handle(server("HLO (AUS) (1) ((LVL 0) (MTL 10) (RTL 5) (BTL 0))"));
+        s.handle(server("NOW (SPR 1901) (AUS AMY BUD)"));
+        let left = |s: &ClientSession| s.budget(CancelFlag::new()).deadline - Instant::now();
+        // MTL 10 − margin 2.
+        assert!(left(&s) <= Duration::from_secs(8) && left(&s) > Duration::from_secs(7));
+        s.handle(server("TME (4)"));
+        assert!(left(&s) <= Duration::from_secs(2));
+        s.handle(server("NOW (WIN 1901) (AUS AMY BUD)"));
+        // BTL 0: no deadline, the configured thinking time.
+        assert!(left(&s) > Duration::from_secs(29));
+    }
+
+    #[test]
+    fn rejoin_asks_for_the_map_again() {
+        let mut s = ClientSession::new(ClientConfig::default());
+        let t = TokenTable::standard();
+        let aus = t.power("AUS").unwrap();
+        assert_eq!(sends(&s.start_rejoin(aus, 2260)), ["IAM (AUS) (2260)"]);
+        assert_eq!(sends(&s.handle(server("YES (IAM (AUS) (2260))"))), ["MAP"]);
+        assert_eq!(sends(&s.handle(server("MAP ('standard')"))), ["MDF"]);
+    }
+}

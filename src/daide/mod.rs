@@ -1,0 +1,33 @@
+//! DAIDE: the Diplomacy AI Development Environment client-server protocol.
+//!
+//! Status (issue 4, in progress):
+//! - [`token`]: 2-byte tokens, the full token table, RM representation tables — done.
+//! - [`codec`]: TCP framing (IM/RM/DM/FM/EM), EM error codes, tokio-util codec — done.
+//! - [`message`]: level-0 message grammar (nom over tokens) — done.
+//! - [`text`]: the text form (`SUB ((TUR AMY CON) MTO BUL)`) — done.
+//! - [`convert`]: MDF ⇄ map, orders/units/turns ⇄ the game model — done.
+//! - [`client`]: sans-I/O client session + async driver (`run_client`,
+//!   `run_client_with` for IAM rejoins) driving a [`crate::diplomacy::Player`] — done.
+//! - [`server`]: embedded server (sans-I/O host + TCP drivers `run_game`,
+//!   `run_server` for several games at once) — done.
+//! - bots, `tablero diplomacy …` commands, interop test against `diplomacy`
+//!   1.1.2: not yet written (bots live in `src/bots/`, owned elsewhere).
+//!
+//! What tablero implements is documented in `protocols/daide.md`.
+//!
+//! Entry points for the CLI and the daemon:
+//! - `tablero diplomacy server`: [`server::run_server`] with
+//!   [`server::ServerConfig::standard`] (set `deadline`, `end_year`, `seed`);
+//! - `tablero diplomacy bot`: a `TcpStream` into [`client::run_client`] with a
+//!   [`crate::diplomacy::Player`]; after [`client::ClientError::Dropped`],
+//!   [`client::run_client_with`] and [`client::Join::Rejoin`];
+//! - `tablero diplomacy play`: [`crate::diplomacy::play::LocalGame`] (direct
+//!   calls) or [`server::run_game`] plus seven clients (over the protocol).
+
+pub mod client;
+pub mod codec;
+pub mod convert;
+pub mod message;
+pub mod server;
+pub mod text;
+pub mod token;

@@ -1,0 +1,978 @@
+//! The Diplomacy map: powers, provinces (kind, supply centres, home centres,
+//! coasts), army adjacency and fleet adjacency per coast.
+//!
+//! A [`Map`] is built with a [`MapBuilder`] — from an MDF (the DAIDE layer
+//! converts one), from a definition in MDF text syntax
+//! ([`Map::parse_definition`]), or the built-in standard map
+//! ([`Map::standard`], `standard.mdf`). Nothing else assumes a power order or
+//! adjacency. (The `diplomacy` crate's own standard map is *not* used: its
+//! 0.2.0 data lacks eleven borders of the standard board, e.g. GAL–UKR and
+//! every GOB coast but BAL; a unit test pins the difference.)
+//!
+//! The map also holds the equivalent `diplomacy` crate map used by the
+//! adjudicator ([`super::judge`]); the crate names coasts only N/E/S/W, so each
+//! province's coasts are mapped onto those labels by position (a province can
+//! have at most four coasts).
+
+use std::collections::{BTreeSet, HashMap};
+
+use diplomacy_judge as dj;
+use thiserror::Error;
+
+use super::model::{Coast, Location, Power, Province, ProvinceKind, UnitType};
+
+/// Static facts about one province.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProvinceInfo {
+    /// Short name (DAIDE: 3 letters, upper case).
+    pub name: String,
+    /// Terrain kind.
+    pub kind: ProvinceKind,
+    /// Whether it is a supply centre.
+    pub supply_centre: bool,
+    /// Powers for which it is a home centre (usually 0 or 1).
+    pub home_of: Vec<Power>,
+    /// Named coasts (bicoastal provinces only).
+    pub coasts: Vec<Coast>,
+}
+
+/// Map construction errors.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MapError {
+    /// Two provinces or powers with one name.
+    #[error("duplicate name {0}")]
+    DuplicateName(String),
+    /// An index out of range.
+    #[error("unknown province or power index {0}")]
+    UnknownIndex(usize),
+    /// An adjacency between places that cannot hold the unit type.
+    #[error("{unit:?} adjacency {from} – {to} is impossible for the terrain")]
+    BadAdjacency {
+        /// Unit type of the adjacency.
+        unit: UnitType,
+        /// One end.
+        from: String,
+        /// Other end.
+        to: String,
+    },
+    /// A fleet location whose coast does not fit the province.
+    #[error("fleet location {0} has a missing or unexpected coast")]
+    BadCoast(String),
+    /// More than four coasts on one province (the adjudicator's limit).
+    #[error("province {0} has more than four coasts")]
+    TooManyCoasts(String),
+    /// A malformed map definition text.
+    #[error("bad map definition: {0}")]
+    Definition(String),
+    /// The adjudicator's map builder refused the map.
+    #[error("adjudicator map rejected: {0}")]
+    Judge(String),
+}
+
+/// Incremental map construction with validation in [`MapBuilder::build`].
+#[derive(Debug, Clone, Default)]
+pub struct MapBuilder {
+    powers: Vec<String>,
+    provinces: Vec<ProvinceInfo>,
+    army: BTreeSet<(Province, Province)>,
+    fleet: BTreeSet<(Location, Location)>,
+}
+
+impl MapBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a power.
+    pub fn power(&mut self, name: &str) -> Result<Power, MapError> {
+        if self.powers.iter().any(|p| p == name) || self.powers.len() >= u8::MAX as usize {
+            return Err(MapError::DuplicateName(name.to_string()));
+        }
+        self.powers.push(name.to_string());
+        Ok(Power((self.powers.len() - 1) as u8))
+    }
+
+    /// Adds a province (home centres and coasts are added separately).
+    pub fn province(
+        &mut self,
+        name: &str,
+        kind: ProvinceKind,
+        supply_centre: bool,
+    ) -> Result<Province, MapError> {
+        if self.provinces.iter().any(|p| p.name == name)
+            || self.provinces.len() >= u16::MAX as usize
+        {
+            return Err(MapError::DuplicateName(name.to_string()));
+        }
+        self.provinces.push(ProvinceInfo {
+            name: name.to_string(),
+            kind,
+            supply_centre,
+            home_of: Vec::new(),
+            coasts: Vec::new(),
+        });
+        Ok(Province((self.provinces.len() - 1) as u16))
+    }
+
+    fn info_mut(&mut self, p: Province) -> Result<&mut ProvinceInfo, MapError> {
+        self.provinces
+            .get_mut(p.0 as usize)
+            .ok_or(MapError::UnknownIndex(p.0 as usize))
+    }
+
+    /// Marks `p` as a home centre of `power`.
+    pub fn home(&mut self, p: Province, power: Power) -> Result<(), MapError> {
+        if power.0 as usize >= self.powers.len() {
+            return Err(MapError::UnknownIndex(power.0 as usize));
+        }
+        let info = self.info_mut(p)?;
+        if !info.home_of.contains(&power) {
+            info.home_of.push(power);
+        }
+        Ok(())
+    }
+
+    /// Declares an army adjacency (symmetric).
+    pub fn army_adjacent(&mut self, a: Province, b: Province) {
+        if a != b {
+            self.army.insert((a.min(b), a.max(b)));
+        }
+    }
+
+    /// Declares a fleet adjacency between two locations (symmetric).
+    pub fn fleet_adjacent(&mut self, a: Location, b: Location) {
+        if a.province != b.province {
+            self.fleet.insert((a.min(b), a.max(b)));
+        }
+    }
+
+    /// Validates and builds the map.
+    pub fn build(mut self) -> Result<Map, MapError> {
+        let n = self.provinces.len();
+        let check = |p: Province| {
+            if (p.0 as usize) < n {
+                Ok(())
+            } else {
+                Err(MapError::UnknownIndex(p.0 as usize))
+            }
+        };
+        // Coasts come from the fleet adjacencies.
+        for &(a, b) in &self.fleet {
+            check(a.province)?;
+            check(b.province)?;
+            for l in [a, b] {
+                if let Some(c) = l.coast {
+                    let info = &mut self.provinces[l.province.0 as usize];
+                    if !info.coasts.contains(&c) {
+                        info.coasts.push(c);
+                    }
+                }
+            }
+        }
+        for info in &mut self.provinces {
+            info.coasts.sort();
+            if info.coasts.len() > 4 {
+                return Err(MapError::TooManyCoasts(info.name.clone()));
+            }
+        }
+        let name = |p: Province| self.provinces[p.0 as usize].name.clone();
+        let mut army = vec![Vec::new(); n];
+        for &(a, b) in &self.army {
+            check(a)?;
+            check(b)?;
+            let land = |p: Province| self.provinces[p.0 as usize].kind != ProvinceKind::Sea;
+            if !land(a) || !land(b) {
+                return Err(MapError::BadAdjacency {
+                    unit: UnitType::Army,
+                    from: name(a),
+                    to: name(b),
+                });
+            }
+            army[a.0 as usize].push(b);
+            army[b.0 as usize].push(a);
+        }
+        let mut fleet: HashMap<Location, Vec<Location>> = HashMap::new();
+        for &(a, b) in &self.fleet {
+            for l in [a, b] {
+                let info = &self.provinces[l.province.0 as usize];
+                let ok = match info.kind {
+                    ProvinceKind::Inland => false,
+                    ProvinceKind::Sea | ProvinceKind::Coastal => l.coast.is_none(),
+                    ProvinceKind::Bicoastal => l.coast.is_some(),
+                };
+                if !ok {
+                    return Err(MapError::BadCoast(format!(
+                        "{}{}",
+                        info.name,
+                        l.coast
+                            .map(|c| format!("/{}", c.abbrev()))
+                            .unwrap_or_default()
+                    )));
+                }
+            }
+            fleet.entry(a).or_default().push(b);
+            fleet.entry(b).or_default().push(a);
+        }
+        for v in army.iter_mut() {
+            v.sort();
+        }
+        for v in fleet.values_mut() {
+            v.sort();
+        }
+        let by_name = self
+            .provinces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), Province(i as u16)))
+            .collect();
+        let mut map = Map {
+            powers: self.powers,
+            provinces: self.provinces,
+            army,
+            fleet,
+            by_name,
+            judge: dj::geo::Map::default(),
+        };
+        map.judge = map.build_judge_map()?;
+        Ok(map)
+    }
+}
+
+/// An immutable, validated map.
+#[derive(Debug, Clone)]
+pub struct Map {
+    powers: Vec<String>,
+    provinces: Vec<ProvinceInfo>,
+    army: Vec<Vec<Province>>,
+    fleet: HashMap<Location, Vec<Location>>,
+    by_name: HashMap<String, Province>,
+    judge: dj::geo::Map,
+}
+
+/// The built-in standard map, in MDF text syntax (names as words).
+pub const STANDARD_MAP_TEXT: &str = include_str!("standard.mdf");
+
+/// Maximum bracket nesting accepted by [`Map::parse_definition`].
+const MAX_DEPTH: usize = 16;
+
+/// A bracketed expression of the map-definition text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Sx {
+    Atom(String),
+    List(Vec<Sx>),
+}
+
+fn read_sx(text: &str) -> Result<Vec<Sx>, MapError> {
+    let bad = |m: &str| MapError::Definition(m.to_string());
+    let mut stack: Vec<Vec<Sx>> = vec![Vec::new()];
+    let mut word = String::new();
+    let flush = |word: &mut String, stack: &mut Vec<Vec<Sx>>| {
+        if !word.is_empty() {
+            if let Some(top) = stack.last_mut() {
+                top.push(Sx::Atom(std::mem::take(word).to_ascii_uppercase()));
+            }
+        }
+    };
+    for c in text.chars() {
+        match c {
+            '(' => {
+                flush(&mut word, &mut stack);
+                if stack.len() > MAX_DEPTH {
+                    return Err(bad("brackets nested too deep"));
+                }
+                stack.push(Vec::new());
+            }
+            ')' => {
+                flush(&mut word, &mut stack);
+                let done = stack.pop().ok_or_else(|| bad("unbalanced ')'"))?;
+                stack
+                    .last_mut()
+                    .ok_or_else(|| bad("unbalanced ')'"))?
+                    .push(Sx::List(done));
+            }
+            c if c.is_whitespace() => flush(&mut word, &mut stack),
+            c if c.is_ascii_alphanumeric() => word.push(c),
+            other => {
+                return Err(MapError::Definition(format!(
+                    "unexpected character {other:?}"
+                )));
+            }
+        }
+    }
+    flush(&mut word, &mut stack);
+    match (stack.pop(), stack.is_empty()) {
+        (Some(top), true) => Ok(top),
+        _ => Err(bad("unbalanced '('")),
+    }
+}
+
+/// Parses a coast name (`NCS`, `NEC`, …).
+pub fn coast_from_name(s: &str) -> Option<Coast> {
+    Some(match s {
+        "NCS" => Coast::North,
+        "NEC" => Coast::NorthEast,
+        "ECS" => Coast::East,
+        "SEC" => Coast::SouthEast,
+        "SCS" => Coast::South,
+        "SWC" => Coast::SouthWest,
+        "WCS" => Coast::West,
+        "NWC" => Coast::NorthWest,
+        _ => return None,
+    })
+}
+
+impl Map {
+    /// The standard map (7 powers, 75 provinces, 34 centres), DAIDE names.
+    pub fn standard() -> Map {
+        // Built-in data, checked by the unit tests; failing here is a bug.
+        match Self::parse_definition(STANDARD_MAP_TEXT) {
+            Ok(m) => m,
+            Err(e) => panic!("built-in standard map is invalid: {e}"),
+        }
+    }
+
+    /// Builds a map from a definition in MDF text syntax with names as words:
+    /// `[MDF] (powers) ((centre groups) (non-centres)) (adjacencies)`.
+    /// Province kinds are inferred: only fleet lists → sea, only army → inland,
+    /// coast-specific fleet lists → bicoastal, otherwise coastal.
+    pub fn parse_definition(text: &str) -> Result<Map, MapError> {
+        let bad = |m: String| MapError::Definition(m);
+        let mut top = read_sx(text)?;
+        if top.first() == Some(&Sx::Atom("MDF".into())) {
+            top.remove(0);
+        }
+        let [Sx::List(powers), Sx::List(provs), Sx::List(adjs)] = top.as_slice() else {
+            return Err(bad("expected (powers) (provinces) (adjacencies)".into()));
+        };
+        let atom = |s: &Sx| match s {
+            Sx::Atom(a) => Ok(a.clone()),
+            Sx::List(_) => Err(bad("expected a name, found a list".into())),
+        };
+        let [Sx::List(centre_groups), Sx::List(non_centres)] = provs.as_slice() else {
+            return Err(bad("expected ((centre groups) (non-centres))".into()));
+        };
+        // Gather everything first: kinds depend on the adjacency lists.
+        struct Adj {
+            unit: UnitType,
+            coast: Option<Coast>,
+            to: Vec<(String, Option<Coast>)>,
+        }
+        let mut adjacency: Vec<(String, Vec<Adj>)> = Vec::new();
+        for entry in adjs {
+            let Sx::List(items) = entry else {
+                return Err(bad("adjacency entry must be a list".into()));
+            };
+            let (first, rest) = items
+                .split_first()
+                .ok_or_else(|| bad("empty adjacency entry".into()))?;
+            let prov = atom(first)?;
+            let mut lists = Vec::new();
+            for l in rest {
+                let Sx::List(l) = l else {
+                    return Err(bad(format!("{prov}: adjacency list must be a list")));
+                };
+                let (head, locs) = l
+                    .split_first()
+                    .ok_or_else(|| bad(format!("{prov}: empty adjacency list")))?;
+                let (unit, coast) = match head {
+                    Sx::Atom(a) if a == "AMY" => (UnitType::Army, None),
+                    Sx::Atom(a) if a == "FLT" => (UnitType::Fleet, None),
+                    Sx::List(fc) => match fc.as_slice() {
+                        [Sx::Atom(f), Sx::Atom(c)] if f == "FLT" => (
+                            UnitType::Fleet,
+                            Some(coast_from_name(c).ok_or_else(|| bad(format!("bad coast {c}")))?),
+                        ),
+                        _ => return Err(bad(format!("{prov}: bad (FLT coast)"))),
+                    },
+                    _ => {
+                        return Err(bad(format!(
+                            "{prov}: adjacency list must start with AMY or FLT"
+                        )));
+                    }
+                };
+                let mut to = Vec::new();
+                for loc in locs {
+                    to.push(match loc {
+                        Sx::Atom(a) => (a.clone(), None),
+                        Sx::List(pc) => match pc.as_slice() {
+                            [Sx::Atom(p), Sx::Atom(c)] => (
+                                p.clone(),
+                                Some(
+                                    coast_from_name(c)
+                                        .ok_or_else(|| bad(format!("bad coast {c}")))?,
+                                ),
+                            ),
+                            _ => return Err(bad(format!("{prov}: bad (province coast)"))),
+                        },
+                    });
+                }
+                lists.push(Adj { unit, coast, to });
+            }
+            adjacency.push((prov, lists));
+        }
+        let mut b = MapBuilder::new();
+        for p in powers {
+            b.power(&atom(p)?)?;
+        }
+        let kind_of = |name: &str| {
+            let lists = adjacency.iter().find(|(p, _)| p == name).map(|(_, l)| l);
+            let lists: &[Adj] = lists.map(Vec::as_slice).unwrap_or(&[]);
+            let army = lists.iter().any(|l| l.unit == UnitType::Army);
+            let fleet = lists.iter().any(|l| l.unit == UnitType::Fleet);
+            if lists.iter().any(|l| l.coast.is_some()) {
+                ProvinceKind::Bicoastal
+            } else {
+                match (army, fleet) {
+                    (true, true) => ProvinceKind::Coastal,
+                    (false, true) => ProvinceKind::Sea,
+                    _ => ProvinceKind::Inland,
+                }
+            }
+        };
+        let mut homes: Vec<(String, Vec<String>)> = Vec::new();
+        for g in centre_groups {
+            let Sx::List(items) = g else {
+                return Err(bad("centre group must be a list".into()));
+            };
+            let (owner, centres) = items
+                .split_first()
+                .ok_or_else(|| bad("empty centre group".into()))?;
+            let owners: Vec<String> = match owner {
+                Sx::Atom(a) if a == "UNO" => Vec::new(),
+                Sx::Atom(a) => vec![a.clone()],
+                Sx::List(ps) => ps.iter().map(atom).collect::<Result<_, _>>()?,
+            };
+            for c in centres {
+                let name = atom(c)?;
+                b.province(&name, kind_of(&name), true)?;
+                homes.push((name, owners.clone()));
+            }
+        }
+        for n in non_centres {
+            let name = atom(n)?;
+            b.province(&name, kind_of(&name), false)?;
+        }
+        let lookup = |b: &MapBuilder, n: &str| {
+            b.provinces
+                .iter()
+                .position(|p| p.name == n)
+                .map(|i| Province(i as u16))
+                .ok_or_else(|| MapError::Definition(format!("unknown province {n}")))
+        };
+        for (prov, owners) in &homes {
+            let p = lookup(&b, prov)?;
+            for o in owners {
+                let pw = b
+                    .powers
+                    .iter()
+                    .position(|x| x == o)
+                    .ok_or_else(|| bad(format!("unknown power {o}")))?;
+                b.home(p, Power(pw as u8))?;
+            }
+        }
+        for (prov, lists) in &adjacency {
+            let from = lookup(&b, prov)?;
+            for l in lists {
+                for (to, coast) in &l.to {
+                    let to_p = lookup(&b, to)?;
+                    match l.unit {
+                        UnitType::Army => b.army_adjacent(from, to_p),
+                        UnitType::Fleet => b.fleet_adjacent(
+                            Location {
+                                province: from,
+                                coast: l.coast,
+                            },
+                            Location {
+                                province: to_p,
+                                coast: *coast,
+                            },
+                        ),
+                    }
+                }
+            }
+        }
+        b.build()
+    }
+
+    /// The powers' names, in map order.
+    pub fn powers(&self) -> impl Iterator<Item = (Power, &str)> {
+        self.powers
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Power(i as u8), n.as_str()))
+    }
+
+    /// Number of powers.
+    pub fn power_count(&self) -> usize {
+        self.powers.len()
+    }
+
+    /// A power's name.
+    pub fn power_name(&self, p: Power) -> Option<&str> {
+        self.powers.get(p.0 as usize).map(String::as_str)
+    }
+
+    /// The power called `name`.
+    pub fn power(&self, name: &str) -> Option<Power> {
+        self.powers
+            .iter()
+            .position(|p| p == name)
+            .map(|i| Power(i as u8))
+    }
+
+    /// All provinces with their facts.
+    pub fn provinces(&self) -> impl Iterator<Item = (Province, &ProvinceInfo)> {
+        self.provinces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (Province(i as u16), p))
+    }
+
+    /// Number of provinces.
+    pub fn province_count(&self) -> usize {
+        self.provinces.len()
+    }
+
+    /// Facts about one province.
+    pub fn info(&self, p: Province) -> Option<&ProvinceInfo> {
+        self.provinces.get(p.0 as usize)
+    }
+
+    /// The province called `name`.
+    pub fn province(&self, name: &str) -> Option<Province> {
+        self.by_name.get(name).copied()
+    }
+
+    /// A province's name ("???" for an unknown index).
+    pub fn name(&self, p: Province) -> &str {
+        self.info(p).map(|i| i.name.as_str()).unwrap_or("???")
+    }
+
+    /// Supply centres.
+    pub fn supply_centres(&self) -> impl Iterator<Item = Province> + '_ {
+        self.provinces()
+            .filter(|(_, i)| i.supply_centre)
+            .map(|(p, _)| p)
+    }
+
+    /// Home centres of `power`.
+    pub fn home_centres(&self, power: Power) -> impl Iterator<Item = Province> + '_ {
+        self.provinces()
+            .filter(move |(_, i)| i.home_of.contains(&power))
+            .map(|(p, _)| p)
+    }
+
+    /// Provinces an army in `p` can move to.
+    pub fn army_neighbours(&self, p: Province) -> &[Province] {
+        self.army
+            .get(p.0 as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Locations a fleet at `l` can move to.
+    pub fn fleet_neighbours(&self, l: Location) -> &[Location] {
+        self.fleet.get(&l).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Whether a unit of `kind` at `from` can move directly to `to`.
+    pub fn can_move(&self, kind: UnitType, from: Location, to: Location) -> bool {
+        match kind {
+            UnitType::Army => {
+                to.coast.is_none() && self.army_neighbours(from.province).contains(&to.province)
+            }
+            UnitType::Fleet => self.fleet_neighbours(from).contains(&to),
+        }
+    }
+
+    /// Whether a unit of `kind` at `from` can reach province `to` on some coast
+    /// (the reach needed to support into it).
+    pub fn can_reach_province(&self, kind: UnitType, from: Location, to: Province) -> bool {
+        match kind {
+            UnitType::Army => self.army_neighbours(from.province).contains(&to),
+            UnitType::Fleet => self.fleet_neighbours(from).iter().any(|l| l.province == to),
+        }
+    }
+
+    /// Whether a unit of `kind` may stand at `l`.
+    pub fn can_stand(&self, kind: UnitType, l: Location) -> bool {
+        let Some(info) = self.info(l.province) else {
+            return false;
+        };
+        match (kind, info.kind) {
+            (UnitType::Army, ProvinceKind::Sea) => false,
+            (UnitType::Army, _) => l.coast.is_none(),
+            (UnitType::Fleet, ProvinceKind::Inland) => false,
+            (UnitType::Fleet, ProvinceKind::Bicoastal) => {
+                l.coast.is_some_and(|c| info.coasts.contains(&c))
+            }
+            (UnitType::Fleet, _) => l.coast.is_none(),
+        }
+    }
+
+    /// The adjudicator's view of this map.
+    pub(crate) fn judge_map(&self) -> &dj::geo::Map {
+        &self.judge
+    }
+
+    /// The adjudicator's coast label for a coast of a province.
+    pub(crate) fn judge_coast(&self, l: Location) -> Option<dj::geo::Coast> {
+        const LABELS: [dj::geo::Coast; 4] = [
+            dj::geo::Coast::North,
+            dj::geo::Coast::East,
+            dj::geo::Coast::South,
+            dj::geo::Coast::West,
+        ];
+        let c = l.coast?;
+        let info = self.info(l.province)?;
+        // Keep the natural label when possible (the standard map's NC/SC/EC).
+        let natural = match c {
+            Coast::North => Some(dj::geo::Coast::North),
+            Coast::East => Some(dj::geo::Coast::East),
+            Coast::South => Some(dj::geo::Coast::South),
+            Coast::West => Some(dj::geo::Coast::West),
+            _ => None,
+        };
+        let all_natural = info
+            .coasts
+            .iter()
+            .all(|c| matches!(c, Coast::North | Coast::East | Coast::South | Coast::West));
+        if all_natural {
+            natural
+        } else {
+            let i = info.coasts.iter().position(|x| *x == c)?;
+            LABELS.get(i).copied()
+        }
+    }
+
+    /// Inverse of [`Map::judge_coast`].
+    pub(crate) fn coast_from_judge(&self, p: Province, c: Option<dj::geo::Coast>) -> Option<Coast> {
+        let c = c?;
+        let info = self.info(p)?;
+        info.coasts
+            .iter()
+            .copied()
+            .find(|&mine| self.judge_coast(Location::with_coast(p, mine)) == Some(c))
+    }
+
+    /// The adjudicator's region key for a location.
+    pub(crate) fn region_key(&self, l: Location) -> dj::geo::RegionKey {
+        dj::geo::RegionKey::new(self.name(l.province).to_string(), self.judge_coast(l))
+    }
+
+    fn build_judge_map(&self) -> Result<dj::geo::Map, MapError> {
+        use dj::geo::{SupplyCenter, Terrain};
+        let jerr = |e: dj::geo::builder::MapError| MapError::Judge(format!("{e:?}"));
+        let mut provinces = dj::geo::builder::ProvinceRegistry::default();
+        for info in &self.provinces {
+            let supply_center = if !info.supply_centre {
+                SupplyCenter::None
+            } else if let Some(p) = info.home_of.first() {
+                SupplyCenter::Home(self.power_name(*p).unwrap_or("?").into())
+            } else {
+                SupplyCenter::Neutral
+            };
+            provinces
+                .register(dj::geo::Province {
+                    short_name: info.name.clone(),
+                    supply_center,
+                })
+                .map_err(jerr)?;
+        }
+        let mut regions = provinces.finish();
+        for (p, info) in self.provinces() {
+            let main = match info.kind {
+                ProvinceKind::Sea => Terrain::Sea,
+                ProvinceKind::Inland | ProvinceKind::Bicoastal => Terrain::Land,
+                ProvinceKind::Coastal => Terrain::Coast,
+            };
+            regions.register(&info.name, None, main).map_err(jerr)?;
+            for &c in &info.coasts {
+                regions
+                    .register(
+                        &info.name,
+                        self.judge_coast(Location::with_coast(p, c)),
+                        Terrain::Sea,
+                    )
+                    .map_err(jerr)?;
+            }
+        }
+        let mut borders = regions.finish();
+        let key = |l: Location| self.region_key(l).to_string();
+        let mut fleet_pairs: BTreeSet<(Location, Location)> = BTreeSet::new();
+        for (a, ns) in &self.fleet {
+            for b in ns {
+                fleet_pairs.insert(((*a).min(*b), (*a).max(*b)));
+            }
+        }
+        for (ai, ns) in self.army.iter().enumerate() {
+            let a = Province(ai as u16);
+            for &b in ns.iter().filter(|&&b| b > a) {
+                let (la, lb) = (Location::new(a), Location::new(b));
+                let terrain = if fleet_pairs.remove(&(la, lb)) {
+                    Terrain::Coast
+                } else {
+                    Terrain::Land
+                };
+                borders
+                    .register(&key(la), &key(lb), terrain)
+                    .map_err(jerr)?;
+            }
+        }
+        for (a, b) in fleet_pairs {
+            borders
+                .register(&key(a), &key(b), Terrain::Sea)
+                .map_err(jerr)?;
+        }
+        Ok(borders.finish())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dj::ShortName;
+
+    #[test]
+    fn standard_map_facts() {
+        let m = Map::standard();
+        assert_eq!(m.province_count(), 75);
+        assert_eq!(m.power_count(), 7);
+        assert_eq!(m.supply_centres().count(), 34);
+        let kinds = |k| m.provinces().filter(|(_, i)| i.kind == k).count();
+        assert_eq!(kinds(ProvinceKind::Sea), 19);
+        assert_eq!(kinds(ProvinceKind::Inland), 14);
+        assert_eq!(kinds(ProvinceKind::Coastal), 39);
+        assert_eq!(kinds(ProvinceKind::Bicoastal), 3);
+        let homes: usize = m.powers().map(|(p, _)| m.home_centres(p).count()).sum();
+        assert_eq!(homes, 22);
+        let rus = m.power("RUS").unwrap();
+        let mut names: Vec<_> = m.home_centres(rus).map(|p| m.name(p)).collect();
+        names.sort();
+        assert_eq!(names, ["MOS", "SEV", "STP", "WAR"]);
+        let stp = m.province("STP").unwrap();
+        assert_eq!(m.info(stp).unwrap().coasts, [Coast::North, Coast::South]);
+        let bul = m.province("BUL").unwrap();
+        assert_eq!(m.info(bul).unwrap().coasts, [Coast::East, Coast::South]);
+        for n in ["GOB", "ECH", "GOL"] {
+            assert!(m.province(n).is_some(), "{n}");
+        }
+    }
+
+    #[test]
+    fn standard_adjacency_spot_checks() {
+        let m = Map::standard();
+        let p = |n| m.province(n).unwrap();
+        let l = |n| Location::new(p(n));
+        // Armies.
+        assert!(m.can_move(UnitType::Army, l("PAR"), l("BUR")));
+        assert!(!m.can_move(UnitType::Army, l("PAR"), l("MAR")));
+        assert!(m.can_move(UnitType::Army, l("GAS"), l("MAR")));
+        // Fleets: coast-specific.
+        let spa_nc = Location::with_coast(p("SPA"), Coast::North);
+        let spa_sc = Location::with_coast(p("SPA"), Coast::South);
+        assert!(m.can_move(UnitType::Fleet, l("MAO"), spa_nc));
+        assert!(m.can_move(UnitType::Fleet, l("MAO"), spa_sc));
+        assert!(m.can_move(UnitType::Fleet, l("GOL"), spa_sc));
+        assert!(!m.can_move(UnitType::Fleet, l("GOL"), spa_nc));
+        assert!(!m.can_move(UnitType::Fleet, l("GAS"), l("MAR")));
+        assert!(m.can_move(UnitType::Fleet, l("KIE"), l("BER")));
+        assert!(m.can_move(
+            UnitType::Fleet,
+            Location::with_coast(p("STP"), Coast::South),
+            l("GOB")
+        ));
+        assert!(m.can_move(
+            UnitType::Fleet,
+            Location::with_coast(p("STP"), Coast::North),
+            l("BAR")
+        ));
+        assert!(!m.can_move(
+            UnitType::Fleet,
+            Location::with_coast(p("STP"), Coast::North),
+            l("GOB")
+        ));
+        assert!(m.can_reach_province(UnitType::Fleet, l("GOL"), p("SPA")));
+        // Symmetry of every adjacency.
+        for (a, _) in m.provinces() {
+            for &b in m.army_neighbours(a) {
+                assert!(m.army_neighbours(b).contains(&a));
+            }
+        }
+        assert!(m.can_stand(UnitType::Fleet, spa_nc));
+        assert!(!m.can_stand(UnitType::Fleet, l("SPA")));
+        assert!(!m.can_stand(UnitType::Army, l("NTH")));
+    }
+
+    /// Our standard map against the `diplomacy` crate's: ours contains all of
+    /// its adjacencies, and the extra ones are exactly the borders the crate's
+    /// 0.2.0 data lacks although the standard board has them (which is why
+    /// tablero never uses the crate's standard map, only its adjudicator).
+    #[test]
+    fn standard_map_agrees_with_the_crate_except_its_two_missing_borders() {
+        let m = Map::standard();
+        let src = dj::geo::standard_map();
+        let rename = |s: &str| match s.to_ascii_uppercase().as_str() {
+            "BOT" => "GOB".to_string(),
+            "ENG" => "ECH".to_string(),
+            "LYO" => "GOL".to_string(),
+            other => other.to_string(),
+        };
+        let coast = |c: Option<dj::geo::Coast>| match c {
+            None => "",
+            Some(dj::geo::Coast::North) => "/NC",
+            Some(dj::geo::Coast::South) => "/SC",
+            Some(dj::geo::Coast::East) => "/EC",
+            Some(dj::geo::Coast::West) => "/WC",
+        };
+        let mut theirs_army = BTreeSet::new();
+        let mut theirs_fleet = BTreeSet::new();
+        for r in src.regions() {
+            let k = dj::geo::RegionKey::from(r);
+            for b in src.borders_containing(&k) {
+                let Some(o) = b.dest_from(&k) else { continue };
+                let a = rename(&k.province().short_name());
+                let z = rename(&o.province().short_name());
+                if a == "SWI" || z == "SWI" {
+                    continue;
+                }
+                if b.terrain() != dj::geo::Terrain::Sea {
+                    theirs_army.insert((a.clone().min(z.clone()), a.clone().max(z.clone())));
+                }
+                if b.terrain() != dj::geo::Terrain::Land {
+                    let x = format!("{a}{}", coast(k.coast()));
+                    let y = format!("{z}{}", coast(o.coast()));
+                    theirs_fleet.insert((x.clone().min(y.clone()), x.max(y)));
+                }
+            }
+        }
+        let mut ours_army = BTreeSet::new();
+        let mut ours_fleet = BTreeSet::new();
+        let lname = |l: Location| {
+            format!(
+                "{}{}",
+                m.name(l.province),
+                l.coast
+                    .map(|c| format!("/{}", c.abbrev()))
+                    .unwrap_or_default()
+            )
+        };
+        for (p, _) in m.provinces() {
+            for &q in m.army_neighbours(p) {
+                let (a, z) = (m.name(p).to_string(), m.name(q).to_string());
+                ours_army.insert((a.clone().min(z.clone()), a.max(z)));
+            }
+        }
+        for (l, ns) in &m.fleet {
+            for n in ns {
+                let (x, y) = (lname(*l), lname(*n));
+                ours_fleet.insert((x.clone().min(y.clone()), x.max(y)));
+            }
+        }
+        let missing_army: Vec<_> = theirs_army.difference(&ours_army).collect();
+        let missing_fleet: Vec<_> = theirs_fleet.difference(&ours_fleet).collect();
+        assert!(missing_army.is_empty(), "{missing_army:?}");
+        assert!(missing_fleet.is_empty(), "{missing_fleet:?}");
+        let extra_army: Vec<_> = ours_army.difference(&theirs_army).collect();
+        let extra_fleet: Vec<_> = ours_fleet.difference(&theirs_fleet).collect();
+        let show = |v: Vec<&(String, String)>| {
+            v.iter()
+                .map(|(a, b)| format!("{a}-{b}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(show(extra_army), "GAL-UKR LVN-WAR NWY-STP");
+        assert_eq!(
+            show(extra_fleet),
+            "CON-SMY FIN-GOB GOB-LVN GOB-STP/SC GOB-SWE MAO-SPA/SC NWY-STP/NC TUS-TYS"
+        );
+    }
+
+    #[test]
+    fn standard_text_lists_are_symmetric() {
+        // Every list in the built-in text is mirrored by the neighbour's list:
+        // a typo would show up as a one-way entry.
+        let top = read_sx(STANDARD_MAP_TEXT).unwrap();
+        let Sx::List(adjs) = &top[3] else { panic!() };
+        let mut directed = BTreeSet::new();
+        for e in adjs {
+            let Sx::List(items) = e else { panic!() };
+            let Sx::Atom(p) = &items[0] else { panic!() };
+            for l in &items[1..] {
+                let Sx::List(l) = l else { panic!() };
+                let (unit, c) = match &l[0] {
+                    Sx::Atom(u) => (u.clone(), String::new()),
+                    Sx::List(fc) => match (&fc[0], &fc[1]) {
+                        (Sx::Atom(u), Sx::Atom(c)) => (u.clone(), c.clone()),
+                        _ => panic!(),
+                    },
+                };
+                for to in &l[1..] {
+                    let (q, qc) = match to {
+                        Sx::Atom(q) => (q.clone(), String::new()),
+                        Sx::List(pc) => match (&pc[0], &pc[1]) {
+                            (Sx::Atom(q), Sx::Atom(qc)) => (q.clone(), qc.clone()),
+                            _ => panic!(),
+                        },
+                    };
+                    directed.insert((unit.clone(), p.clone(), c.clone(), q, qc));
+                }
+            }
+        }
+        for (u, p, c, q, qc) in &directed {
+            assert!(
+                directed.contains(&(u.clone(), q.clone(), qc.clone(), p.clone(), c.clone())),
+                "{u} {p}/{c} -> {q}/{qc} is one-way"
+            );
+        }
+        assert_eq!(directed.len() % 2, 0);
+    }
+
+    #[test]
+    fn definition_errors_are_reported() {
+        for bad in [
+            "(",
+            ")",
+            "(A) (B)",
+            "MDF (AUS) (((AUS XXX)) ()) ((YYY (AMY XXX)))",
+            "(AUS) (() ()) ((X (FOO)))",
+            "#",
+        ] {
+            assert!(Map::parse_definition(bad).is_err(), "{bad}");
+        }
+        let deep = "(".repeat(100) + &")".repeat(100);
+        assert!(Map::parse_definition(&deep).is_err());
+    }
+
+    #[test]
+    fn builder_rejects_bad_maps() {
+        let mut b = MapBuilder::new();
+        let s = b.province("SEA", ProvinceKind::Sea, false).unwrap();
+        let i = b.province("INL", ProvinceKind::Inland, false).unwrap();
+        assert!(b.province("SEA", ProvinceKind::Sea, false).is_err());
+        b.army_adjacent(s, i);
+        assert!(matches!(b.build(), Err(MapError::BadAdjacency { .. })));
+
+        let mut b = MapBuilder::new();
+        let s = b.province("SEA", ProvinceKind::Sea, false).unwrap();
+        let c = b.province("BIC", ProvinceKind::Bicoastal, false).unwrap();
+        b.fleet_adjacent(Location::new(s), Location::new(c));
+        assert!(matches!(b.build(), Err(MapError::BadCoast(_))));
+    }
+
+    #[test]
+    fn five_coast_provinces_are_refused_and_odd_coasts_relabelled() {
+        let mut b = MapBuilder::new();
+        let c = b.province("BIC", ProvinceKind::Bicoastal, false).unwrap();
+        let s1 = b.province("SA1", ProvinceKind::Sea, false).unwrap();
+        let s2 = b.province("SA2", ProvinceKind::Sea, false).unwrap();
+        b.fleet_adjacent(Location::with_coast(c, Coast::NorthEast), Location::new(s1));
+        b.fleet_adjacent(Location::with_coast(c, Coast::SouthWest), Location::new(s2));
+        let m = b.build().unwrap();
+        let ne = m.judge_coast(Location::with_coast(c, Coast::NorthEast));
+        let sw = m.judge_coast(Location::with_coast(c, Coast::SouthWest));
+        assert!(ne.is_some() && sw.is_some() && ne != sw);
+        assert_eq!(m.coast_from_judge(c, ne), Some(Coast::NorthEast));
+    }
+}

@@ -1,0 +1,356 @@
+//! Game clocks as GTP and KGS describe them (none, absolute, Canadian, Japanese byo-yomi), the
+//! state of each player's clock (set by `time_left`, or advanced by the engine's own moves) and
+//! the time budget for the next move. Pure: times are passed in, nothing reads a clock.
+
+use std::time::Duration;
+
+use super::Color;
+
+/// A time system.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeSystem {
+    /// No limit: the engine's own per-move time applies.
+    Unlimited,
+    /// Sudden death after `main`.
+    Absolute { main: Duration },
+    /// After `main`, `stones` moves must be played in each `period`.
+    Canadian {
+        main: Duration,
+        period: Duration,
+        stones: u32,
+    },
+    /// After `main`, each move must be played within `period`; `periods` overruns are allowed.
+    Byoyomi {
+        main: Duration,
+        period: Duration,
+        periods: u32,
+    },
+}
+
+impl TimeSystem {
+    /// GTP `time_settings main byo_time byo_stones`: Canadian byo-yomi, where `byo_time > 0`
+    /// with `byo_stones = 0` means no limit, and `byo_time = 0` means absolute time.
+    pub fn from_gtp(main: Duration, byo_time: Duration, byo_stones: u32) -> TimeSystem {
+        match (byo_time.is_zero(), byo_stones) {
+            (false, 0) => TimeSystem::Unlimited,
+            (true, _) => TimeSystem::Absolute { main },
+            (false, stones) => TimeSystem::Canadian {
+                main,
+                period: byo_time,
+                stones,
+            },
+        }
+    }
+}
+
+/// One player's clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PlayerClock {
+    /// Main time left.
+    main: Duration,
+    /// Time left in the current byo-yomi period (meaningful once `main` is zero).
+    period_left: Duration,
+    /// Canadian: moves still to play in the current period. Byo-yomi: periods left.
+    count: u32,
+    /// Under [`TimeSystem::Unlimited`]: the last `time_left` (time, stones) a controller sent
+    /// anyway; it caps the per-move time so that an unknown clock is never overrun.
+    reported: Option<(Duration, u32)>,
+}
+
+/// Both players' clocks under one time system, plus the safety margin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clock {
+    system: TimeSystem,
+    players: [PlayerClock; 2],
+    lag_buffer: Duration,
+    unlimited_per_move: Duration,
+}
+
+/// Least time ever granted for a move, so that a search always returns something.
+const MIN_BUDGET: Duration = Duration::from_millis(20);
+
+impl Clock {
+    /// No time limit yet: moves get `unlimited_per_move`. `lag_buffer` is kept back from every
+    /// limited clock for network and start-up delays.
+    pub fn new(unlimited_per_move: Duration, lag_buffer: Duration) -> Clock {
+        let mut clock = Clock {
+            system: TimeSystem::Unlimited,
+            players: [PlayerClock {
+                main: Duration::ZERO,
+                period_left: Duration::ZERO,
+                count: 0,
+                reported: None,
+            }; 2],
+            lag_buffer,
+            unlimited_per_move,
+        };
+        clock.set_system(TimeSystem::Unlimited);
+        clock
+    }
+
+    pub fn system(&self) -> TimeSystem {
+        self.system
+    }
+
+    /// True unless the time system is [`TimeSystem::Unlimited`].
+    pub fn is_limited(&self) -> bool {
+        self.system != TimeSystem::Unlimited
+    }
+
+    /// Starts both clocks afresh under `system`.
+    pub fn set_system(&mut self, system: TimeSystem) {
+        self.system = system;
+        let fresh = match system {
+            TimeSystem::Unlimited => PlayerClock {
+                main: Duration::ZERO,
+                period_left: Duration::ZERO,
+                count: 0,
+                reported: None,
+            },
+            TimeSystem::Absolute { main } => PlayerClock {
+                main,
+                period_left: Duration::ZERO,
+                count: 0,
+                reported: None,
+            },
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } => PlayerClock {
+                main,
+                period_left: period,
+                count: stones,
+                reported: None,
+            },
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } => PlayerClock {
+                main,
+                period_left: period,
+                count: periods,
+                reported: None,
+            },
+        };
+        self.players = [fresh; 2];
+    }
+
+    /// GTP `time_left color time stones`: `stones = 0` means `time` is main time left; otherwise
+    /// `time` is left in the current period and `stones` is the moves left in it (Canadian) or
+    /// the periods left (byo-yomi, as KGS sends it).
+    pub fn time_left(&mut self, color: Color, time: Duration, stones: u32) {
+        let system = self.system;
+        let p = &mut self.players[color.index()];
+        match (system, stones) {
+            (TimeSystem::Unlimited, n) => p.reported = Some((time, n)),
+            (_, 0) => p.main = time,
+            (TimeSystem::Absolute { .. }, _) => p.main = time,
+            (TimeSystem::Canadian { .. } | TimeSystem::Byoyomi { .. }, n) => {
+                p.main = Duration::ZERO;
+                p.period_left = time;
+                p.count = n;
+            }
+        }
+    }
+
+    /// Charges `used` to `color`'s clock after one of its moves (for controllers that do not
+    /// send `time_left`).
+    pub fn record_move(&mut self, color: Color, used: Duration) {
+        let system = self.system;
+        let p = &mut self.players[color.index()];
+        if let (TimeSystem::Unlimited, Some((time, 0))) = (system, p.reported) {
+            p.reported = Some((time.saturating_sub(used), 0));
+        }
+        let overflow = if p.main >= used {
+            p.main -= used;
+            return;
+        } else {
+            let over = used - p.main;
+            p.main = Duration::ZERO;
+            over
+        };
+        match system {
+            TimeSystem::Unlimited | TimeSystem::Absolute { .. } => {}
+            TimeSystem::Canadian { period, stones, .. } => {
+                p.period_left = p.period_left.saturating_sub(overflow);
+                p.count = p.count.saturating_sub(1);
+                if p.count == 0 {
+                    p.count = stones;
+                    p.period_left = period;
+                }
+            }
+            TimeSystem::Byoyomi { period, .. } => {
+                if overflow > period {
+                    p.count = p.count.saturating_sub(1);
+                }
+                p.period_left = period;
+            }
+        }
+    }
+
+    /// How long `color` may think about its next move. `moves_played` is the game's move
+    /// number so far and `points` the board's number of points (to estimate the moves left).
+    /// Never more than a fraction of the main time; byo-yomi periods are kept with
+    /// `lag_buffer` to spare.
+    pub fn move_budget(&self, color: Color, moves_played: usize, points: usize) -> Duration {
+        let p = &self.players[color.index()];
+        let lag = self.lag_buffer;
+        // Own moves still expected: about half of 45 % of the board's points minus those played,
+        // with a floor so the end of a long game still gets a share.
+        let expected = (points as f64 * 0.45 - moves_played as f64 * 0.5).max(points as f64 / 12.0);
+        let moves_left = expected.max(8.0);
+        let main_share = |main: Duration| main.saturating_sub(lag).div_f64(moves_left);
+        let budget = match self.system {
+            TimeSystem::Unlimited => match p.reported {
+                None => return self.unlimited_per_move,
+                Some((time, 0)) => self.unlimited_per_move.min(main_share(time)),
+                Some((time, stones)) => self
+                    .unlimited_per_move
+                    .min(time.saturating_sub(lag).mul_f64(0.9) / stones),
+            },
+            TimeSystem::Absolute { .. } => main_share(p.main),
+            TimeSystem::Canadian { period, stones, .. } => {
+                if p.main.is_zero() {
+                    let left = p.count.max(1);
+                    p.period_left.saturating_sub(lag).mul_f64(0.9) / left
+                } else {
+                    // While in main time the first period still lies ahead.
+                    main_share(p.main) + period.saturating_sub(lag).mul_f64(0.8) / stones.max(1)
+                }
+            }
+            TimeSystem::Byoyomi { period, .. } => {
+                let period_share = |left: Duration| left.saturating_sub(lag).mul_f64(0.8);
+                match (p.main.is_zero(), p.count) {
+                    (false, 0) => main_share(p.main),
+                    (false, _) => main_share(p.main) + period_share(period),
+                    (true, 0) => p.period_left.saturating_sub(lag).mul_f64(0.5),
+                    (true, _) => period_share(p.period_left),
+                }
+            }
+        };
+        budget.max(MIN_BUDGET)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: fn(u64) -> Duration = Duration::from_secs;
+    const LAG: Duration = Duration::from_millis(500);
+
+    fn clock(system: TimeSystem) -> Clock {
+        let mut c = Clock::new(S(5), LAG);
+        c.set_system(system);
+        c
+    }
+
+    #[test]
+    fn gtp_settings_map_to_systems() {
+        assert_eq!(TimeSystem::from_gtp(S(0), S(1), 0), TimeSystem::Unlimited);
+        assert_eq!(
+            TimeSystem::from_gtp(S(300), S(0), 0),
+            TimeSystem::Absolute { main: S(300) }
+        );
+        assert_eq!(
+            TimeSystem::from_gtp(S(300), S(30), 5),
+            TimeSystem::Canadian {
+                main: S(300),
+                period: S(30),
+                stones: 5
+            }
+        );
+    }
+
+    #[test]
+    fn unlimited_uses_the_configured_time() {
+        let c = Clock::new(S(5), LAG);
+        assert!(!c.is_limited());
+        assert_eq!(c.move_budget(Color::Black, 0, 81), S(5));
+    }
+
+    #[test]
+    fn time_left_without_time_settings_caps_the_move_time() {
+        let mut c = Clock::new(S(5), LAG);
+        c.time_left(Color::Black, S(20), 0);
+        let b = c.move_budget(Color::Black, 10, 81);
+        assert!(b < S(1), "{b:?}");
+        c.time_left(Color::White, S(600), 0);
+        assert_eq!(c.move_budget(Color::White, 10, 81), S(5));
+        c.time_left(Color::White, S(3), 5);
+        assert!(c.move_budget(Color::White, 10, 81) < S(1));
+        c.set_system(TimeSystem::Unlimited);
+        assert_eq!(c.move_budget(Color::Black, 10, 81), S(5));
+    }
+
+    #[test]
+    fn absolute_never_spends_most_of_main_time() {
+        let mut c = clock(TimeSystem::Absolute { main: S(300) });
+        for moves in [0, 40, 80, 200, 400] {
+            let b = c.move_budget(Color::White, moves, 361);
+            assert!(b < S(300) / 8, "{moves}: {b:?}");
+            assert!(b >= MIN_BUDGET);
+        }
+        c.time_left(Color::White, S(10), 0);
+        let b = c.move_budget(Color::White, 100, 81);
+        assert!(b <= Duration::from_secs_f64(9.5 / 8.0), "{b:?}");
+        c.time_left(Color::White, Duration::from_millis(300), 0);
+        assert_eq!(c.move_budget(Color::White, 100, 81), MIN_BUDGET);
+        // Black's clock is separate.
+        assert!(c.move_budget(Color::Black, 100, 81) > S(1));
+    }
+
+    #[test]
+    fn canadian_divides_the_period_among_its_stones() {
+        let mut c = clock(TimeSystem::Canadian {
+            main: S(0),
+            period: S(60),
+            stones: 10,
+        });
+        c.time_left(Color::Black, S(60), 10);
+        let b = c.move_budget(Color::Black, 50, 81);
+        assert!(b <= S(6) && b > S(4), "{b:?}");
+        c.time_left(Color::Black, S(5), 1);
+        let b = c.move_budget(Color::Black, 50, 81);
+        assert!(b < Duration::from_millis(4500), "{b:?}");
+        // In main time: a share of main plus a share of one period, still far below main.
+        c.time_left(Color::Black, S(600), 0);
+        let b = c.move_budget(Color::Black, 0, 361);
+        assert!(b < S(600) / 10 && b > S(3), "{b:?}");
+    }
+
+    #[test]
+    fn byoyomi_with_zero_main_time_uses_most_of_a_period() {
+        let mut c = clock(TimeSystem::Byoyomi {
+            main: S(0),
+            period: S(30),
+            periods: 3,
+        });
+        let b = c.move_budget(Color::White, 10, 361);
+        assert!(b > S(15) && b < S(30), "{b:?}");
+        c.time_left(Color::White, S(10), 2);
+        let b = c.move_budget(Color::White, 10, 361);
+        assert!(b < S(10), "{b:?}");
+    }
+
+    #[test]
+    fn recording_moves_runs_the_clock_down() {
+        let mut c = clock(TimeSystem::Canadian {
+            main: S(10),
+            period: S(20),
+            stones: 2,
+        });
+        c.record_move(Color::Black, S(4));
+        assert_eq!(c.players[0].main, S(6));
+        c.record_move(Color::Black, S(8));
+        assert_eq!(c.players[0].main, S(0));
+        assert_eq!(c.players[0].period_left, S(18));
+        assert_eq!(c.players[0].count, 1);
+        c.record_move(Color::Black, S(3));
+        // The period was completed: a fresh one starts.
+        assert_eq!(c.players[0].period_left, S(20));
+        assert_eq!(c.players[0].count, 2);
+    }
+}

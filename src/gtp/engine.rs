@@ -1,0 +1,512 @@
+//! The GTP engine for Go: dispatches every typed command to the game (`go::game`), the clock
+//! (`go::clock`), scoring (`go::scoring`), SGF (`go::sgf`) and a move generator behind the
+//! [`GoPlayer`] trait (the MCTS search, or the seeded [`RandomPlayer`]).
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::command::{
+    COMMAND_NAMES, Command, CommandError, KgsRules, KgsTime, RawCommand, StoneStatus,
+};
+use super::session::{CommandContext, Engine};
+use crate::budget::{Budget, CancelFlag};
+use crate::config::Config;
+use crate::go::board::Board;
+use crate::go::clock::{Clock, TimeSystem};
+use crate::go::game::{Game, GameError, KoRule, Rules, Scoring};
+pub use crate::go::search::Decision;
+use crate::go::search::{Player, SearchOptions, SearchParams};
+use crate::go::{Color, Move, Vertex, scoring, sgf};
+
+/// A Go move generator as the GTP engine uses it. Runs on the engine thread; must return soon
+/// after `budget` expires or its cancel flag is raised.
+pub trait GoPlayer: Send {
+    /// A move for `color` in `game` (legal, or pass), or resignation.
+    fn genmove(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision;
+    /// Like [`GoPlayer::genmove`], but does not pass while dead opponent stones remain on the
+    /// board (KGS cleanup phase). The default is plain `genmove`.
+    fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
+        self.genmove(game, color, budget)
+    }
+    /// The stones of the current position that are dead (to be removed before counting).
+    fn dead_stones(&mut self, game: &Game, budget: &Budget) -> Vec<Vertex>;
+    /// The game was reset (new size, clear_board, loadsgf): forget any saved search state.
+    fn new_game(&mut self) {}
+}
+
+/// A seeded uniform-random player that never fills its own eyes and treats every stone as
+/// alive. It stands in where no search is configured (and in protocol tests).
+pub struct RandomPlayer {
+    rng: Xoshiro256PlusPlus,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> Self {
+        Self {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+}
+
+impl GoPlayer for RandomPlayer {
+    fn genmove(&mut self, game: &Game, color: Color, _budget: &Budget) -> Decision {
+        let board = game.board();
+        let mut candidates: Vec<usize> = board
+            .empty_points()
+            .iter()
+            .map(|&p| p as usize)
+            .filter(|&p| !board.is_eye(color, p))
+            .collect();
+        candidates.shuffle(&mut self.rng);
+        candidates
+            .into_iter()
+            .map(|p| Move::Play(Board::vertex_of(p)))
+            .find(|&m| game.is_legal(color, m))
+            .map_or(Decision::Play(Move::Pass), Decision::Play)
+    }
+
+    fn dead_stones(&mut self, _game: &Game, _budget: &Budget) -> Vec<Vertex> {
+        Vec::new()
+    }
+}
+
+/// Light playouts behind each dead-stone estimate of the search player.
+const DEAD_STONE_PLAYOUTS: u32 = 600;
+
+/// The MCTS search as the GTP engine's move generator.
+impl GoPlayer for Player {
+    fn genmove(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
+        let summary = self.search(game, color, budget);
+        tracing::debug!(
+            playouts = summary.playouts,
+            root_visits = summary.root_visits,
+            winrate = summary.winrate(),
+            elapsed_ms = summary.elapsed.as_millis() as u64,
+            "genmove {color}: {:?}",
+            summary.decision
+        );
+        summary.decision
+    }
+
+    fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
+        let board = game.board();
+        let opponent_dead = Player::dead_stones(self, game, DEAD_STONE_PLAYOUTS)
+            .iter()
+            .flatten()
+            .any(|v| board.get(*v) == Some(color.opponent()));
+        let options = SearchOptions {
+            forbid_pass: opponent_dead,
+        };
+        self.search_with(game, color, budget, options).decision
+    }
+
+    fn dead_stones(&mut self, game: &Game, _budget: &Budget) -> Vec<Vertex> {
+        Player::dead_stones(self, game, DEAD_STONE_PLAYOUTS)
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    fn new_game(&mut self) {
+        self.clear();
+    }
+}
+
+/// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS
+/// search with the `[search]` parameters.
+pub fn go_engine(config: &Config) -> Result<GoEngine, String> {
+    let params = SearchParams::from_config(&config.search)?;
+    GoEngine::new(config, Box::new(Player::new(params))).map_err(|e| e.to_string())
+}
+
+/// Lines of `gogui-analyze_commands`: `type/label/command`.
+const ANALYZE_COMMANDS: &[&str] = &[
+    "string/Final Score/final_score",
+    "plist/Dead Stones/final_status_list dead",
+    "plist/Alive Stones/final_status_list alive",
+    "string/Show Board/showboard",
+    "string/SGF/printsgf",
+];
+
+/// How long `final_score` / `final_status_list` may think about dead stones.
+const STATUS_TIME: Duration = Duration::from_secs(2);
+
+/// tablero's GTP engine for Go.
+pub struct GoEngine {
+    name: String,
+    game: Game,
+    clock: Clock,
+    player: Box<dyn GoPlayer>,
+    /// The last dead-stone estimate and the position (hash, move count) it is for, so that
+    /// `final_score` and `final_status_list` agree on one position.
+    dead_cache: Option<(u64, usize, Vec<Vertex>)>,
+}
+
+impl GoEngine {
+    /// A fresh engine with the board size, rules and times of `config`.
+    pub fn new(config: &Config, player: Box<dyn GoPlayer>) -> Result<GoEngine, GameError> {
+        let time_per_move = secs(config.search.time_per_move);
+        Ok(GoEngine {
+            name: config.gtp.name.clone(),
+            game: Game::new(config.go.boardsize, Rules::from(&config.go))?,
+            clock: Clock::new(time_per_move, secs(config.search.lag_buffer)),
+            player,
+            dead_cache: None,
+        })
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn reset(&mut self, size: usize) -> Result<(), CommandError> {
+        self.game =
+            Game::new(size, *self.game.rules()).map_err(|_| CommandError::UnacceptableSize)?;
+        // A new game starts both clocks afresh under the same time system.
+        self.clock.set_system(self.clock.system());
+        self.player.new_game();
+        Ok(())
+    }
+
+    fn budget(&self, color: Color, cancel: &CancelFlag) -> (Instant, Budget) {
+        let size = self.game.size();
+        let time = self
+            .clock
+            .move_budget(color, self.game.move_count(), size * size);
+        let start = Instant::now();
+        (start, Budget::new(start + time, cancel.clone()))
+    }
+
+    /// Generates a move; `play` puts it on the board. Never returns an illegal move.
+    fn generate(
+        &mut self,
+        color: Color,
+        cleanup: bool,
+        play: bool,
+        ctx: &CommandContext<'_>,
+    ) -> Result<String, CommandError> {
+        let (start, budget) = self.budget(color, ctx.cancel_flag());
+        let decision = if cleanup {
+            self.player.genmove_cleanup(&self.game, color, &budget)
+        } else {
+            self.player.genmove(&self.game, color, &budget)
+        };
+        let mv = match decision {
+            Decision::Resign => {
+                if play {
+                    self.clock.record_move(color, start.elapsed());
+                }
+                return Ok("resign".into());
+            }
+            Decision::Play(m) if self.game.is_legal(color, m) => m,
+            Decision::Play(m) => {
+                tracing::error!("player chose illegal {m} for {color}; passing instead");
+                Move::Pass
+            }
+        };
+        if play {
+            self.game
+                .play(color, mv)
+                .map_err(|_| CommandError::IllegalMove)?;
+            self.clock.record_move(color, start.elapsed());
+        }
+        Ok(mv.to_string())
+    }
+
+    fn dead(&mut self, ctx: &CommandContext<'_>) -> Vec<Vertex> {
+        let key = (self.game.board().hash(), self.game.move_count());
+        if let Some((hash, count, dead)) = &self.dead_cache
+            && (*hash, *count) == key
+        {
+            return dead.clone();
+        }
+        let budget = Budget::new(Instant::now() + STATUS_TIME, ctx.cancel_flag().clone());
+        let size = self.game.size();
+        let board = self.game.board();
+        let mut dead: Vec<Vertex> = self
+            .player
+            .dead_stones(&self.game, &budget)
+            .into_iter()
+            .filter(|v| v.on_board(size) && board.get(*v).is_some())
+            .collect();
+        dead.sort();
+        dead.dedup();
+        if !ctx.is_cancelled() {
+            self.dead_cache = Some((key.0, key.1, dead.clone()));
+        }
+        dead
+    }
+
+    /// One line per chain, vertices sorted, chains in order of their first vertex.
+    fn chains(&self, dead: &[Vertex], want_dead: bool) -> String {
+        let board = self.game.board();
+        let mut lines = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        for p in board.points() {
+            if board.cell(p).color().is_none() || !seen.insert(board.chain_head(p)) {
+                continue;
+            }
+            let mut stones: Vec<Vertex> =
+                board.chain(p).into_iter().map(Board::vertex_of).collect();
+            stones.sort();
+            let is_dead = stones.iter().any(|v| dead.contains(v));
+            if let Some(&first) = stones.first()
+                && is_dead == want_dead
+            {
+                let text: Vec<String> = stones.iter().map(Vertex::to_string).collect();
+                lines.insert((first, text.join(" ")));
+            }
+        }
+        lines
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn showboard(&self) -> String {
+        let board = self.game.board();
+        let rules = self.game.rules();
+        format!(
+            "\n{}\nBlack (X) captures {}, White (O) captures {}\nkomi {}, {} to move, {} moves",
+            board.to_ascii(),
+            board.captures(Color::Black),
+            board.captures(Color::White),
+            rules.komi,
+            self.game.to_move(),
+            self.game.move_count()
+        )
+    }
+
+    fn loadsgf(&mut self, file: &str, move_number: Option<usize>) -> Result<String, CommandError> {
+        let text = read_sgf_file(file)
+            .ok_or_else(|| CommandError::Other(format!("cannot open or parse '{file}'")))?;
+        let cannot_load = |why: String| CommandError::Other(format!("cannot load '{file}': {why}"));
+        check_sgf_size(&text).map_err(cannot_load)?;
+        let game = sgf::load(&text, *self.game.rules(), move_number)
+            .map_err(|e| cannot_load(e.to_string()))?;
+        self.game = game;
+        self.player.new_game();
+        Ok(self.game.to_move().to_string())
+    }
+
+    fn set_rules(&mut self, rules: KgsRules) {
+        let komi = self.game.rules().komi;
+        let (scoring, ko) = match rules {
+            KgsRules::Japanese => (Scoring::Territory, KoRule::Simple),
+            KgsRules::Chinese | KgsRules::Aga | KgsRules::NewZealand => {
+                (Scoring::Area, KoRule::Positional)
+            }
+        };
+        self.game.set_rules(Rules { scoring, ko, komi });
+    }
+
+    /// Runs one typed command.
+    pub fn run(&mut self, cmd: Command, ctx: &CommandContext<'_>) -> Result<String, CommandError> {
+        use CommandError as E;
+        let ok = || Ok(String::new());
+        match cmd {
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok(self.name.clone()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::KnownCommand(name) => Ok(COMMAND_NAMES.contains(&name.as_str()).to_string()),
+            Command::ListCommands => Ok(COMMAND_NAMES.join("\n")),
+            // The session answers `quit` itself; this is for direct callers.
+            Command::Quit => ok(),
+            Command::Boardsize(n) => self.reset(n).and_then(|()| ok()),
+            Command::ClearBoard => {
+                let size = self.game.size();
+                self.reset(size)?;
+                ok()
+            }
+            Command::Komi(k) => {
+                self.game.set_komi(k);
+                ok()
+            }
+            Command::Play(color, mv) => {
+                self.game.play(color, mv).map_err(|_| E::IllegalMove)?;
+                ok()
+            }
+            Command::Genmove(color) => self.generate(color, false, true, ctx),
+            Command::KgsGenmoveCleanup(color) => self.generate(color, true, true, ctx),
+            Command::RegGenmove(color) => self.generate(color, false, false, ctx),
+            Command::Undo => {
+                if self.game.undo() {
+                    ok()
+                } else {
+                    Err(E::CannotUndo)
+                }
+            }
+            Command::FixedHandicap(n) | Command::PlaceFreeHandicap(n) => {
+                if !self.board_is_empty() {
+                    return Err(E::BoardNotEmpty);
+                }
+                let size = self.game.size();
+                let stones = if matches!(cmd, Command::FixedHandicap(_)) {
+                    Game::fixed_handicap_vertices(size, n)
+                } else {
+                    Game::free_handicap_vertices(size, n)
+                }
+                .ok_or(E::InvalidHandicap)?;
+                self.set_handicap(&stones)?;
+                Ok(stones
+                    .iter()
+                    .map(Vertex::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "))
+            }
+            Command::SetFreeHandicap(stones) => {
+                self.set_handicap(&stones)?;
+                ok()
+            }
+            Command::TimeSettings {
+                main,
+                byo_time,
+                byo_stones,
+            } => {
+                self.clock
+                    .set_system(TimeSystem::from_gtp(secs(main), secs(byo_time), byo_stones));
+                ok()
+            }
+            Command::KgsTimeSettings(system) => {
+                self.clock.set_system(match system {
+                    KgsTime::None => TimeSystem::Unlimited,
+                    KgsTime::Absolute { main } => TimeSystem::Absolute { main: secs(main) },
+                    KgsTime::Canadian {
+                        main,
+                        period,
+                        stones,
+                    } => {
+                        if stones == 0 || period <= 0.0 {
+                            TimeSystem::Absolute { main: secs(main) }
+                        } else {
+                            TimeSystem::from_gtp(secs(main), secs(period), stones)
+                        }
+                    }
+                    KgsTime::Byoyomi {
+                        main,
+                        period,
+                        periods,
+                    } => {
+                        if periods == 0 || period <= 0.0 {
+                            TimeSystem::Absolute { main: secs(main) }
+                        } else {
+                            TimeSystem::Byoyomi {
+                                main: secs(main),
+                                period: secs(period),
+                                periods,
+                            }
+                        }
+                    }
+                });
+                ok()
+            }
+            Command::TimeLeft {
+                color,
+                time,
+                stones,
+            } => {
+                self.clock.time_left(color, secs(time), stones);
+                ok()
+            }
+            Command::FinalScore => {
+                let dead = self.dead(ctx);
+                Ok(scoring::score(&self.game, &dead).to_string())
+            }
+            Command::FinalStatusList(status) => {
+                let dead = self.dead(ctx);
+                Ok(match status {
+                    StoneStatus::Alive => self.chains(&dead, false),
+                    StoneStatus::Dead => self.chains(&dead, true),
+                    // Seki is not told apart from independent life: reported as alive.
+                    StoneStatus::Seki => String::new(),
+                })
+            }
+            Command::Showboard => Ok(self.showboard()),
+            Command::Loadsgf { file, move_number } => self.loadsgf(&file, move_number),
+            Command::Printsgf => Ok(sgf::save(&self.game)),
+            Command::KgsRules(rules) => {
+                self.set_rules(rules);
+                ok()
+            }
+            Command::GoguiAnalyzeCommands => Ok(ANALYZE_COMMANDS.join("\n")),
+            Command::GoguiInterrupt => ok(),
+        }
+    }
+
+    fn board_is_empty(&self) -> bool {
+        let b = self.game.board();
+        self.game.move_count() == 0
+            && b.stones_on_board(Color::Black) + b.stones_on_board(Color::White) == 0
+    }
+
+    fn set_handicap(&mut self, stones: &[Vertex]) -> Result<(), CommandError> {
+        self.game.set_handicap(stones).map_err(|e| match e {
+            GameError::BoardNotEmpty => CommandError::BoardNotEmpty,
+            GameError::InvalidHandicap | GameError::InvalidSetup | GameError::Size(_) => {
+                CommandError::InvalidHandicap
+            }
+        })
+    }
+}
+
+/// Largest SGF file `loadsgf` reads.
+const MAX_SGF_BYTES: u64 = 8 << 20;
+/// Most nodes (`;`) and game trees (`(`) an SGF file may hold: the SGF parser recurses once
+/// per node, so this bounds its stack use (see [`super::session::ENGINE_STACK`]).
+const MAX_SGF_NODES: usize = 20_000;
+
+/// The text of a regular file of at most [`MAX_SGF_BYTES`]; `None` if it cannot be read.
+fn read_sgf_file(file: &str) -> Option<String> {
+    use std::io::Read;
+    let f = std::fs::File::open(file).ok()?;
+    // Not a FIFO, device or directory: those could block or never end.
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    f.take(MAX_SGF_BYTES + 1).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+/// Rejects SGF texts too large or too deeply structured for the parser.
+fn check_sgf_size(text: &str) -> Result<(), String> {
+    if text.len() as u64 > MAX_SGF_BYTES {
+        return Err(format!("SGF file larger than {MAX_SGF_BYTES} bytes"));
+    }
+    let (mut in_value, mut escaped, mut nodes) = (false, false, 0usize);
+    for c in text.chars() {
+        match (in_value, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (true, false, ']') => in_value = false,
+            (false, _, '[') => in_value = true,
+            (false, _, ';' | '(') => nodes += 1,
+            _ => {}
+        }
+        if nodes > MAX_SGF_NODES {
+            return Err(format!("SGF file has more than {MAX_SGF_NODES} nodes"));
+        }
+    }
+    Ok(())
+}
+
+/// Seconds as a duration, clamped to 0..=10^7 s so that clock arithmetic cannot overflow.
+fn secs(s: f64) -> Duration {
+    Duration::try_from_secs_f64(s.clamp(0.0, 1e7)).unwrap_or(Duration::ZERO)
+}
+
+impl Engine for GoEngine {
+    fn execute(
+        &mut self,
+        cmd: &RawCommand,
+        ctx: &mut CommandContext<'_>,
+    ) -> Result<String, String> {
+        let typed = Command::parse(cmd, self.game.size()).map_err(|e| e.to_string())?;
+        self.run(typed, ctx).map_err(|e| e.to_string())
+    }
+}

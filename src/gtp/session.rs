@@ -1,0 +1,718 @@
+//! The GTP transport, one path for stdio, TCP and in-memory pipes: a reader that keeps reading
+//! lines while a command runs, an engine on its own OS thread answering commands strictly in
+//! order, and one writer that writes the responses in order.
+//!
+//! Cancellation. Every received line that needs an answer gets a sequence number. A running
+//! command `n` is stopped (its [`CancelFlag`] raised) when
+//! - `quit` was received (it is answered after the commands before it), or the session shuts down;
+//! - `# interrupt` arrived after command `n` was received (GoGui's interrupt);
+//! - `n` is a streaming (analysis) command and any later line arrived, even an empty one.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use bytes::{Buf, BytesMut};
+use futures::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tokio_util::codec::{Decoder, FramedRead};
+use tokio_util::sync::CancellationToken;
+
+use super::command::{Line, LineError, RawCommand, leading_id, parse_line};
+use super::response;
+use crate::budget::CancelFlag;
+use crate::config::GtpConfig;
+
+/// Errors that end a session.
+#[derive(Debug, thiserror::Error)]
+pub enum GtpError {
+    #[error("GTP output failed: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("could not start the engine thread: {0}")]
+    Thread(std::io::Error),
+}
+
+/// How the session treats a running command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandKind {
+    /// Runs to completion unless interrupted (`# interrupt`) or `quit`.
+    Normal,
+    /// A streaming analysis: also stopped by any later input line.
+    Streaming,
+}
+
+/// What a session needs from a game engine. Implementations run on the session's engine thread.
+pub trait Engine {
+    /// Answers one command: `Ok(result)` becomes `=`, `Err(message)` becomes `?`. A streaming
+    /// command writes its body through `ctx` and its `Ok` text is appended before the end line.
+    fn execute(&mut self, cmd: &RawCommand, ctx: &mut CommandContext<'_>)
+    -> Result<String, String>;
+
+    /// Whether `cmd` is a streaming command (stopped by any new input).
+    fn kind(&self, _cmd: &RawCommand) -> CommandKind {
+        CommandKind::Normal
+    }
+}
+
+/// The running command's view of the session: its cancellation flag and, for streaming
+/// commands, the output.
+pub struct CommandContext<'a> {
+    id: Option<u64>,
+    cancel: CancelFlag,
+    out: &'a mpsc::Sender<String>,
+    streamed: bool,
+}
+
+impl CommandContext<'_> {
+    /// Raised when the command must stop as soon as it can (with a best-so-far answer).
+    pub fn cancel_flag(&self) -> &CancelFlag {
+        &self.cancel
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+    /// Writes body lines of a streamed response now (the `=` line is written first, once).
+    /// Empty lines are dropped.
+    pub fn stream(&mut self, text: &str) {
+        if !self.streamed {
+            self.streamed = true;
+            let _ = self.out.blocking_send(response::stream_start(self.id));
+        }
+        let lines = response::stream_lines(text);
+        if !lines.is_empty() {
+            let _ = self.out.blocking_send(lines);
+        }
+    }
+    /// Writes raw text to the engine's diagnostic stream (stderr), e.g. `gogui-gfx:` lines.
+    pub fn diagnostic(&self, text: &str) {
+        eprintln!("{text}");
+    }
+}
+
+/// Splits bytes into lines at LF, without decoding them. Lines longer than the limit are
+/// reported as [`RawLine::TooLong`] once their end arrives, so the stream stays in sync.
+#[derive(Debug)]
+pub struct GtpLineCodec {
+    max_length: usize,
+    next_index: usize,
+    discarding: Option<Vec<u8>>,
+}
+
+/// A line from [`GtpLineCodec`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum RawLine {
+    Line(BytesMut),
+    /// An over-long line; `prefix` holds its first bytes (for the id).
+    TooLong {
+        prefix: Vec<u8>,
+    },
+}
+
+const PREFIX_LEN: usize = 32;
+
+impl GtpLineCodec {
+    pub fn new(max_length: usize) -> Self {
+        Self {
+            max_length: max_length.max(1),
+            next_index: 0,
+            discarding: None,
+        }
+    }
+}
+
+impl Decoder for GtpLineCodec {
+    type Item = RawLine;
+    type Error = std::io::Error;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<RawLine>, Self::Error> {
+        let newline = buf[self.next_index..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| i + self.next_index);
+        if let Some(prefix) = self.discarding.take() {
+            match newline {
+                Some(i) => {
+                    buf.advance(i + 1);
+                    self.next_index = 0;
+                    return Ok(Some(RawLine::TooLong { prefix }));
+                }
+                None => {
+                    buf.clear();
+                    self.next_index = 0;
+                    self.discarding = Some(prefix);
+                    return Ok(None);
+                }
+            }
+        }
+        match newline {
+            Some(i) => {
+                self.next_index = 0;
+                let mut line = buf.split_to(i + 1);
+                line.truncate(i);
+                if line.len() > self.max_length {
+                    let prefix = line[..PREFIX_LEN.min(line.len())].to_vec();
+                    Ok(Some(RawLine::TooLong { prefix }))
+                } else {
+                    Ok(Some(RawLine::Line(line)))
+                }
+            }
+            None if buf.len() > self.max_length => {
+                self.discarding = Some(buf[..PREFIX_LEN.min(buf.len())].to_vec());
+                buf.clear();
+                self.next_index = 0;
+                Ok(None)
+            }
+            None => {
+                self.next_index = buf.len();
+                Ok(None)
+            }
+        }
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<RawLine>, Self::Error> {
+        if let Some(line) = self.decode(buf)? {
+            return Ok(Some(line));
+        }
+        self.next_index = 0;
+        if let Some(prefix) = self.discarding.take() {
+            return Ok(Some(RawLine::TooLong { prefix }));
+        }
+        if buf.is_empty() {
+            Ok(None)
+        } else {
+            // A last line without its LF.
+            Ok(Some(RawLine::Line(buf.split())))
+        }
+    }
+}
+
+/// Stack of the engine thread: room for recursive parsers (SGF) on bounded input. Only the
+/// pages touched are committed.
+pub const ENGINE_STACK: usize = 64 << 20;
+
+/// Commands read ahead of the engine, at most.
+const EVENT_QUEUE: usize = 1024;
+/// Response chunks waiting for the writer, at most.
+const OUTPUT_QUEUE: usize = 256;
+
+/// What the reader hands to the engine thread, in input order.
+enum Event {
+    Command { seq: u64, cmd: RawCommand },
+    Malformed { id: Option<u64>, error: LineError },
+}
+
+struct Running {
+    seq: u64,
+    kind: CommandKind,
+    flag: CancelFlag,
+}
+
+#[derive(Default)]
+struct ControlState {
+    /// Sequence number of the last line that gets a response.
+    last_seq: u64,
+    /// Commands with `seq <= interrupt_upto` are interrupted.
+    interrupt_upto: u64,
+    /// Streaming commands with `seq <= input_upto` saw a later (blank or comment) line.
+    input_upto: u64,
+    quit: bool,
+    shutdown: bool,
+    running: Option<Running>,
+}
+
+impl ControlState {
+    fn must_stop(&self, seq: u64, kind: CommandKind) -> bool {
+        self.quit
+            || self.shutdown
+            || self.interrupt_upto >= seq
+            || (kind == CommandKind::Streaming && (self.last_seq > seq || self.input_upto >= seq))
+    }
+    fn reevaluate(&self) {
+        if let Some(r) = &self.running
+            && self.must_stop(r.seq, r.kind)
+        {
+            r.flag.cancel();
+        }
+    }
+}
+
+/// Shared between the reader (async) and the engine thread.
+#[derive(Clone, Default)]
+struct Control(Arc<Mutex<ControlState>>);
+
+impl Control {
+    fn lock(&self) -> MutexGuard<'_, ControlState> {
+        // A poisoned lock only means a panic elsewhere; the state itself stays consistent.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    fn update(&self, f: impl FnOnce(&mut ControlState)) {
+        let mut state = self.lock();
+        f(&mut state);
+        state.reevaluate();
+    }
+}
+
+/// Runs one GTP session until `quit`, end of input (after answering every command), an output
+/// error, or `shutdown` (which stops the running command and drops queued ones).
+pub async fn run_session<R, W>(
+    reader: R,
+    mut writer: W,
+    engine: Box<dyn Engine + Send>,
+    limits: &GtpConfig,
+    shutdown: CancellationToken,
+) -> Result<(), GtpError>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    tracing::debug!(
+        max_line_length = limits.max_line_length,
+        "GTP session started"
+    );
+    let control = Control::default();
+    // Bounded queues give backpressure end to end: a peer that does not read its responses
+    // eventually stops being read.
+    let (event_tx, event_rx) = mpsc::channel::<Event>(EVENT_QUEUE);
+    let (out_tx, mut out_rx) = mpsc::channel::<String>(OUTPUT_QUEUE);
+    let engine_control = control.clone();
+    let engine_thread = std::thread::Builder::new()
+        .name("gtp-engine".into())
+        .stack_size(ENGINE_STACK)
+        .spawn(move || engine_loop(engine, event_rx, out_tx, engine_control))
+        .map_err(GtpError::Thread)?;
+    let writer_done = CancellationToken::new();
+
+    let read = async {
+        let mut lines = FramedRead::new(reader, GtpLineCodec::new(limits.max_line_length));
+        loop {
+            let next = tokio::select! {
+                next = lines.next() => next,
+                () = shutdown.cancelled() => {
+                    control.update(|s| s.shutdown = true);
+                    break;
+                }
+                () = writer_done.cancelled() => break,
+            };
+            let line = match next {
+                None => break,
+                Some(Err(e)) => {
+                    tracing::debug!("GTP input ended: {e}");
+                    break;
+                }
+                Some(Ok(RawLine::TooLong { prefix })) => Line::Malformed {
+                    id: leading_id(&prefix),
+                    error: LineError::TooLong,
+                },
+                Some(Ok(RawLine::Line(bytes))) => parse_line(&bytes),
+            };
+            let (event, last) = match line {
+                Line::Blank => {
+                    control.update(|s| s.input_upto = s.last_seq);
+                    continue;
+                }
+                Line::Interrupt => {
+                    control.update(|s| {
+                        s.interrupt_upto = s.last_seq;
+                        s.input_upto = s.last_seq;
+                    });
+                    continue;
+                }
+                Line::Command(cmd) => {
+                    let is_quit = cmd.name == "quit";
+                    let mut seq = 0;
+                    control.update(|s| {
+                        s.last_seq += 1;
+                        seq = s.last_seq;
+                        s.quit |= is_quit;
+                    });
+                    (Event::Command { seq, cmd }, is_quit)
+                }
+                Line::Malformed { id, error } => {
+                    control.update(|s| s.last_seq += 1);
+                    (Event::Malformed { id, error }, false)
+                }
+            };
+            let sent = tokio::select! {
+                sent = event_tx.send(event) => sent.is_ok(),
+                () = shutdown.cancelled() => {
+                    control.update(|s| s.shutdown = true);
+                    false
+                }
+                () = writer_done.cancelled() => false,
+            };
+            if !sent || last {
+                break;
+            }
+        }
+        // Dropping the sender lets the engine thread finish the queue and stop.
+        drop(event_tx);
+    };
+
+    let write = async {
+        let mut result = Ok(());
+        while let Some(mut chunk) = out_rx.recv().await {
+            while let Ok(more) = out_rx.try_recv() {
+                chunk.push_str(&more);
+            }
+            let written = async {
+                writer.write_all(chunk.as_bytes()).await?;
+                writer.flush().await
+            };
+            if let Err(e) = written.await {
+                result = Err(e);
+                break;
+            }
+        }
+        writer_done.cancel();
+        if result.is_err() {
+            control.update(|s| s.shutdown = true);
+        }
+        let _ = writer.shutdown().await;
+        result
+    };
+
+    let ((), written) = tokio::join!(read, write);
+    // Closing the output queue unblocks an engine thread still trying to answer.
+    drop(out_rx);
+    // The engine thread has dropped its output sender (or is stopping); wait for it off-runtime.
+    let _ = tokio::task::spawn_blocking(move || engine_thread.join()).await;
+    match &written {
+        Ok(()) => tracing::debug!("GTP session ended"),
+        Err(e) => tracing::debug!("GTP session ended: output failed: {e}"),
+    }
+    written.map_err(GtpError::Io)
+}
+
+fn engine_loop(
+    mut engine: Box<dyn Engine + Send>,
+    mut events: mpsc::Receiver<Event>,
+    out: mpsc::Sender<String>,
+    control: Control,
+) {
+    while let Some(event) = events.blocking_recv() {
+        if control.lock().shutdown {
+            break;
+        }
+        let (seq, cmd) = match event {
+            Event::Malformed { id, error } => {
+                tracing::trace!(?id, "GTP malformed line: {error}");
+                if out
+                    .blocking_send(response::failure(id, &error.to_string()))
+                    .is_err()
+                {
+                    break;
+                }
+                continue;
+            }
+            Event::Command { seq, cmd } => (seq, cmd),
+        };
+        tracing::trace!(seq, "GTP command: {cmd}");
+        if cmd.name == "quit" {
+            let _ = out.blocking_send(response::success(cmd.id, ""));
+            break;
+        }
+        let kind = engine.kind(&cmd);
+        let flag = CancelFlag::new();
+        control.update(|s| {
+            s.running = Some(Running {
+                seq,
+                kind,
+                flag: flag.clone(),
+            });
+        });
+        let mut ctx = CommandContext {
+            id: cmd.id,
+            cancel: flag,
+            out: &out,
+            streamed: false,
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| engine.execute(&cmd, &mut ctx)));
+        control.update(|s| s.running = None);
+        let text = match (ctx.streamed, result) {
+            (true, Ok(Ok(tail))) => response::stream_lines(&tail) + response::STREAM_END,
+            (true, Ok(Err(message))) => {
+                tracing::warn!("streamed command {} failed: {message}", cmd.name);
+                response::STREAM_END.to_string()
+            }
+            (true, Err(_)) => response::STREAM_END.to_string(),
+            (false, Ok(Ok(result))) => response::success(cmd.id, &result),
+            (false, Ok(Err(message))) => response::failure(cmd.id, &message),
+            (false, Err(_)) => {
+                tracing::error!("engine panicked on {cmd}");
+                response::failure(cmd.id, "internal error")
+            }
+        };
+        tracing::trace!(seq, "GTP response: {}", text.trim_end());
+        if out.blocking_send(text).is_err() {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    /// A test engine: `echo`, `fail`, `panic`, `wait` (until cancelled), `stream` (until stopped).
+    struct Mock;
+
+    impl Engine for Mock {
+        fn execute(
+            &mut self,
+            cmd: &RawCommand,
+            ctx: &mut CommandContext<'_>,
+        ) -> Result<String, String> {
+            match cmd.name.as_str() {
+                "echo" => Ok(cmd.args.join(" ")),
+                "fail" => Err("failed".into()),
+                "panic" => panic!("mock panic"),
+                "wait" | "stream" => {
+                    let start = Instant::now();
+                    let mut n = 0;
+                    while !ctx.is_cancelled() && start.elapsed() < Duration::from_secs(10) {
+                        if cmd.name == "stream" {
+                            ctx.stream(&format!("info {n}\n"));
+                            n += 1;
+                        }
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    Ok(if cmd.name == "wait" {
+                        "stopped".into()
+                    } else {
+                        String::new()
+                    })
+                }
+                _ => Err("unknown command".into()),
+            }
+        }
+        fn kind(&self, cmd: &RawCommand) -> CommandKind {
+            if cmd.name == "stream" {
+                CommandKind::Streaming
+            } else {
+                CommandKind::Normal
+            }
+        }
+    }
+
+    /// Reads one response (up to and including its empty line).
+    async fn response<R: tokio::io::AsyncBufRead + Unpin>(r: &mut R) -> String {
+        let mut text = String::new();
+        loop {
+            let mut line = String::new();
+            if r.read_line(&mut line).await.unwrap() == 0 {
+                return text;
+            }
+            text.push_str(&line);
+            if line == "\n" {
+                return text;
+            }
+        }
+    }
+
+    fn start(
+        max_line: usize,
+    ) -> (
+        tokio::io::DuplexStream,
+        BufReader<tokio::io::DuplexStream>,
+        CancellationToken,
+        tokio::task::JoinHandle<Result<(), GtpError>>,
+    ) {
+        let (client_in, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, client_out) = tokio::io::duplex(1 << 16);
+        let token = CancellationToken::new();
+        let config = GtpConfig {
+            max_line_length: max_line,
+            ..GtpConfig::default()
+        };
+        let t = token.clone();
+        let task = tokio::spawn(async move {
+            run_session(server_in, server_out, Box::new(Mock), &config, t).await
+        });
+        (client_in, BufReader::new(client_out), token, task)
+    }
+
+    #[tokio::test]
+    async fn pipelined_commands_are_answered_in_order() {
+        let (mut input, mut output, _token, task) = start(64);
+        input
+            .write_all(b"1 echo a\n\n# c\nfail\n2 ECHO b\t c\r\n3 panic\n4 echo after\n")
+            .await
+            .unwrap();
+        input.write_all(&[b'x'; 100]).await.unwrap();
+        input.write_all(b"\n5 echo \xff\n6 quit\n").await.unwrap();
+        let mut all = String::new();
+        for _ in 0..8 {
+            all.push_str(&response(&mut output).await);
+        }
+        assert_eq!(
+            all,
+            "=1 a\n\n? failed\n\n=2 b c\n\n?3 internal error\n\n=4 after\n\n\
+             ? line too long\n\n?5 invalid UTF-8\n\n=6\n\n"
+        );
+        assert_eq!(response(&mut output).await, "");
+        task.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn interrupt_stops_a_running_command_quickly() {
+        let (mut input, mut output, _token, task) = start(64);
+        input.write_all(b"wait\n").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let t = Instant::now();
+        input.write_all(b"# interrupt\n").await.unwrap();
+        assert_eq!(response(&mut output).await, "= stopped\n\n");
+        assert!(
+            t.elapsed() < Duration::from_millis(100),
+            "{:?}",
+            t.elapsed()
+        );
+        // Later commands are not affected by the earlier interrupt.
+        input.write_all(b"echo x\n").await.unwrap();
+        assert_eq!(response(&mut output).await, "= x\n\n");
+        drop(input);
+        assert_eq!(response(&mut output).await, "");
+        task.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn quit_stops_a_running_command_and_ends_the_session() {
+        let (mut input, mut output, _token, task) = start(64);
+        input
+            .write_all(b"1 wait\n2 echo queued\n3 quit\n4 echo never\n")
+            .await
+            .unwrap();
+        let t = Instant::now();
+        assert_eq!(response(&mut output).await, "=1 stopped\n\n");
+        assert!(t.elapsed() < Duration::from_millis(500));
+        assert_eq!(response(&mut output).await, "=2 queued\n\n");
+        assert_eq!(response(&mut output).await, "=3\n\n");
+        assert_eq!(response(&mut output).await, "");
+        task.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn streaming_stops_on_any_line_and_ends_with_one_empty_line() {
+        let (mut input, mut output, _token, task) = start(64);
+        input.write_all(b"7 stream\n").await.unwrap();
+        let mut first = String::new();
+        output.read_line(&mut first).await.unwrap();
+        assert_eq!(first, "=7\n");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        input.write_all(b"8 echo next\n").await.unwrap();
+        let body = response(&mut output).await;
+        assert!(body.ends_with("\n\n"));
+        assert!(
+            body.trim_end().lines().all(|l| l.starts_with("info ")),
+            "{body}"
+        );
+        assert_eq!(response(&mut output).await, "=8 next\n\n");
+        // A bare newline stops it too.
+        input.write_all(b"stream\n").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        input.write_all(b"\n").await.unwrap();
+        let body = response(&mut output).await;
+        assert!(body.starts_with("=\n") && body.ends_with("\n\n"), "{body}");
+        drop(input);
+        task.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn shutdown_cancels_the_running_command_and_closes() {
+        let (mut input, mut output, token, task) = start(64);
+        input.write_all(b"wait\necho dropped\n").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        token.cancel();
+        let t = Instant::now();
+        task.await.unwrap().unwrap();
+        assert!(t.elapsed() < Duration::from_millis(500));
+        let mut rest = String::new();
+        loop {
+            let r = response(&mut output).await;
+            if r.is_empty() {
+                break;
+            }
+            rest.push_str(&r);
+        }
+        assert!(!rest.contains("dropped"), "{rest}");
+    }
+
+    #[tokio::test]
+    async fn a_peer_that_does_not_read_is_not_buffered_without_bound() {
+        let (mut client_in, server_in) = tokio::io::duplex(1024);
+        let (server_out, client_out) = tokio::io::duplex(1024);
+        let config = GtpConfig::default();
+        let token = CancellationToken::new();
+        let t = token.clone();
+        let task = tokio::spawn(async move {
+            run_session(server_in, server_out, Box::new(Mock), &config, t).await
+        });
+        let flood = b"echo x\n".repeat(200_000);
+        let written =
+            tokio::time::timeout(Duration::from_millis(500), client_in.write_all(&flood)).await;
+        assert!(
+            written.is_err(),
+            "1.4 MB of input was taken without output being read"
+        );
+        token.cancel();
+        drop(client_out);
+        let _ = task.await;
+    }
+
+    fn decode_all(codec: &mut GtpLineCodec, chunks: &[&[u8]]) -> Vec<RawLine> {
+        let mut buf = BytesMut::new();
+        let mut out = Vec::new();
+        for chunk in chunks {
+            buf.extend_from_slice(chunk);
+            while let Some(line) = codec.decode(&mut buf).unwrap() {
+                out.push(line);
+            }
+        }
+        while let Some(line) = codec.decode_eof(&mut buf).unwrap() {
+            out.push(line);
+        }
+        out
+    }
+
+    #[test]
+    fn codec_splits_lines_and_keeps_sync_after_long_ones() {
+        let mut codec = GtpLineCodec::new(8);
+        let lines = decode_all(
+            &mut codec,
+            &[
+                b"name\n12 ",
+                b"xxxxxxxxxxxx",
+                b"xxxx\nver",
+                b"sion\n0123456789\nlast",
+            ],
+        );
+        assert_eq!(
+            lines,
+            vec![
+                RawLine::Line(BytesMut::from(&b"name"[..])),
+                RawLine::TooLong {
+                    prefix: b"12 xxxxxxxxxxxx".to_vec()
+                },
+                RawLine::Line(BytesMut::from(&b"version"[..])),
+                RawLine::TooLong {
+                    prefix: b"0123456789".to_vec()
+                },
+                RawLine::Line(BytesMut::from(&b"last"[..])),
+            ]
+        );
+    }
+
+    #[test]
+    fn codec_reports_unterminated_long_line_at_eof() {
+        let mut codec = GtpLineCodec::new(4);
+        let lines = decode_all(&mut codec, &[b"abcdefgh"]);
+        assert_eq!(
+            lines,
+            vec![RawLine::TooLong {
+                prefix: b"abcdefgh".to_vec()
+            }]
+        );
+    }
+}

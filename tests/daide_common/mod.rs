@@ -1,0 +1,90 @@
+//! Helpers shared by the DAIDE integration tests.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use tablero::budget::Budget;
+use tablero::diplomacy::phases::buildable_kinds;
+use tablero::diplomacy::{GameView, Location, Order, PhaseKind, UnitType};
+
+/// A seeded random player: moves 70 % of its units to random neighbours,
+/// retreats at random, builds in free home centres, removes the first units.
+pub fn random_player(seed: u64) -> impl FnMut(&GameView, Budget) -> Vec<Order> + Send + 'static {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    move |view: &GameView, _budget: Budget| {
+        let Some(me) = view.me else { return Vec::new() };
+        let map = &view.map;
+        match view.phase.season.kind() {
+            PhaseKind::Movement => view
+                .units
+                .iter()
+                .filter(|u| u.power == me)
+                .map(|u| {
+                    let to: Vec<Location> = match u.kind {
+                        UnitType::Army => map
+                            .army_neighbours(u.location.province)
+                            .iter()
+                            .map(|p| Location::new(*p))
+                            .collect(),
+                        UnitType::Fleet => map.fleet_neighbours(u.location).to_vec(),
+                    };
+                    match to.choose(&mut rng) {
+                        Some(t) if rng.gen_bool(0.7) => Order::Move {
+                            unit: *u,
+                            to: *t,
+                            via: None,
+                        },
+                        _ => Order::Hold(*u),
+                    }
+                })
+                .collect(),
+            PhaseKind::Retreat => view
+                .dislodged
+                .iter()
+                .filter(|d| d.unit.power == me)
+                .map(|d| match d.retreats.choose(&mut rng) {
+                    Some(to) => Order::Retreat {
+                        unit: d.unit,
+                        to: *to,
+                    },
+                    None => Order::Disband(d.unit),
+                })
+                .collect(),
+            PhaseKind::Adjustment => {
+                let delta = view.adjustment(me);
+                if delta < 0 {
+                    view.units
+                        .iter()
+                        .filter(|u| u.power == me)
+                        .take((-delta) as usize)
+                        .map(|u| Order::Remove(*u))
+                        .collect()
+                } else {
+                    let mut orders = Vec::new();
+                    let free: Vec<_> = map
+                        .home_centres(me)
+                        .filter(|p| view.owners.get(p) == Some(&me))
+                        .filter(|p| !view.units.iter().any(|u| u.location.province == *p))
+                        .collect();
+                    for p in free.into_iter().take(delta as usize) {
+                        let loc = buildable_kinds(map, p)[0];
+                        let kind = if map.can_stand(UnitType::Army, loc) {
+                            UnitType::Army
+                        } else {
+                            UnitType::Fleet
+                        };
+                        orders.push(Order::Build(tablero::diplomacy::Unit {
+                            power: me,
+                            kind,
+                            location: loc,
+                        }));
+                    }
+                    while (orders.len() as i32) < delta {
+                        orders.push(Order::Waive(me));
+                    }
+                    orders
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! End to end over TCP: the embedded DAIDE server hosts a game for seven
+//! tablero clients (random movers that retreat, build and remove), which play
+//! to the year cap. Checks that every client ends cleanly and that the server
+//! saw the game through.
+
+mod daide_common;
+
+use std::time::Duration;
+
+use daide_common::random_player;
+use tablero::daide::client::{ClientConfig, run_client};
+use tablero::daide::server::{Ending, ServerConfig, run_game, run_server};
+use tablero::daide::token::TokenTable;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seven_clients_play_to_the_year_cap() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let mut cfg = ServerConfig::standard(7);
+    cfg.end_year = Some(1903);
+    let server = tokio::spawn(run_game(listener, cfg));
+    let mut clients = Vec::new();
+    for i in 0..7u64 {
+        let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let config = ClientConfig {
+            name: format!("rand{i}"),
+            version: "1".into(),
+            think_time: Duration::from_millis(100),
+            ..ClientConfig::default()
+        };
+        clients.push(tokio::spawn(run_client(stream, config, random_player(i))));
+    }
+    let host = tokio::time::timeout(Duration::from_secs(60), server)
+        .await
+        .expect("game finished in time")
+        .expect("server task")
+        .expect("server ok");
+    match host.ending() {
+        Some(Ending::Draw(p)) => assert!(!p.is_empty()),
+        Some(Ending::Solo(_)) => {}
+        None => panic!("no ending"),
+    }
+    assert!(host.game().phase().year >= 1904);
+    for c in clients {
+        let summary = tokio::time::timeout(Duration::from_secs(10), c)
+            .await
+            .expect("client finished")
+            .expect("client task")
+            .expect("client ok");
+        assert!(summary.summary.is_some());
+        assert!(summary.phases_ordered >= 6, "{}", summary.phases_ordered);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_server_hosts_two_games_at_once() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let make = |n: u64| {
+        let mut cfg = ServerConfig::standard(100 + n);
+        cfg.end_year = Some(1902);
+        cfg
+    };
+    let server = tokio::spawn(run_server(
+        listener,
+        TokenTable::standard(),
+        make,
+        Some(2),
+        std::future::pending(),
+    ));
+    let mut clients = Vec::new();
+    for i in 0..14u64 {
+        let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let config = ClientConfig {
+            name: format!("rand{i}"),
+            version: "1".into(),
+            think_time: Duration::from_millis(100),
+            ..ClientConfig::default()
+        };
+        clients.push(tokio::spawn(run_client(stream, config, random_player(i))));
+        // Let each client join before the next connects, so games fill in order.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let games = tokio::time::timeout(Duration::from_secs(60), server)
+        .await
+        .expect("games finished in time")
+        .expect("server task")
+        .expect("server ok");
+    assert_eq!(games.len(), 2);
+    for c in clients {
+        let s = tokio::time::timeout(Duration::from_secs(10), c)
+            .await
+            .expect("client finished")
+            .expect("client task")
+            .expect("client ok");
+        assert!(s.summary.is_some());
+    }
+}
