@@ -1,23 +1,192 @@
 //! Ladder reading: does a chain in atari get away, and does an atari on a two-liberty chain
 //! capture it? The defender may extend or capture an adjacent attacker chain in atari; the
 //! attacker keeps the chain in atari by playing on one of its two liberties. Reading plays on
-//! board copies (one per node), so it belongs to tree-node priors, not to playouts. It is
-//! bounded by a node budget; when the budget runs out the chain is assumed to escape (the
+//! board copies, so it belongs to tree-node priors, not to playouts.
+//!
+//! The copies live in a per-thread pool, one board per reading depth, reused across calls
+//! (no allocation once the pool is as deep as the longest ladder read so far, and recursion
+//! frames stay small: the boards are never on the stack). A reading is bounded by a node
+//! budget and by `MAX_DEPTH`; when either runs out the chain is assumed to escape (the
 //! cautious answer: no bonus for the attacker, no penalty for the defender).
 
 use crate::go::Color;
 use crate::go::board::{Board, Point};
+use std::cell::RefCell;
 
-/// Board copies one reading may make by default.
+/// Nodes (board copies) one reading may make by default.
 pub const DEFAULT_BUDGET: u32 = 200;
+
+/// Deepest reading, in moves: 50 ladder steps, more than the longest ladder on 25×25.
+pub const MAX_DEPTH: usize = 100;
 
 /// Liberties at which the defender counts as free.
 const FREE: usize = 3;
+
+thread_local! {
+    static POOL: RefCell<Vec<Board>> = const { RefCell::new(Vec::new()) };
+}
 
 /// The colour of the stone at `p`, if any.
 #[inline]
 fn colour_at(b: &Board, p: Point) -> Option<Color> {
     b.cell(p).color()
+}
+
+/// A reading in progress: `boards[d]` is the position at depth `d`.
+struct Reader<'a> {
+    boards: &'a mut Vec<Board>,
+    budget: u32,
+}
+
+/// Runs `f` with the thread's board pool, `board` copied in as depth 0.
+fn read<T>(board: &Board, budget: u32, f: impl FnOnce(&mut Reader) -> T) -> T {
+    POOL.with(|pool| match pool.try_borrow_mut() {
+        Ok(mut boards) => {
+            set_depth_board(&mut boards, 0, board);
+            let mut r = Reader {
+                boards: &mut boards,
+                budget,
+            };
+            f(&mut r)
+        }
+        // Re-entered on this thread (cannot happen today): read on a private pool.
+        Err(_) => {
+            let mut boards = Vec::new();
+            set_depth_board(&mut boards, 0, board);
+            let mut r = Reader {
+                boards: &mut boards,
+                budget,
+            };
+            f(&mut r)
+        }
+    })
+}
+
+/// Makes `boards[d]` a copy of `src`, growing the pool if needed. Kept out of line so that the
+/// temporary copy lives in this short-lived frame, never in the recursive ones.
+#[inline(never)]
+fn set_depth_board(boards: &mut Vec<Board>, d: usize, src: &Board) {
+    if d < boards.len() {
+        boards[d].clone_from(src);
+    } else {
+        boards.push(src.clone());
+    }
+}
+
+impl Reader<'_> {
+    /// Plays `c` at legal `p` on a copy of depth `d`, as depth `d + 1`.
+    #[inline(never)]
+    fn child(&mut self, d: usize, c: Color, p: Point) {
+        if d + 1 < self.boards.len() {
+            let (l, r) = self.boards.split_at_mut(d + 1);
+            r[0].clone_from(&l[d]);
+        } else {
+            let b = self.boards[d].clone();
+            self.boards.push(b);
+        }
+        self.boards[d + 1].play_unchecked(c, p);
+    }
+
+    /// Spends one node; false when the budget or the depth is exhausted.
+    #[inline]
+    fn spend(&mut self, d: usize) -> bool {
+        if self.budget == 0 || d + 1 >= MAX_DEPTH {
+            return false;
+        }
+        self.budget -= 1;
+        true
+    }
+
+    /// At depth `d` the chain through `s` (colour `c`) is in atari and `c` is to move.
+    fn defender_escapes(&mut self, d: usize, c: Color, s: Point) -> bool {
+        if !self.spend(d) {
+            return true;
+        }
+        let opp = c.opponent();
+        // Counter-captures of attacker chains in atari that touch the chain.
+        let mut tried = [usize::MAX; 8];
+        let mut n_tried = 0;
+        let mut t = s;
+        loop {
+            for u in Board::neighbours(t) {
+                let b = &self.boards[d];
+                if colour_at(b, u) == Some(opp) && b.in_atari(u) {
+                    let l = b.atari_liberty(u);
+                    if n_tried < tried.len() && !tried[..n_tried].contains(&l) {
+                        tried[n_tried] = l;
+                        n_tried += 1;
+                        if b.is_legal(c, l) {
+                            self.child(d, c, l);
+                            if self.after_defence(d + 1, c, s) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+            t = self.boards[d].next_stone(t);
+            if t == s {
+                break;
+            }
+        }
+        // Extension.
+        let b = &self.boards[d];
+        let l = b.atari_liberty(s);
+        if !tried[..n_tried].contains(&l) && b.is_legal(c, l) {
+            match b.liberties_after_upto(c, l, FREE as u32) as usize {
+                n if n >= FREE => return true,
+                2 => {
+                    self.child(d, c, l);
+                    if self.attacker_fails(d + 1, c, s) {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// The defender (`c`) has just moved (depth `d`); the attacker is to move.
+    fn after_defence(&mut self, d: usize, c: Color, s: Point) -> bool {
+        let b = &self.boards[d];
+        if colour_at(b, s) != Some(c) {
+            return false;
+        }
+        let mut libs = [0; FREE];
+        match b.chain_liberties_upto(s, &mut libs) {
+            n if n >= FREE => true,
+            2 => self.attacker_fails(d, c, s),
+            _ => false,
+        }
+    }
+
+    /// At depth `d` the chain through `s` has exactly two liberties and the attacker is to
+    /// move: true if no atari captures it.
+    fn attacker_fails(&mut self, d: usize, c: Color, s: Point) -> bool {
+        if !self.spend(d) {
+            return true;
+        }
+        let opp = c.opponent();
+        let mut libs = [0; 2];
+        if self.boards[d].chain_liberties_upto(s, &mut libs) < 2 {
+            return false;
+        }
+        for l in libs {
+            if !self.boards[d].is_legal(opp, l) {
+                continue;
+            }
+            self.child(d, opp, l);
+            let nb = &self.boards[d + 1];
+            if colour_at(nb, s) != Some(c) {
+                return false;
+            }
+            if nb.in_atari(s) && !self.defender_escapes(d + 1, c, s) {
+                return false;
+            }
+        }
+        true
+    }
 }
 
 /// True if `c`'s move at legal `p` leaves the chain through `s` (a stone of `c`, currently in
@@ -26,19 +195,16 @@ pub fn escape_move_works(board: &Board, c: Color, s: Point, p: Point, budget: u3
     if !board.is_legal(c, p) {
         return false;
     }
-    let mut b = board.clone();
-    b.play_unchecked(c, p);
-    let mut budget = budget;
-    after_defence(&b, c, s, &mut budget)
+    read(board, budget, |r| {
+        r.child(0, c, p);
+        r.after_defence(1, c, s)
+    })
 }
 
 /// True if the chain through `s` (in atari, its owner to move) escapes by any move.
 pub fn escapes(board: &Board, s: Point, budget: u32) -> bool {
     match colour_at(board, s) {
-        Some(c) => {
-            let mut budget = budget;
-            defender_escapes(board, c, s, &mut budget)
-        }
+        Some(c) => read(board, budget, |r| r.defender_escapes(0, c, s)),
         None => false,
     }
 }
@@ -58,108 +224,17 @@ pub fn ladder_captures(
     if c == attacker || !board.is_legal(attacker, p) {
         return false;
     }
-    let mut b = board.clone();
-    b.play_unchecked(attacker, p);
-    if colour_at(&b, target) != Some(c) {
-        return true; // captured outright
-    }
-    if !b.in_atari(target) {
-        return false;
-    }
-    let mut budget = budget;
-    !defender_escapes(&b, c, target, &mut budget)
-}
-
-/// The chain through `s` (colour `c`) is in atari and `c` is to move.
-fn defender_escapes(b: &Board, c: Color, s: Point, budget: &mut u32) -> bool {
-    if *budget == 0 {
-        return true;
-    }
-    *budget -= 1;
-    let opp = c.opponent();
-    // Counter-captures of attacker chains in atari that touch the chain.
-    let mut tried = [usize::MAX; 8];
-    let mut n_tried = 0;
-    let mut t = s;
-    loop {
-        for u in Board::neighbours(t) {
-            if colour_at(b, u) == Some(opp) && b.in_atari(u) {
-                let l = b.atari_liberty(u);
-                if n_tried < tried.len() && !tried[..n_tried].contains(&l) {
-                    tried[n_tried] = l;
-                    n_tried += 1;
-                    if b.is_legal(c, l) {
-                        let mut nb = b.clone();
-                        nb.play_unchecked(c, l);
-                        if after_defence(&nb, c, s, budget) {
-                            return true;
-                        }
-                    }
-                }
-            }
+    read(board, budget, |r| {
+        r.child(0, attacker, p);
+        let b = &r.boards[1];
+        if colour_at(b, target) != Some(c) {
+            return true; // captured outright
         }
-        t = b.next_stone(t);
-        if t == s {
-            break;
-        }
-    }
-    // Extension.
-    let l = b.atari_liberty(s);
-    if !tried[..n_tried].contains(&l) && b.is_legal(c, l) {
-        match b.liberties_after_upto(c, l, FREE as u32) as usize {
-            n if n >= FREE => return true,
-            2 => {
-                let mut nb = b.clone();
-                nb.play_unchecked(c, l);
-                if attacker_fails(&nb, c, s, budget) {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
-/// The defender (`c`) has just moved; the attacker is to move.
-fn after_defence(b: &Board, c: Color, s: Point, budget: &mut u32) -> bool {
-    if colour_at(b, s) != Some(c) {
-        return false;
-    }
-    let mut libs = [0; FREE];
-    match b.chain_liberties_upto(s, &mut libs) {
-        n if n >= FREE => true,
-        2 => attacker_fails(b, c, s, budget),
-        _ => false,
-    }
-}
-
-/// The chain through `s` has exactly two liberties and the attacker is to move: true if no
-/// atari captures it.
-fn attacker_fails(b: &Board, c: Color, s: Point, budget: &mut u32) -> bool {
-    if *budget == 0 {
-        return true;
-    }
-    *budget -= 1;
-    let opp = c.opponent();
-    let mut libs = [0; 2];
-    if b.chain_liberties_upto(s, &mut libs) < 2 {
-        return false;
-    }
-    for l in libs {
-        if !b.is_legal(opp, l) {
-            continue;
-        }
-        let mut nb = b.clone();
-        nb.play_unchecked(opp, l);
-        if colour_at(&nb, s) != Some(c) {
+        if !b.in_atari(target) {
             return false;
         }
-        if nb.in_atari(s) && !defender_escapes(&nb, c, s, budget) {
-            return false;
-        }
-    }
-    true
+        !r.defender_escapes(1, c, target)
+    })
 }
 
 #[cfg(test)]
@@ -328,5 +403,18 @@ mod tests {
             }
         }
         assert!(claims > 0);
+    }
+    #[test]
+    fn long_ladders_fit_a_small_stack() {
+        // A 19×19 ladder from the lower left running 15 steps to the upper right edge, read on
+        // a thread with a 256 KiB stack (debug build): the boards must not be on the stack.
+        let handle = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let b = setup(19, &["C4", "D5", "E3"], &["D4"]);
+                ladder_captures(&b, Color::Black, pt("D3", 19), pt("D4", 19), DEFAULT_BUDGET)
+            })
+            .unwrap();
+        assert!(handle.join().unwrap());
     }
 }
