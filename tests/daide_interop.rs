@@ -4,7 +4,8 @@
 //!
 //! Runs only when `TABLERO_DIPLOMACY_PYTHON` names a python with
 //! `diplomacy==1.1.2` installed (`tests/daide_interop/setup.sh` makes one);
-//! otherwise it says so and passes.
+//! otherwise it says so and passes — except under CI (`CI` set), where `.ci/run` installs the
+//! server and a missing one is a failure.
 
 mod daide_common;
 
@@ -27,6 +28,10 @@ fn free_port() -> u16 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seven_clients_play_the_python_diplomacy_server_to_1905() {
     let Ok(python) = std::env::var("TABLERO_DIPLOMACY_PYTHON") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run the interop test: .ci/run sets TABLERO_DIPLOMACY_PYTHON"
+        );
         eprintln!("skipped: set TABLERO_DIPLOMACY_PYTHON (see tests/daide_interop/setup.sh)");
         return;
     };

@@ -23,7 +23,9 @@ async fn full_games_against_gnugo_agree_on_the_score() {
         "GNU Go is missing: install the Debian package `gnugo` (.ci/run does)"
     );
     let mut opts = MatchOptions::new(
-        &tablero_cmd("--set search.playouts=4000 --set search.resign_threshold=0 --set search.seed={game}"),
+        &tablero_cmd(
+            "--set search.playouts=4000 --set search.resign_threshold=0 --set search.seed={game}",
+        ),
         &format!("{GNUGO} --mode gtp --chinese-rules --level 1"),
         9,
         7.0,
@@ -49,13 +51,21 @@ async fn full_games_against_gnugo_agree_on_the_score() {
             r.game,
             r.reason
         );
-        assert!(r.moves > 10, "game {} is too short: {} moves", r.game, r.moves);
+        assert!(
+            r.moves > 10,
+            "game {} is too short: {} moves",
+            r.game,
+            r.moves
+        );
         if r.reason == EndReason::Score {
             scored += 1;
             let ours = r.engine_scores[r.black_engine].as_deref();
             let gnugo = r.engine_scores[1 - r.black_engine].as_deref();
             let (Some(ours), Some(gnugo)) = (ours, gnugo) else {
-                panic!("game {}: final_score missing: {:?}", r.game, r.engine_scores);
+                panic!(
+                    "game {}: final_score missing: {:?}",
+                    r.game, r.engine_scores
+                );
             };
             assert_eq!(
                 parse_score(ours),

@@ -100,6 +100,7 @@ impl GoPlayer for Player {
             .any(|v| board.get(*v) == Some(color.opponent()));
         let options = SearchOptions {
             forbid_pass: opponent_dead,
+            ..SearchOptions::default()
         };
         self.search_with(game, color, budget, options).decision
     }

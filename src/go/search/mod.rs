@@ -34,7 +34,9 @@ use playout::{PlayoutPolicy, count, playout};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed,
+};
 use std::time::{Duration, Instant};
 
 /// The search's knobs (from `[search]` of the config).
@@ -211,6 +213,27 @@ impl SearchSummary {
 pub struct SearchOptions {
     /// Never choose pass at the root (kgs-genmove_cleanup while dead stones remain).
     pub forbid_pass: bool,
+    /// Accumulate playout ownership for the snapshots (kata-analyze `ownership true`).
+    pub ownership: bool,
+}
+
+/// The state of a running search, handed to an observer (analysis, live graphics).
+#[derive(Clone, Debug)]
+pub struct SearchSnapshot {
+    pub playouts: u64,
+    pub root_visits: u32,
+    pub elapsed: Duration,
+    /// Root moves by visits, best first.
+    pub moves: Vec<MoveStat>,
+    /// Mean final ownership of each point over this search's playouts, +1 Black, -1 White,
+    /// indexed `row * size + col` (when `SearchOptions::ownership`).
+    pub ownership: Option<Vec<f64>>,
+}
+
+/// A callback that sees the search every `interval` while it runs.
+pub struct Observer<'a> {
+    pub interval: Duration,
+    pub callback: &'a mut (dyn FnMut(&SearchSnapshot) + Send),
 }
 
 /// Identifies the position the tree's root stands for.
@@ -243,6 +266,9 @@ struct Shared<'a> {
     early: AtomicBool,
     start: Instant,
     options: SearchOptions,
+    /// Per point: sum over playouts of +1 (Black owns) / -1 (White owns), and the count.
+    ownership: Vec<AtomicI64>,
+    ownership_count: AtomicU64,
 }
 
 /// One worker's scratch state.
@@ -377,6 +403,19 @@ impl Player {
         budget: &Budget,
         options: SearchOptions,
     ) -> SearchSummary {
+        self.search_observed(game, color, budget, options, None)
+    }
+
+    /// A search whose progress `observer` sees every `observer.interval` (and once at the
+    /// end). The calling thread observes; `threads` workers search.
+    pub fn search_observed(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: &Budget,
+        options: SearchOptions,
+        observer: Option<Observer<'_>>,
+    ) -> SearchSummary {
         let start = Instant::now();
         self.prepare_root(game, color);
         let shared = Shared {
@@ -393,22 +432,52 @@ impl Player {
             early: AtomicBool::new(false),
             start,
             options,
+            ownership: if options.ownership {
+                (0..game.size() * game.size())
+                    .map(|_| AtomicI64::new(0))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            ownership_count: AtomicU64::new(0),
         };
         let threads = self.params.threads.max(1);
         // Seeds: the player's stream, so that successive searches differ but replay alike.
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.r#gen()).collect();
         let root = &self.root;
+        let done = AtomicUsize::new(0);
         std::thread::scope(|s| {
-            for &seed in &seeds[1..] {
-                let shared = &shared;
-                s.spawn(move || run_worker(root, shared, budget, seed, false));
+            let observed = observer.is_some();
+            for (t, &seed) in seeds.iter().enumerate() {
+                if t == 0 && !observed {
+                    continue;
+                }
+                let (shared, done) = (&shared, &done);
+                s.spawn(move || {
+                    run_worker(root, shared, budget, seed, t == 0);
+                    done.fetch_add(1, Relaxed);
+                });
             }
-            run_worker(root, &shared, budget, seeds[0], true);
+            match observer {
+                None => run_worker(root, &shared, budget, seeds[0], true),
+                Some(obs) => {
+                    let mut next = Instant::now() + obs.interval;
+                    while done.load(Relaxed) < threads {
+                        std::thread::sleep(Duration::from_millis(2));
+                        if Instant::now() >= next {
+                            (obs.callback)(&snapshot(root, &shared));
+                            next += obs.interval;
+                        }
+                    }
+                    (obs.callback)(&snapshot(root, &shared));
+                }
+            }
         });
         let playouts = shared.playouts.load(Relaxed);
         let stopped_early = shared.early.load(Relaxed);
         let tree_nodes = shared.nodes.load(Relaxed);
-        let moves = root_moves(&self.root, options.forbid_pass);
+        let mut moves = root_moves(&self.root, options.forbid_pass);
+        prefer_playing_on(&mut moves, game);
         let decision = match moves.first() {
             Some(best) if best.visits > 0 => {
                 let lost = self.params.resign_threshold > 0.0
@@ -530,6 +599,39 @@ impl Player {
             .flatten()
             .collect();
         score(game, &dead)
+    }
+}
+
+/// Passing first ends nothing and hands the opponent a free move: when pass comes out on top
+/// but the opponent did not just pass, a move within 5% of pass's win rate is played instead.
+fn prefer_playing_on(moves: &mut [MoveStat], game: &Game) {
+    let opponent_passed = game.last_move().is_some_and(|(_, m)| m == Move::Pass);
+    if opponent_passed || moves.first().is_none_or(|m| m.mv != Move::Pass) {
+        return;
+    }
+    let pass_rate = moves[0].winrate;
+    if let Some(i) = moves
+        .iter()
+        .position(|m| m.mv != Move::Pass && m.visits > 0 && m.winrate >= pass_rate - 0.05)
+    {
+        moves[..=i].rotate_right(1);
+    }
+}
+
+fn snapshot(root: &Node, shared: &Shared) -> SearchSnapshot {
+    let count = shared.ownership_count.load(Relaxed);
+    SearchSnapshot {
+        playouts: shared.playouts.load(Relaxed),
+        root_visits: root.visits(),
+        elapsed: shared.start.elapsed(),
+        moves: root_moves(root, shared.options.forbid_pass),
+        ownership: (shared.options.ownership).then(|| {
+            shared
+                .ownership
+                .iter()
+                .map(|o| o.load(Relaxed) as f64 / count.max(1) as f64)
+                .collect()
+        }),
     }
 }
 
@@ -809,7 +911,7 @@ fn run_playout(
     w: &mut Worker,
 ) -> f64 {
     let amaf = (shared.params.rave_equiv > 0.0).then_some(&mut w.played);
-    playout(
+    let margin = playout(
         board,
         to_move,
         passes,
@@ -819,7 +921,20 @@ fn run_playout(
         &mut w.rng,
         amaf,
     )
-    .margin
+    .margin;
+    if !shared.ownership.is_empty() {
+        let size = board.size();
+        for (i, o) in shared.ownership.iter().enumerate() {
+            let p = Board::point_of(Vertex::new(i % size, i / size));
+            match owner(board, p) {
+                Some(Color::Black) => o.fetch_add(1, Relaxed),
+                Some(Color::White) => o.fetch_sub(1, Relaxed),
+                None => 0,
+            };
+        }
+        shared.ownership_count.fetch_add(1, Relaxed);
+    }
+    margin
 }
 
 /// AMAF backup: for every node on the path, each child whose point was played first (below
@@ -1042,6 +1157,81 @@ mod tests {
         p.prepare_root(&h, Color::Black);
         assert!(p.root_visits() <= 1);
         assert_eq!(p.tree_size(), 1);
+    }
+
+    #[test]
+    fn observer_sees_progress_and_ownership() {
+        let g = game(9, Scoring::Area, 7.0);
+        let mut p = Player::new(SearchParams {
+            threads: 2,
+            max_playouts: 0,
+            ..SearchParams::default()
+        });
+        let start = Instant::now();
+        let budget = Budget::new(start + Duration::from_millis(300), CancelFlag::new());
+        let mut seen: Vec<SearchSnapshot> = Vec::new();
+        let mut cb = |s: &SearchSnapshot| seen.push(s.clone());
+        let summary = p.search_observed(
+            &g,
+            Color::Black,
+            &budget,
+            SearchOptions {
+                ownership: true,
+                ..SearchOptions::default()
+            },
+            Some(Observer {
+                interval: Duration::from_millis(50),
+                callback: &mut cb,
+            }),
+        );
+        assert!(seen.len() >= 4, "{} snapshots", seen.len());
+        assert!(seen.windows(2).all(|w| w[0].playouts <= w[1].playouts));
+        let last = seen.last().unwrap();
+        assert_eq!(last.playouts, summary.playouts);
+        let own = last.ownership.as_ref().unwrap();
+        assert_eq!(own.len(), 81);
+        assert!(own.iter().all(|o| (-1.0..=1.0).contains(o)));
+        assert!(own.iter().any(|o| *o != 0.0));
+    }
+
+    #[test]
+    fn does_not_pass_first_with_moves_left() {
+        let mut g = game(9, Scoring::Area, 7.0);
+        g.play(Color::Black, Move::parse("E5", 9).unwrap()).unwrap();
+        let mut moves = vec![
+            MoveStat {
+                mv: Move::Pass,
+                visits: 10,
+                winrate: 0.5,
+                pv: vec![],
+            },
+            MoveStat {
+                mv: Move::parse("C3", 9).unwrap(),
+                visits: 5,
+                winrate: 0.47,
+                pv: vec![],
+            },
+        ];
+        prefer_playing_on(&mut moves, &g);
+        assert_eq!(moves[0].mv.to_string(), "C3");
+        // After the opponent passed, passing back is fine.
+        g.play(Color::White, Move::Pass).unwrap();
+        let mut again = vec![
+            MoveStat {
+                mv: Move::Pass,
+                visits: 10,
+                winrate: 0.5,
+                pv: vec![],
+            },
+            MoveStat {
+                mv: Move::parse("C3", 9).unwrap(),
+                visits: 5,
+                winrate: 0.47,
+                pv: vec![],
+            },
+        ];
+        prefer_playing_on(&mut again, &g);
+        assert_eq!(again[0].mv, Move::Pass);
     }
 
     #[test]
