@@ -9,22 +9,10 @@
 //!
 //! All use simple ko only (positional superko is enforced in the tree, not in playouts).
 
-// The policy modules are declared here because `search/mod.rs` is being rewritten on another
-// branch; they belong in `search/mod.rs` as `pub mod patterns; pub mod policy; pub mod priors; pub mod tactics;`
-// (their code only refers to `super::` siblings and `crate::` paths, so moving them is a
-// two-line change).
-#[path = "patterns.rs"]
-pub mod patterns;
-#[path = "policy.rs"]
-pub mod policy;
-#[path = "priors.rs"]
-pub mod priors;
-#[path = "tactics.rs"]
-pub mod tactics;
-
-use super::super::board::{Board, Point};
-use super::super::game::Scoring;
-use super::super::{Color, Move};
+use super::policy;
+use crate::go::board::{Board, Point};
+use crate::go::game::Scoring;
+use crate::go::{Color, Move};
 use rand::Rng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
