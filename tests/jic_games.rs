@@ -170,7 +170,7 @@ fn repeated_bounces_trigger_deadlock_repair() {
     let view = g.view(Some(tur));
     let mut bot = JicBot::new(JicConfig::thesis(), 3);
     let first = bot.orders(&view, budget(1000));
-    assert_ne!(bot.last_stats().mode, CoordinatorMode::DeadlockRepair);
+    assert_ne!(bot.last_stats().mode, CoordinatorMode::DeadlockRepair, "{first:?}");
     // Same position again: the moves bounced.
     let second = bot.orders(&view, budget(1000));
     assert_eq!(
@@ -178,7 +178,7 @@ fn repeated_bounces_trigger_deadlock_repair() {
         "thesis JIC is deterministic for one position"
     );
     let third = bot.orders(&view, budget(1000));
-    assert_eq!(bot.last_stats().mode, CoordinatorMode::DeadlockRepair);
+    assert_eq!(bot.last_stats().mode, CoordinatorMode::DeadlockRepair, "{third:?}");
     assert_ne!(second, third, "deadlock repair changes the action");
     for o in &third {
         assert!(check_order(&view, tur, o, 0).is_ok(), "{o:?}");

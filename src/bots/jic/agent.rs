@@ -356,7 +356,10 @@ pub fn classify(board: &Board, unit: &Unit, dest: Location, surrounded: bool) ->
     if board.enemy_at(p) {
         return ATTACK;
     }
-    if there <= here {
+    // "Does not increase" read as progress: a lateral move at equal distance
+    // would make home units rotate between own centres; every type-6 move
+    // of the worked example (SMY→ARM, ANK→BLA, ANK→ARM: 1 → 0) decreases it.
+    if there < here {
         return FRONT;
     }
     NO_PLAN

@@ -211,15 +211,25 @@ impl JicBot {
                 .iter()
                 .map(|&t| stuck[t])
                 .find(|(j, d)| *j != i && board.map.can_reach_province(u.kind, u.location, *d));
-            fixed[i] = match support {
-                Some((j, _)) => Some(Choice::Support(j)),
-                None => {
-                    let others: Vec<usize> = (0..plans[i].len())
-                        .filter(|k| plans[i][*k].dest.province != dest)
-                        .collect();
-                    others.choose(&mut self.rng).map(|k| Choice::Plan(*k))
+            let mut options: Vec<Choice> = Vec::new();
+            if let Some((j, _)) = support {
+                options.push(Choice::Support(j));
+            }
+            let mut others: Vec<usize> = (0..plans[i].len())
+                .filter(|k| plans[i][*k].dest.province != dest)
+                .collect();
+            others.shuffle(&mut self.rng);
+            options.extend(others.into_iter().map(Choice::Plan));
+            // The first option that keeps the fixed set valid.
+            fixed[i] = None;
+            for c in options {
+                fixed[i] = Some(c);
+                if all_valid(board.map, plans, &mut fixed) {
+                    break;
                 }
-            };
+                fixed[i] = None;
+            }
+            fixed[i]?;
         }
         all_valid(board.map, plans, &mut fixed).then_some(fixed)
     }
