@@ -170,6 +170,8 @@ pub struct SearchConfig {
     pub virtual_loss: u32,
     /// Stop searching when the best move can no longer be overtaken in the time left.
     pub early_stop: bool,
+    /// After genmove, keep searching the opponent's replies until the next command arrives.
+    pub ponder: bool,
 }
 
 impl Default for SearchConfig {
@@ -189,6 +191,7 @@ impl Default for SearchConfig {
             rave_equiv: 3000.0,
             virtual_loss: 3,
             early_stop: true,
+            ponder: false,
         }
     }
 }
