@@ -157,7 +157,11 @@ async fn lz_analyze_streams_reports_and_stops_on_protocol_version() {
     }
     assert!(rest.lines().count() <= 1, "{rest}");
     assert_eq!(s.response().await, "=3 2\n\n");
-    assert!(t.elapsed() < Duration::from_millis(200), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        t.elapsed()
+    );
     s.finish().await;
 }
 
@@ -195,7 +199,11 @@ async fn kata_analyze_reports_floats_and_ownership_and_stops_on_a_blank_line() {
             break;
         }
     }
-    assert!(t.elapsed() < Duration::from_millis(200), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        t.elapsed()
+    );
     s.send("name\n").await;
     assert_eq!(s.response().await, "= tablero\n\n");
     s.finish().await;
@@ -205,7 +213,8 @@ async fn kata_analyze_reports_floats_and_ownership_and_stops_on_a_blank_line() {
 async fn genmove_analyze_reports_then_plays() {
     let c = config();
     let mut s = live(go_engine(&c).expect("engine"), &c);
-    s.send("4 kata-genmove_analyze b 5 avoid b E5,D5,F5 1\n").await;
+    s.send("4 kata-genmove_analyze b 5 avoid b E5,D5,F5 1\n")
+        .await;
     let text = s.response().await;
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "=4");
@@ -214,7 +223,10 @@ async fn genmove_analyze_reports_then_plays() {
         .strip_prefix("play ")
         .expect("play line");
     assert!(!["E5", "D5", "F5"].contains(&played), "{text}");
-    assert!(Vertex::parse(played, 9).is_ok() || played == "pass", "{text}");
+    assert!(
+        Vertex::parse(played, 9).is_ok() || played == "pass",
+        "{text}"
+    );
     // At least the final report; no reported move is avoided.
     assert!(lines.len() >= 4, "{text}");
     for line in &lines[1..lines.len() - 2] {
@@ -246,7 +258,10 @@ async fn live_gfx_during_genmove_ends_with_clear() {
     assert!(drawn.len() >= 3, "{drawn:?}");
     assert_eq!(drawn.last().map(String::as_str), Some("gogui-gfx: CLEAR"));
     for block in &drawn[..drawn.len() - 1] {
-        assert!(block.starts_with("gogui-gfx:\n") && block.ends_with("\n\n"), "{block:?}");
+        assert!(
+            block.starts_with("gogui-gfx:\n") && block.ends_with("\n\n"),
+            "{block:?}"
+        );
         assert_eq!(block.matches("\n\n").count(), 1, "{block:?}");
         assert!(block.contains("\nTEXT B "), "{block:?}");
     }
@@ -337,7 +352,12 @@ fn pondering_grows_the_tree_the_next_search_reuses() {
     params.threads = 1;
     let mut player = Player::new(params);
     let mut game = Game::new(9, Rules::from(&c.go)).expect("game");
-    let budget = |ms| Budget::new(Instant::now() + Duration::from_millis(ms), CancelFlag::new());
+    let budget = |ms| {
+        Budget::new(
+            Instant::now() + Duration::from_millis(ms),
+            CancelFlag::new(),
+        )
+    };
     let d = GoPlayer::genmove(&mut player, &game, Color::Black, &budget(100));
     let Decision::Play(mv) = d else {
         panic!("resigned on an empty board")
