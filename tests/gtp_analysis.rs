@@ -77,8 +77,11 @@ impl Live {
     }
 }
 
-/// The `info` blocks of a report line, each as (key, value) pairs up to `pv`, plus the pv.
-fn infos(line: &str) -> Vec<(Vec<(String, String)>, Vec<String>)> {
+/// One `info` block: its (key, value) pairs up to `pv`, and the pv.
+type Info = (Vec<(String, String)>, Vec<String>);
+
+/// The `info` blocks of a report line.
+fn infos(line: &str) -> Vec<Info> {
     let body = line.split(" ownership ").next().unwrap_or(line);
     let body = body.split(" rootInfo ").next().unwrap_or(body);
     body.split("info ")
