@@ -9,3 +9,4 @@ pub mod config;
 pub mod daemon;
 pub mod go;
 pub mod gtp;
+pub mod gvgai;

@@ -125,7 +125,12 @@ impl Vertex {
 
 impl fmt::Display for Vertex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", COLUMN_LETTERS[self.col()] as char, self.row() + 1)
+        write!(
+            f,
+            "{}{}",
+            COLUMN_LETTERS[self.col()] as char,
+            self.row() + 1
+        )
     }
 }
 
