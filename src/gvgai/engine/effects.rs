@@ -1,0 +1,487 @@
+//! The effects of the InteractionSet, applied to the first sprite of a collision (and for some,
+//! to the second). Semantics follow GVG-AI's `ontology/effects`.
+
+use std::sync::Arc;
+
+use super::state::{GameState, SpriteRef, Timer};
+use crate::gvgai::vgdl::{Dir, EffectKind, TypeId};
+
+/// What an execution changed besides the game: GVG-AI keeps `applyScore` on the effect
+/// object (so it persists), and `subtractHealthPoints` swaps its score when it kills.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct EffectOutcome {
+    pub apply_score: Option<bool>,
+    pub score_override: Option<i32>,
+}
+
+impl EffectOutcome {
+    fn apply(a: bool) -> Self {
+        EffectOutcome {
+            apply_score: Some(a),
+            score_override: None,
+        }
+    }
+}
+
+impl GameState {
+    fn last_direction(&self, r: SpriteRef) -> Dir {
+        let s = self.sprite(r);
+        Dir {
+            x: f64::from(s.x - s.lx),
+            y: f64::from(s.y - s.ly),
+        }
+    }
+
+    /// GVG-AI `TransformTo.transformTo`.
+    fn transform_into(
+        &mut self,
+        new: Option<SpriteRef>,
+        s1: SpriteRef,
+        s2: Option<SpriteRef>,
+        kill_second: bool,
+        force_orientation: bool,
+    ) {
+        let Some(n) = new else { return };
+        let rules = Arc::clone(&self.rules);
+        let old = self.sprite(s1).clone();
+        let p_new = rules.props(n.ty);
+        let p_old = rules.props(s1.ty);
+        {
+            let ns = self.sprite_mut(n);
+            if force_orientation
+                || (p_new.is_oriented && p_old.is_oriented && ns.orientation.is_none())
+            {
+                ns.orientation = old.orientation;
+            }
+            ns.lx = old.lx;
+            ns.ly = old.ly;
+            for &(res, v) in &old.resources {
+                ns.modify(res, v);
+            }
+        }
+        let mut transformed = true;
+        if p_old.is_avatar {
+            if p_new.is_avatar {
+                let id = self.sprite(n).id;
+                self.avatar = Some((n.ty, id));
+            } else {
+                transformed = false;
+            }
+        }
+        self.sprite_mut(n).health = old.health;
+        self.kill(s1, transformed);
+        if let (true, Some(s2)) = (kill_second, s2) {
+            self.kill(s2, true);
+        }
+    }
+
+    /// StepBack with `pixelPerfect`: stop flush against `s2` on the side it came from.
+    fn pixel_perfect(&self, s1: SpriteRef, s2: SpriteRef) -> (i32, i32) {
+        let a = self.sprite(s1);
+        let b = self.sprite(s2);
+        let w = self.block;
+        let v = Dir {
+            x: f64::from(a.x - a.lx),
+            y: f64::from(a.y - a.ly),
+        }
+        .normalised();
+        if v == Dir::DOWN {
+            (a.x, a.y - ((a.y + w) - b.y))
+        } else if v == Dir::RIGHT {
+            (a.x - ((a.x + w) - b.x), a.y)
+        } else if v == Dir::UP {
+            (a.x, b.y + w)
+        } else if v == Dir::LEFT {
+            (b.x + w, a.y)
+        } else {
+            (a.lx, a.ly)
+        }
+    }
+
+    /// Apply one effect. `e` is the top-level effect index (`usize::MAX` for timer delegates).
+    pub(crate) fn run_effect(
+        &mut self,
+        kind: &EffectKind,
+        e: usize,
+        s1: Option<SpriteRef>,
+        s2: Option<SpriteRef>,
+    ) -> EffectOutcome {
+        use EffectKind as E;
+        let none = EffectOutcome::default();
+        let rules = Arc::clone(&self.rules);
+        match kind {
+            E::TransformToAll {
+                stype,
+                stype_to,
+                kill_second,
+            } => {
+                let n = self.groups[usize::from(*stype)].len();
+                for i in 0..n {
+                    let s = SpriteRef {
+                        ty: *stype,
+                        idx: i as u32,
+                    };
+                    let (x, y) = (self.sprite(s).x, self.sprite(s).y);
+                    let new = self.add_sprite(*stype_to, x, y, true);
+                    self.transform_into(new, s, s2, *kill_second, false);
+                }
+                return none;
+            }
+            E::KillAll { stype } => {
+                for i in 0..self.groups[usize::from(*stype)].len() {
+                    self.kill(
+                        SpriteRef {
+                            ty: *stype,
+                            idx: i as u32,
+                        },
+                        false,
+                    );
+                }
+                return none;
+            }
+            E::SubtractHealthPoints {
+                value,
+                limit,
+                stype,
+                score_if_killed,
+            } => {
+                let mut target = s1;
+                if let Some(t) = stype {
+                    for &st in &rules.props(*t).subtypes {
+                        if !self.groups[usize::from(st)].is_empty() {
+                            target = Some(SpriteRef { ty: st, idx: 0 });
+                        }
+                    }
+                }
+                let Some(s) = target else { return none };
+                self.sprite_mut(s).health -= value;
+                if self.sprite(s).health <= *limit {
+                    self.kill(s, false);
+                    return EffectOutcome {
+                        apply_score: None,
+                        score_override: Some(*score_if_killed),
+                    };
+                }
+                return none;
+            }
+            _ => {}
+        }
+        let Some(s1) = s1 else { return none };
+        match kind {
+            E::StepBack { pixel_perfect } => {
+                let (x, y) = match (pixel_perfect, s2) {
+                    (true, Some(s2)) => self.pixel_perfect(s1, s2),
+                    _ => (self.sprite(s1).lx, self.sprite(s1).ly),
+                };
+                let s = self.sprite_mut(s1);
+                s.x = x;
+                s.y = y;
+            }
+            E::UndoAll { not_types } => {
+                for &t in &rules.desc.sprite_order {
+                    if not_types.contains(&t) {
+                        continue;
+                    }
+                    for s in self.groups[usize::from(t)].iter_mut() {
+                        s.x = s.lx;
+                        s.y = s.ly;
+                    }
+                }
+            }
+            E::KillSprite => self.kill(s1, false),
+            E::KillIfHasMore { resource, limit } => {
+                if self.sprite(s1).amount(*resource) >= *limit {
+                    self.kill(s1, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::KillIfHasLess { resource, limit } => {
+                if self.sprite(s1).amount(*resource) <= *limit {
+                    self.kill(s1, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::TransformTo {
+                stype,
+                kill_second,
+                force_orientation,
+            } => {
+                if !self.sprite(s1).disabled {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    let new = self.add_sprite(*stype, x, y, false);
+                    self.transform_into(new, s1, s2, *kill_second, *force_orientation);
+                }
+            }
+            E::CloneSprite => {
+                let (t, x, y) = (s1.ty, self.sprite(s1).x, self.sprite(s1).y);
+                self.add_sprite(t, x, y, false);
+            }
+            E::Spawn { stype } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() < prob {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    self.add_sprite(*stype, x, y, false);
+                }
+            }
+            E::SpawnIfHasMore {
+                resource,
+                limit,
+                stype,
+                spend,
+            } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() >= prob {
+                    return EffectOutcome::apply(false);
+                }
+                if self.sprite(s1).amount(*resource) >= *limit {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    self.add_sprite(*stype, x, y, false);
+                    self.sprite_mut(s1).modify(*resource, -spend);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::ReverseDirection => {
+                let s = self.sprite_mut(s1);
+                s.orientation = s.orientation.reversed();
+            }
+            E::TurnAround => {
+                let p = rules.props(s1.ty);
+                {
+                    let s = self.sprite_mut(s1);
+                    s.x = s.lx;
+                    s.y = s.ly;
+                    s.lastmove = p.cooldown;
+                }
+                self.active_movement(s1, Dir::DOWN, p.speed);
+                self.sprite_mut(s1).lastmove = p.cooldown;
+                self.active_movement(s1, Dir::DOWN, p.speed);
+                let s = self.sprite_mut(s1);
+                s.orientation = s.orientation.reversed();
+            }
+            E::WrapAround { offset } => {
+                let (w, sw, sh) = (
+                    f64::from(self.block),
+                    f64::from(self.width),
+                    f64::from(self.height),
+                );
+                let s = self.sprite_mut(s1);
+                if s.orientation.x > 0.0 {
+                    s.x = (offset * w) as i32;
+                } else if s.orientation.x < 0.0 {
+                    s.x = (sw - w * (1.0 + offset)) as i32;
+                } else if s.orientation.y > 0.0 {
+                    s.y = (offset * w) as i32;
+                } else if s.orientation.y < 0.0 {
+                    s.y = (sh - w * (1.0 + offset)) as i32;
+                }
+                s.lastmove = 0;
+            }
+            E::ShieldFrom { stype, ftype } => {
+                self.shields.push((s1.ty, *stype, ftype.clone()));
+            }
+            E::AddTimer { timer, .. } => {
+                if e != usize::MAX {
+                    let at = self.tick + timer;
+                    let pos = self
+                        .timers
+                        .iter()
+                        .position(|t| t.at >= at)
+                        .unwrap_or(self.timers.len());
+                    self.timers.insert(pos, Timer { at, effect: e });
+                }
+            }
+            E::AddHealthPoints { value, kill_second } => {
+                let limit = rules.props(s1.ty).limit_health;
+                let s = self.sprite_mut(s1);
+                if s.health + value < limit {
+                    s.health += value;
+                    if s.health > s.max_health {
+                        s.max_health = s.health;
+                    }
+                    if let (true, Some(s2)) = (kill_second, s2) {
+                        self.kill(s2, false);
+                    }
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            // Effects that need the second sprite.
+            _ => {
+                let Some(s2) = s2 else { return none };
+                return self.run_binary(kind, e, s1, s2);
+            }
+        }
+        none
+    }
+
+    fn run_binary(
+        &mut self,
+        kind: &EffectKind,
+        e: usize,
+        s1: SpriteRef,
+        s2: SpriteRef,
+    ) -> EffectOutcome {
+        use EffectKind as E;
+        let none = EffectOutcome::default();
+        let rules = Arc::clone(&self.rules);
+        match kind {
+            E::BounceForward => {
+                let ld = self.last_direction(s2);
+                let mut dir = ld.normalised();
+                let o = self.sprite(s2).orientation;
+                if ld.x * o.x < 0.0 {
+                    dir.x = -dir.x;
+                }
+                if ld.y * o.y < 0.0 {
+                    dir.y = -dir.y;
+                }
+                self.active_movement(s1, dir, rules.props(s2.ty).speed);
+                self.sprite_mut(s1).orientation = dir;
+            }
+            E::KillBoth => {
+                self.kill(s1, false);
+                self.kill(s2, false);
+            }
+            E::KillIfOtherHasMore {
+                resource,
+                limit,
+                subtract,
+            } => {
+                if self.sprite(s2).amount(*resource) >= *limit {
+                    self.kill(s1, false);
+                    if *subtract {
+                        self.sprite_mut(s2).modify(*resource, -limit);
+                    }
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::KillIfFromAbove => {
+                let (a, b) = (self.sprite(s1), self.sprite(s2));
+                let other_higher = a.ly > b.ly + self.block / 2;
+                let going_down = b.y > b.ly;
+                if other_higher && going_down {
+                    self.kill(s1, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::CollectResource { kill_resource } if rules.props(s1.ty).is_resource => {
+                let rtype: TypeId = s1.ty;
+                let limit = rules.resource_limit[usize::from(rtype)];
+                let value = rules.props(s1.ty).value;
+                let num = self.sprite(s2).amount(rtype);
+                if num < limit {
+                    let topup = value.min(limit - num);
+                    self.sprite_mut(s2).modify(rtype, topup);
+                    if *kill_resource {
+                        self.kill(s1, true);
+                    }
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::ChangeResource {
+                resource,
+                value,
+                kill_resource,
+            } => {
+                let limit = rules.resource_limit[usize::from(*resource)];
+                let num = self.sprite(s1).amount(*resource);
+                if num + value <= limit {
+                    self.sprite_mut(s1).modify(*resource, *value);
+                    if *kill_resource {
+                        self.kill(s2, true);
+                    }
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::TeleportToExit => {
+                let p2 = rules.props(s2.ty);
+                let has_itype = matches!(
+                    p2.class,
+                    Some(
+                        crate::gvgai::vgdl::SpriteClass::Portal
+                            | crate::gvgai::vgdl::SpriteClass::SpawnPoint
+                            | crate::gvgai::vgdl::SpriteClass::Bomber
+                            | crate::gvgai::vgdl::SpriteClass::Chaser
+                            | crate::gvgai::vgdl::SpriteClass::Fleeing
+                            | crate::gvgai::vgdl::SpriteClass::Spreader
+                    )
+                );
+                let Some(&dest) = p2.stype.first().filter(|_| has_itype) else {
+                    return none;
+                };
+                let n = self.groups[usize::from(dest)].len();
+                if n > 0 {
+                    let k = self.rng.next_int_bounded(n as i32) as usize;
+                    let d = self.groups[usize::from(dest)][k].clone();
+                    let oriented = rules.props(dest).is_oriented;
+                    let s = self.sprite_mut(s1);
+                    s.x = d.x;
+                    s.y = d.y;
+                    s.lastmove = 0;
+                    if oriented {
+                        s.orientation = d.orientation;
+                    }
+                } else {
+                    self.kill(s1, false);
+                }
+            }
+            E::PullWithIt { pixel_perfect } => {
+                let id = self.sprite(s1).id;
+                if self.pulled.contains(&(e, id)) {
+                    return none;
+                }
+                self.pulled.push((e, id));
+                let (lx, ly) = (self.sprite(s1).lx, self.sprite(s1).ly);
+                let v = self.last_direction(s2).normalised();
+                let px = (rules.props(s2.ty).speed * f64::from(self.block)) as i32;
+                self.update_pos(s1, v, px);
+                let (x2, y2) = (self.sprite(s2).x, self.sprite(s2).y);
+                let s = self.sprite_mut(s1);
+                s.lx = lx;
+                s.ly = ly;
+                if *pixel_perfect {
+                    s.x = x2;
+                    s.y = y2;
+                }
+            }
+            E::AttractGaze { align }
+                if rules.props(s1.ty).is_oriented && rules.props(s2.ty).is_oriented =>
+            {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() < prob {
+                    let b = self.sprite(s2).clone();
+                    let s = self.sprite_mut(s1);
+                    s.orientation = b.orientation;
+                    if *align {
+                        if s.orientation == Dir::LEFT || s.orientation == Dir::RIGHT {
+                            s.y = b.y;
+                        } else {
+                            s.x = b.x;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        none
+    }
+}

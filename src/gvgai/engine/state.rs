@@ -1,0 +1,920 @@
+//! The game state and one game cycle: avatar first, then the other sprites in reverse sprite
+//! order, then events (timers, EOS, pairwise collisions), removal of killed sprites,
+//! terminations and the 2000-tick limit — the order of GVG-AI's `Game`/`ForwardModel`.
+//!
+//! All sprites of a game share one size (the block size); positions are pixels.
+
+use std::sync::Arc;
+
+use super::EngineError;
+use super::rng::JavaRandom;
+use super::rules::{Action, Rules};
+use crate::gvgai::vgdl::{Dir, Level, SpriteClass, TerminationKind, TypeId};
+
+/// GVG-AI `MAX_TIMESTEPS`: the game is lost at this tick unless already won.
+pub const MAX_TICKS: i32 = 2000;
+/// GVG-AI `MAX_SPRITES` for `BasicGame`.
+pub const MAX_SPRITES: usize = 10_000;
+/// GVG-AI `MAX_WINDOW_SIZE`, used for the default block size.
+const MAX_WINDOW_SIZE: f64 = 800.0;
+
+/// Who won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Winner {
+    NoWinner,
+    PlayerWins,
+    PlayerLoses,
+}
+
+/// Movement result (GVG-AI `Types.MOVEMENT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Movement {
+    Still,
+    Rotate,
+    Move,
+}
+
+/// How large a cell is in pixels. Movement of `speed < 1` sprites depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BlockSize {
+    /// GVG-AI's default: the game's `square_size`, else `max(2, 800 / max(width, height))`.
+    #[default]
+    Standard,
+    /// The learning track forces 10 px.
+    Learning,
+    Fixed(u32),
+}
+
+/// One sprite. Dead sprites stay in their group (flagged) until the end of the cycle.
+#[derive(Debug, Clone)]
+pub struct Sprite {
+    pub ty: TypeId,
+    pub id: u32,
+    pub x: i32,
+    pub y: i32,
+    /// Position at the start of this cycle's update (GVG-AI `lastrect`).
+    pub lx: i32,
+    pub ly: i32,
+    pub orientation: Dir,
+    pub lastmove: i32,
+    pub killed: bool,
+    pub disabled: bool,
+    pub first_tick: bool,
+    /// RandomNPC repeat counter, or SpawnPoint production count.
+    pub counter: i32,
+    pub prev_action: Dir,
+    pub age: i32,
+    pub start: i32,
+    pub health: i32,
+    pub max_health: i32,
+    /// Resource type → amount, sorted by type.
+    pub resources: Vec<(TypeId, i32)>,
+    pub from_avatar: bool,
+}
+
+impl Sprite {
+    pub fn amount(&self, res: TypeId) -> i32 {
+        self.resources
+            .iter()
+            .find(|(t, _)| *t == res)
+            .map(|(_, v)| *v)
+            .unwrap_or(0)
+    }
+
+    pub(crate) fn set_amount(&mut self, res: TypeId, v: i32) {
+        match self.resources.binary_search_by_key(&res, |(t, _)| *t) {
+            Ok(i) => self.resources[i].1 = v,
+            Err(i) => self.resources.insert(i, (res, v)),
+        }
+    }
+
+    /// GVG-AI `modifyResource`: never below zero.
+    pub(crate) fn modify(&mut self, res: TypeId, delta: i32) {
+        let v = (self.amount(res) + delta).max(0);
+        self.set_amount(res, v);
+    }
+}
+
+/// A sprite's place: its type group and index in it (valid within one cycle).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpriteRef {
+    pub ty: TypeId,
+    pub idx: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Timer {
+    pub at: i32,
+    /// Index of the `addTimer` effect whose delegate runs.
+    pub effect: usize,
+}
+
+/// A running game. `Clone` is the forward model's copy.
+#[derive(Debug, Clone)]
+pub struct GameState {
+    pub(crate) rules: Arc<Rules>,
+    /// Sprites per type, in creation order.
+    pub(crate) groups: Vec<Vec<Sprite>>,
+    pub(crate) block: i32,
+    pub(crate) width: i32,
+    pub(crate) height: i32,
+    pub(crate) tick: i32,
+    pub(crate) score: f64,
+    pub(crate) winner: Winner,
+    pub(crate) over: bool,
+    pub(crate) rng: JavaRandom,
+    pub(crate) next_id: u32,
+    pub(crate) num_sprites: usize,
+    /// The avatar's type and sprite id.
+    pub(crate) avatar: Option<(TypeId, u32)>,
+    pub(crate) kill_list: Vec<SpriteRef>,
+    pub(crate) timers: Vec<Timer>,
+    pub(crate) shields: Vec<(TypeId, TypeId, String)>,
+    /// GVG-AI keeps `applyScore` on the effect object; it persists between executions.
+    pub(crate) apply_score: Vec<bool>,
+    /// (effect, sprite id) pulled this cycle by `pullWithIt`.
+    pub(crate) pulled: Vec<(usize, u32)>,
+    pub(crate) last_action: Action,
+}
+
+impl GameState {
+    /// Build the initial state of `level` (GVG-AI `buildStringLevel`), seeding the game's
+    /// random generator with `seed`.
+    pub fn new(
+        rules: Arc<Rules>,
+        level: &Level,
+        seed: i64,
+        block: BlockSize,
+    ) -> Result<GameState, EngineError> {
+        let block = match block {
+            BlockSize::Standard => match rules.desc.params.square_size {
+                Some(s) => s as i32,
+                None => ((MAX_WINDOW_SIZE as usize / level.width.max(level.height)) as i32).max(2),
+            },
+            BlockSize::Learning => 10,
+            BlockSize::Fixed(s) => s.max(1) as i32,
+        };
+        let n = rules.props.len();
+        let mut st = GameState {
+            groups: vec![Vec::new(); n],
+            block,
+            width: level.width as i32 * block,
+            height: level.height as i32 * block,
+            tick: 0,
+            score: 0.0,
+            winner: Winner::NoWinner,
+            over: false,
+            rng: JavaRandom::new(seed),
+            next_id: 0,
+            num_sprites: 0,
+            avatar: None,
+            kill_list: Vec::new(),
+            timers: Vec::new(),
+            shields: Vec::new(),
+            apply_score: vec![true; rules.effects.len()],
+            pulled: Vec::new(),
+            last_action: Action::Nil,
+            rules,
+        };
+        let mut avatars: Vec<SpriteRef> = Vec::new();
+        for y in 0..level.height {
+            for x in 0..level.width {
+                for &t in level.cell(x, y) {
+                    if let Some(r) = st.add_sprite(t, x as i32 * block, y as i32 * block, false) {
+                        if st.rules.props(t).is_avatar {
+                            avatars.push(r);
+                        }
+                    }
+                }
+            }
+        }
+        // GVG-AI keeps only as many avatars as players (one); the others are removed.
+        let mut extra: Vec<u32> = avatars.iter().skip(1).map(|r| st.sprite(*r).id).collect();
+        extra.sort_unstable();
+        if !extra.is_empty() {
+            for g in st.groups.iter_mut() {
+                g.retain(|s| extra.binary_search(&s.id).is_err());
+            }
+            st.num_sprites -= extra.len();
+        }
+        if let Some(r) = avatars.first() {
+            let id = st.sprite(*r).id;
+            st.avatar = Some((r.ty, id));
+        }
+        Ok(st)
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// Ticks played so far (GVG-AI forward model `getGameTick()`).
+    pub fn tick(&self) -> i32 {
+        self.tick
+    }
+
+    pub fn score(&self) -> f64 {
+        self.score
+    }
+
+    pub fn winner(&self) -> Winner {
+        self.winner
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    pub fn block_size(&self) -> i32 {
+        self.block
+    }
+
+    /// World size in pixels.
+    pub fn world_size(&self) -> (i32, i32) {
+        (self.width, self.height)
+    }
+
+    pub fn last_action(&self) -> Action {
+        self.last_action
+    }
+
+    /// Re-seed the game's random generator (e.g. for independent rollouts from one copy).
+    pub fn reseed(&mut self, seed: i64) {
+        self.rng = JavaRandom::new(seed);
+    }
+
+    /// The live sprites of one type (not its subtypes).
+    pub fn sprites_of(&self, t: TypeId) -> &[Sprite] {
+        self.groups
+            .get(usize::from(t))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Number of live, enabled sprites of `t` and its subtypes (what SpriteCounter counts).
+    pub fn count(&self, t: TypeId) -> usize {
+        self.rules
+            .props(t)
+            .subtypes
+            .iter()
+            .map(|&s| {
+                self.groups[usize::from(s)]
+                    .iter()
+                    .filter(|sp| !sp.disabled)
+                    .count()
+            })
+            .sum()
+    }
+
+    /// The avatar sprite, if there is one.
+    pub fn avatar(&self) -> Option<&Sprite> {
+        self.avatar_ref().map(|r| self.sprite(r))
+    }
+
+    /// The avatar's cell (x, y), if there is an avatar.
+    pub fn avatar_cell(&self) -> Option<(i32, i32)> {
+        self.avatar()
+            .map(|a| (a.x.div_euclid(self.block), a.y.div_euclid(self.block)))
+    }
+
+    /// Actions the avatar accepts (GVG-AI order, without NIL).
+    pub fn available_actions(&self) -> &[Action] {
+        match self.avatar() {
+            Some(a) => &self.rules.props(a.ty).actions,
+            None => &[],
+        }
+    }
+
+    pub(crate) fn avatar_ref(&self) -> Option<SpriteRef> {
+        let (ty, id) = self.avatar?;
+        let idx = self.groups[usize::from(ty)]
+            .iter()
+            .position(|s| s.id == id)?;
+        Some(SpriteRef {
+            ty,
+            idx: idx as u32,
+        })
+    }
+
+    pub(crate) fn sprite(&self, r: SpriteRef) -> &Sprite {
+        &self.groups[usize::from(r.ty)][r.idx as usize]
+    }
+
+    pub(crate) fn sprite_mut(&mut self, r: SpriteRef) -> &mut Sprite {
+        &mut self.groups[usize::from(r.ty)][r.idx as usize]
+    }
+
+    /// Sprites of `t` and subtypes, including dead/disabled ones (GVG-AI `getNumSprites`).
+    fn count_all(&self, t: TypeId) -> usize {
+        self.rules
+            .props(t)
+            .subtypes
+            .iter()
+            .map(|&s| self.groups[usize::from(s)].len())
+            .sum()
+    }
+
+    /// GVG-AI `addSprite`: honours singletons unless `force`.
+    pub(crate) fn add_sprite(
+        &mut self,
+        t: TypeId,
+        x: i32,
+        y: i32,
+        force: bool,
+    ) -> Option<SpriteRef> {
+        if self.num_sprites > MAX_SPRITES {
+            return None;
+        }
+        let rules = Arc::clone(&self.rules);
+        let p = rules.props(t);
+        p.class?;
+        if !force {
+            for &it in &p.itypes {
+                if rules.props(it).singleton && self.count_all(it) > 0 {
+                    return None;
+                }
+            }
+        }
+        let sprite = Sprite {
+            ty: t,
+            id: self.next_id,
+            x,
+            y,
+            lx: x,
+            ly: y,
+            orientation: p.orientation,
+            lastmove: 0,
+            killed: false,
+            disabled: false,
+            first_tick: true,
+            counter: 0,
+            prev_action: Dir::NONE,
+            age: 0,
+            start: -1,
+            health: p.health,
+            max_health: p.max_health,
+            resources: Vec::new(),
+            from_avatar: false,
+        };
+        self.next_id += 1;
+        self.num_sprites += 1;
+        let g = &mut self.groups[usize::from(t)];
+        g.push(sprite);
+        Some(SpriteRef {
+            ty: t,
+            idx: (g.len() - 1) as u32,
+        })
+    }
+
+    /// GVG-AI `killSprite`: an avatar that is not being transformed is only disabled.
+    pub(crate) fn kill(&mut self, r: SpriteRef, transformed: bool) {
+        let is_avatar = self.rules.props(r.ty).is_avatar;
+        let s = self.sprite_mut(r);
+        if is_avatar && !transformed {
+            s.disabled = true;
+        } else if !s.killed {
+            s.killed = true;
+            self.kill_list.push(r);
+        }
+    }
+
+    pub(crate) fn intersects(&self, a: SpriteRef, b: SpriteRef) -> bool {
+        let (sa, sb) = (self.sprite(a), self.sprite(b));
+        let w = self.block;
+        sa.x < sb.x + w && sb.x < sa.x + w && sa.y < sb.y + w && sb.y < sa.y + w
+    }
+
+    fn at_edge(&self, s: &Sprite) -> bool {
+        let w = self.block;
+        !(s.x >= 0 && s.y >= 0 && s.x + w <= self.width && s.y + w <= self.height)
+    }
+
+    /// GVG-AI `_updatePos`.
+    pub(crate) fn update_pos(&mut self, r: SpriteRef, dir: Dir, speed_px: i32) -> bool {
+        let p = self.rules.props(r.ty);
+        let mut sp = speed_px;
+        if sp == 0 {
+            sp = p.speed as i32;
+            if sp == 0 {
+                return false;
+            }
+        }
+        let cooldown = p.cooldown;
+        let s = self.sprite_mut(r);
+        if cooldown <= s.lastmove && (dir.x.abs() + dir.y.abs() != 0.0) {
+            s.x += (dir.x * f64::from(sp)) as i32;
+            s.y += (dir.y * f64::from(sp)) as i32;
+            s.lastmove = 0;
+            return true;
+        }
+        false
+    }
+
+    /// GVG-AI `GridPhysics.activeMovement`.
+    pub(crate) fn active_movement(&mut self, r: SpriteRef, dir: Dir, speed: f64) -> Movement {
+        let p = self.rules.props(r.ty);
+        let speed = if speed == 0.0 {
+            if p.speed <= 0.0 { 1.0 } else { p.speed }
+        } else {
+            speed
+        };
+        if speed != 0.0 && !dir.is_none() {
+            if p.rotate_in_place && p.is_oriented {
+                let s = self.sprite_mut(r);
+                if s.orientation != dir {
+                    s.orientation = dir;
+                    return Movement::Rotate;
+                }
+            }
+            let px = (speed * f64::from(self.block)) as i32;
+            if self.update_pos(r, dir, px) {
+                return Movement::Move;
+            }
+        }
+        Movement::Still
+    }
+
+    /// GVG-AI `updatePassive` (`GridPhysics.passiveMovement`).
+    fn update_passive(&mut self, r: SpriteRef) {
+        let p = self.rules.props(r.ty);
+        if p.is_static {
+            return;
+        }
+        let (is_oriented, speed) = (p.is_oriented, p.speed);
+        let s = self.sprite_mut(r);
+        if s.first_tick {
+            s.first_tick = false;
+            return;
+        }
+        let speed = if speed == -1.0 { 1.0 } else { speed };
+        if speed != 0.0 && is_oriented {
+            let dir = s.orientation;
+            let px = (speed * f64::from(self.block)) as i32;
+            self.update_pos(r, dir, px);
+        }
+    }
+
+    fn pre_movement(&mut self, r: SpriteRef) {
+        let s = self.sprite_mut(r);
+        s.lx = s.x;
+        s.ly = s.y;
+        s.lastmove += 1;
+    }
+
+    /// RandomNPC `getRandomMove`.
+    fn random_move(&mut self, r: SpriteRef) -> Dir {
+        let cons = self.rules.props(r.ty).cons;
+        let s = self.sprite(r);
+        if s.counter < cons {
+            let s = self.sprite_mut(r);
+            s.counter += 1;
+            s.prev_action
+        } else {
+            let act = Dir::BASE[self.rng.next_int_bounded(4) as usize];
+            let s = self.sprite_mut(r);
+            s.prev_action = act;
+            s.counter = 0;
+            act
+        }
+    }
+
+    fn distance(a: &Sprite, bx: i32, by: i32) -> f64 {
+        f64::from((a.y - by).abs() + (a.x - bx).abs())
+    }
+
+    /// Chaser `closestTargets`: the nearest sprites of `t` (ties kept, in group order).
+    fn closest_targets(&self, r: SpriteRef, t: TypeId) -> Vec<(i32, i32)> {
+        let me = self.sprite(r);
+        let direct = &self.groups[usize::from(t)];
+        let mut best = f64::MAX;
+        let mut out = Vec::new();
+        let mut consider = |s: &Sprite| {
+            let d = Self::distance(me, s.x, s.y);
+            if d < best {
+                best = d;
+                out.clear();
+                out.push((s.x, s.y));
+            } else if d == best {
+                out.push((s.x, s.y));
+            }
+        };
+        if !direct.is_empty() {
+            direct.iter().for_each(&mut consider);
+        } else {
+            for &st in &self.rules.props(t).subtypes {
+                self.groups[usize::from(st)].iter().for_each(&mut consider);
+            }
+        }
+        out
+    }
+
+    /// Chaser `movesToward`: directions (1-pixel probes) that reduce (or, fleeing, increase)
+    /// the distance.
+    fn moves_toward(
+        &self,
+        r: SpriteRef,
+        target: (i32, i32),
+        fleeing: bool,
+        max_distance: f64,
+        out: &mut Vec<Dir>,
+    ) {
+        let me = self.sprite(r);
+        let d = Self::distance(me, target.0, target.1);
+        if max_distance != -1.0 && d > max_distance {
+            return;
+        }
+        for dir in Dir::BASE {
+            let nx = me.x + dir.x as i32;
+            let ny = me.y + dir.y as i32;
+            let nd = f64::from((ny - target.1).abs() + (nx - target.0).abs());
+            if (fleeing && d < nd) || (!fleeing && d > nd) {
+                out.push(dir);
+            }
+        }
+    }
+
+    fn update_chaser(
+        &mut self,
+        r: SpriteRef,
+        target_type: Option<TypeId>,
+        fleeing: bool,
+        fallback_random_move: bool,
+    ) {
+        self.update_passive(r);
+        let p = self.rules.props(r.ty);
+        let (speed, max_distance) = (p.speed, p.max_distance);
+        let mut actions = Vec::new();
+        if let Some(t) = target_type {
+            for target in self.closest_targets(r, t) {
+                self.moves_toward(r, target, fleeing, max_distance, &mut actions);
+            }
+        }
+        let act = if actions.is_empty() {
+            if fallback_random_move {
+                self.random_move(r)
+            } else {
+                Dir::BASE[self.rng.next_int_bounded(4) as usize]
+            }
+        } else {
+            actions[self.rng.next_int_bounded(actions.len() as i32) as usize]
+        };
+        self.active_movement(r, act, speed);
+    }
+
+    fn update_flicker(&mut self, r: SpriteRef) {
+        self.update_passive(r);
+        let limit = self.rules.props(r.ty).limit;
+        if self.sprite(r).age > limit {
+            self.kill(r, false);
+        }
+        self.sprite_mut(r).age += 1;
+    }
+
+    fn update_spawner(&mut self, r: SpriteRef) {
+        let tick = self.tick;
+        let rules = Arc::clone(&self.rules);
+        let p = rules.props(r.ty);
+        if self.sprite(r).start == -1 {
+            self.sprite_mut(r).start = tick;
+        }
+        let roll = self.rng.next_float();
+        let start = self.sprite(r).start;
+        if (start + tick) % p.cooldown == 0 && f64::from(roll) < p.prob {
+            if let Some(&st) = p.stype.first() {
+                let (x, y, orientation) = {
+                    let s = self.sprite(r);
+                    (s.x, s.y, s.orientation)
+                };
+                if let Some(n) = self.add_sprite(st, x, y, false) {
+                    self.sprite_mut(r).counter += 1;
+                    let ns = self.sprite_mut(n);
+                    if !p.spawn_orientation.is_none() {
+                        ns.orientation = p.spawn_orientation;
+                    } else if ns.orientation.is_none() {
+                        ns.orientation = orientation;
+                    }
+                }
+            }
+        }
+        self.update_passive(r);
+        if p.total > 0 && self.sprite(r).counter >= p.total {
+            self.kill(r, false);
+        }
+    }
+
+    fn update_sprite(&mut self, r: SpriteRef) {
+        use SpriteClass as C;
+        let rules = Arc::clone(&self.rules);
+        let p = rules.props(r.ty);
+        let Some(class) = p.class else { return };
+        match class {
+            C::Immovable | C::Passive | C::Door | C::Resource | C::Portal | C::Missile => {
+                self.update_passive(r)
+            }
+            C::Flicker | C::OrientedFlicker => self.update_flicker(r),
+            C::Spreader => {
+                self.update_flicker(r);
+                if self.sprite(r).age == 2 {
+                    let new_type = p.stype.first().copied().unwrap_or(r.ty);
+                    let (lx, ly) = (self.sprite(r).lx, self.sprite(r).ly);
+                    for u in Dir::BASE {
+                        if self.rng.next_double() < p.spread_prob {
+                            let x = (f64::from(lx) + u.x * f64::from(self.block)) as i32;
+                            let y = (f64::from(ly) + u.y * f64::from(self.block)) as i32;
+                            self.add_sprite(new_type, x, y, false);
+                        }
+                    }
+                }
+            }
+            C::RandomNPC => {
+                self.update_passive(r);
+                let act = self.random_move(r);
+                self.active_movement(r, act, p.speed);
+            }
+            C::Chaser | C::Fleeing => {
+                self.update_chaser(r, p.stype.first().copied(), p.fleeing, true);
+            }
+            C::AlternateChaser | C::RandomAltChaser | C::PathAltChaser | C::RandomPathAltChaser => {
+                // Approximation (documented): greedy chase of the nearest stype1 sprite.
+                if class == C::RandomPathAltChaser || class == C::RandomAltChaser {
+                    let roll = self.rng.next_double();
+                    if roll < p.epsilon {
+                        self.update_passive(r);
+                        let act = Dir::BASE[self.rng.next_int_bounded(4) as usize];
+                        self.active_movement(r, act, p.speed);
+                        return;
+                    }
+                }
+                self.update_chaser(r, p.stype1.first().copied(), false, false);
+            }
+            C::SpawnPoint | C::Bomber => self.update_spawner(r),
+            C::MovingAvatar
+            | C::HorizontalAvatar
+            | C::VerticalAvatar
+            | C::OrientedAvatar
+            | C::ShootAvatar
+            | C::FlakAvatar => {}
+        }
+    }
+
+    fn update_avatar(&mut self, r: SpriteRef, action: Action) {
+        use SpriteClass as C;
+        let rules = Arc::clone(&self.rules);
+        let p = rules.props(r.ty);
+        let action = if p.actions.contains(&action) {
+            action
+        } else {
+            Action::Nil
+        };
+        self.last_action = action;
+        let movement = self.active_movement(r, action.direction(), p.speed);
+        let class = p.class;
+        if matches!(class, Some(C::OrientedAvatar | C::ShootAvatar)) && movement == Movement::Move {
+            let s = self.sprite_mut(r);
+            let d = Dir {
+                x: f64::from(s.x - s.lx),
+                y: f64::from(s.y - s.ly),
+            }
+            .normalised();
+            s.orientation = d;
+        }
+        if movement != Movement::Still || action != Action::Use {
+            return;
+        }
+        match class {
+            Some(C::ShootAvatar) => {
+                for (i, &st) in p.stype.iter().enumerate() {
+                    let has_ammo = match p.ammo.get(i) {
+                        None => true,
+                        Some(&a) => self.sprite(r).amount(a) > 0,
+                    };
+                    if has_ammo {
+                        let (x, y, dir) = {
+                            let s = self.sprite(r);
+                            (s.x, s.y, s.orientation.normalised())
+                        };
+                        let b = f64::from(self.block);
+                        let nx = (f64::from(x) + dir.x * b) as i32;
+                        let ny = (f64::from(y) + dir.y * b) as i32;
+                        if let Some(n) = self.add_sprite(st, nx, ny, false) {
+                            if rules.props(st).is_oriented {
+                                self.sprite_mut(n).orientation = dir;
+                            }
+                            if let Some(&a) = p.ammo.get(i) {
+                                let s = self.sprite_mut(r);
+                                if s.resources.iter().any(|(t, _)| *t == a) {
+                                    let v = s.amount(a) - 1;
+                                    s.set_amount(a, v);
+                                }
+                            }
+                            self.sprite_mut(n).from_avatar = true;
+                        }
+                        break;
+                    }
+                }
+            }
+            Some(C::FlakAvatar) => {
+                let has_ammo = match p.ammo.first() {
+                    None => true,
+                    Some(&a) => {
+                        let s = self.sprite(r);
+                        s.resources.iter().any(|(t, _)| *t == a)
+                            && if p.min_ammo > -1 {
+                                s.amount(a) > p.min_ammo
+                            } else {
+                                s.amount(a) > 0
+                            }
+                    }
+                };
+                if let (true, Some(&st)) = (has_ammo, p.stype.first()) {
+                    let (x, y) = (self.sprite(r).x, self.sprite(r).y);
+                    if let Some(n) = self.add_sprite(st, x, y, false) {
+                        if let Some(&a) = p.ammo.first() {
+                            let s = self.sprite_mut(r);
+                            let v = s.amount(a) - p.ammo_cost;
+                            s.set_amount(a, v);
+                        }
+                        self.sprite_mut(n).from_avatar = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Advance one game cycle with the avatar's `action` (GVG-AI `advance`). Does nothing once
+    /// the game is over.
+    pub fn advance(&mut self, action: Action) {
+        if self.over {
+            return;
+        }
+        self.pulled.clear();
+        if let Some(a) = self.avatar_ref() {
+            if !self.sprite(a).disabled {
+                self.pre_movement(a);
+                self.update_avatar(a, action);
+            }
+        }
+        let rules = Arc::clone(&self.rules);
+        for &t in rules.desc.sprite_order.iter().rev() {
+            let n = self.groups[usize::from(t)].len();
+            if rules.props(t).is_avatar {
+                continue;
+            }
+            for i in 0..n {
+                let r = SpriteRef {
+                    ty: t,
+                    idx: i as u32,
+                };
+                if self.sprite(r).disabled {
+                    continue;
+                }
+                self.pre_movement(r);
+                self.update_sprite(r);
+            }
+        }
+        self.event_handling();
+        self.clear_all();
+        self.termination_handling();
+        if self.tick >= MAX_TICKS {
+            self.over = true;
+            if self.winner != Winner::PlayerWins {
+                self.winner = Winner::PlayerLoses;
+            }
+        }
+        self.tick += 1;
+    }
+
+    fn snapshot(&self, t: TypeId, out: &mut Vec<SpriteRef>) {
+        out.clear();
+        for &st in &self.rules.props(t).subtypes {
+            for i in 0..self.groups[usize::from(st)].len() {
+                out.push(SpriteRef {
+                    ty: st,
+                    idx: i as u32,
+                });
+            }
+        }
+    }
+
+    fn event_handling(&mut self) {
+        let rules = Arc::clone(&self.rules);
+        // Timed effects (GVG-AI TreeSet order: by time, newest first among equal times).
+        while let Some(first) = self.timers.first().copied() {
+            if first.at > self.tick {
+                break;
+            }
+            self.timers.remove(0);
+            if let crate::gvgai::vgdl::EffectKind::AddTimer { delegate, .. } =
+                &rules.effects[first.effect].kind
+            {
+                self.run_effect(&delegate.kind, usize::MAX, None, None);
+                if self.apply_score[first.effect] {
+                    self.score += f64::from(rules.effects[first.effect].score_change);
+                }
+            }
+        }
+        // End-of-screen effects.
+        let mut list = Vec::new();
+        for &t in &rules.eos_types {
+            for &e in &rules.eos_effects[usize::from(t)] {
+                self.snapshot(t, &mut list);
+                for &r in &list {
+                    let s = self.sprite(r);
+                    if self.at_edge(s) && !s.killed && !s.disabled {
+                        self.execute(e, Some(r), None);
+                    }
+                }
+            }
+        }
+        // Pairwise effects.
+        let mut firstx = Vec::new();
+        let mut secondx = Vec::new();
+        let mut hits = Vec::new();
+        for (a, b, effs) in &rules.pairs {
+            for &e in effs {
+                let fname = rules.effects[e].kind.function_name();
+                if self
+                    .shields
+                    .iter()
+                    .any(|(x, y, f)| x == a && y == b && f == fname)
+                {
+                    continue;
+                }
+                self.snapshot(*a, &mut firstx);
+                if firstx.is_empty() {
+                    continue;
+                }
+                self.snapshot(*b, &mut secondx);
+                for &s1 in &firstx {
+                    hits.clear();
+                    for &s2 in &secondx {
+                        if s1 != s2 && self.intersects(s1, s2) {
+                            hits.push(s2);
+                        }
+                    }
+                    for &s2 in &hits {
+                        if !self.sprite(s1).killed && self.intersects(s1, s2) {
+                            self.execute(e, Some(s1), Some(s2));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn execute(&mut self, e: usize, s1: Option<SpriteRef>, s2: Option<SpriteRef>) {
+        let rules = Arc::clone(&self.rules);
+        let effect = &rules.effects[e];
+        let out = self.run_effect(&effect.kind, e, s1, s2);
+        if let Some(a) = out.apply_score {
+            self.apply_score[e] = a;
+        }
+        if self.apply_score[e] {
+            let sc = out.score_override.unwrap_or(effect.score_change);
+            self.score += f64::from(sc);
+        }
+    }
+
+    fn clear_all(&mut self) {
+        if !self.kill_list.is_empty() {
+            let removed = self.kill_list.len();
+            for g in self.groups.iter_mut() {
+                if g.iter().any(|s| s.killed) {
+                    g.retain(|s| !s.killed);
+                }
+            }
+            self.num_sprites -= removed;
+            self.kill_list.clear();
+            if self.avatar.is_some() && self.avatar_ref().is_none() {
+                self.avatar = None;
+            }
+        }
+        self.shields.clear();
+    }
+
+    fn termination_handling(&mut self) {
+        let rules = Arc::clone(&self.rules);
+        for t in &rules.desc.terminations {
+            let done = match &t.kind {
+                TerminationKind::SpriteCounter { stype, limit } => {
+                    self.count(*stype) as i64 <= i64::from(*limit)
+                }
+                TerminationKind::MultiSpriteCounter { stypes, limit, min } => {
+                    let sum: i64 = stypes.iter().map(|&s| self.count(s) as i64).sum();
+                    sum == i64::from(*limit) || (*min && sum > i64::from(*limit))
+                }
+                TerminationKind::Timeout { limit } => self.tick >= *limit,
+            };
+            if done {
+                self.over = true;
+                self.winner = if t.win {
+                    Winner::PlayerWins
+                } else {
+                    Winner::PlayerLoses
+                };
+                return;
+            }
+        }
+    }
+}
