@@ -107,6 +107,8 @@ pub struct Outcome {
     pub win: bool,
     /// A win with score ≤ 0 is reported as 1 (GVG-AI `handleResult`).
     pub score: f64,
+    /// GVG-AI's game tick of the last cycle played (`Game.getGameTick()` at the end): cycles
+    /// played minus one, so a game lost at the time limit reports 2000.
     pub ticks: i32,
 }
 
@@ -121,7 +123,7 @@ impl Outcome {
         Outcome {
             win,
             score,
-            ticks: state.tick(),
+            ticks: (state.tick() - 1).max(0),
         }
     }
 }
