@@ -40,9 +40,13 @@ fn engine_matches_gvgai_java() {
         eprintln!("GVGAI_JAVA_CP not set: skipping");
         return;
     };
-    let runs: u64 = std::env::var("GVGAI_DIFF_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(2);
-    let filter: Option<Vec<String>> =
-        std::env::var("GVGAI_DIFF_GAMES").ok().map(|v| v.split(',').map(str::to_string).collect());
+    let runs: u64 = std::env::var("GVGAI_DIFF_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let filter: Option<Vec<String>> = std::env::var("GVGAI_DIFF_GAMES")
+        .ok()
+        .map(|v| v.split(',').map(str::to_string).collect());
     let mut names: Vec<String> = std::fs::read_dir(games_dir())
         .unwrap()
         .filter_map(|e| e.ok())
@@ -61,8 +65,9 @@ fn engine_matches_gvgai_java() {
             for run in 0..runs {
                 let seed = (level as u64 * 1000 + run) as i64;
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed as u64 + 17);
-                let actions: Vec<Action> =
-                    (0..400).map(|_| Action::ALL[rng.gen_range(0..Action::ALL.len())]).collect();
+                let actions: Vec<Action> = (0..400)
+                    .map(|_| Action::ALL[rng.gen_range(0..Action::ALL.len())])
+                    .collect();
                 let s: String = actions.iter().map(|a| a.to_char()).collect();
                 let out = Command::new("java")
                     .args(["-cp", &cp, "Driver"])
@@ -74,7 +79,7 @@ fn engine_matches_gvgai_java() {
                     .unwrap();
                 let java: String = String::from_utf8_lossy(&out.stdout)
                     .lines()
-                    .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit() || c == 'E'))
+                    .filter(|l| l.starts_with("END ") || l.split(' ').count() == 4)
                     .map(|l| format!("{l}\n"))
                     .collect();
                 let ours = our_trace(&game, level, seed, &actions);
@@ -86,14 +91,24 @@ fn engine_matches_gvgai_java() {
                         .unwrap_or(java.lines().count().min(ours.lines().count()));
                     let j = java.lines().nth(first).unwrap_or("<none>");
                     let o = ours.lines().nth(first).unwrap_or("<none>");
-                    let line = format!("{name} lvl{level} seed {seed}: line {first}: java \"{j}\" ours \"{o}\"");
+                    let line = format!(
+                        "{name} lvl{level} seed {seed}: line {first}: java \"{j}\" ours \"{o}\""
+                    );
                     eprintln!("{line}");
                     mismatches.push(line);
                 } else {
-                    eprintln!("{name} lvl{level} seed {seed}: ok ({})", ours.lines().last().unwrap_or(""));
+                    eprintln!(
+                        "{name} lvl{level} seed {seed}: ok ({})",
+                        ours.lines().last().unwrap_or("")
+                    );
                 }
             }
         }
     }
-    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
 }

@@ -163,6 +163,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
                 prob = 1.0;
                 cooldown = 1;
                 is_oriented = true;
+                orientation = Dir::RIGHT;
             }
             C::MovingAvatar => {
                 speed = 1.0;
