@@ -1,8 +1,7 @@
 //! The effects of the InteractionSet, applied to the first sprite of a collision (and for some,
 //! to the second). Semantics follow GVG-AI's `ontology/effects`.
 
-use std::sync::Arc;
-
+use super::rules::Rules;
 use super::state::{GameState, SpriteRef, Timer};
 use crate::gvgai::vgdl::{Dir, EffectKind, TypeId};
 
@@ -40,9 +39,9 @@ impl GameState {
         s2: Option<SpriteRef>,
         kill_second: bool,
         force_orientation: bool,
+        rules: &Rules,
     ) {
         let Some(n) = new else { return };
-        let rules = Arc::clone(&self.rules);
         let old = self.sprite(s1).clone();
         let p_new = rules.props(n.ty);
         let p_old = rules.props(s1.ty);
@@ -101,6 +100,7 @@ impl GameState {
     /// Apply one effect. `e` is the top-level effect index (`usize::MAX` for timer delegates).
     pub(crate) fn run_effect(
         &mut self,
+        rules: &Rules,
         kind: &EffectKind,
         e: usize,
         s1: Option<SpriteRef>,
@@ -108,7 +108,6 @@ impl GameState {
     ) -> EffectOutcome {
         use EffectKind as E;
         let none = EffectOutcome::default();
-        let rules = Arc::clone(&self.rules);
         match kind {
             E::TransformToAll {
                 stype,
@@ -123,7 +122,7 @@ impl GameState {
                     };
                     let (x, y) = (self.sprite(s).x, self.sprite(s).y);
                     let new = self.add_sprite(*stype_to, x, y, true);
-                    self.transform_into(new, s, s2, *kill_second, false);
+                    self.transform_into(new, s, s2, *kill_second, false, rules);
                 }
                 return none;
             }
@@ -211,7 +210,7 @@ impl GameState {
                 if !self.sprite(s1).disabled {
                     let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
                     let new = self.add_sprite(*stype, x, y, false);
-                    self.transform_into(new, s1, s2, *kill_second, *force_orientation);
+                    self.transform_into(new, s1, s2, *kill_second, *force_orientation, rules);
                 }
             }
             E::CloneSprite => {
@@ -319,7 +318,7 @@ impl GameState {
             // Effects that need the second sprite.
             _ => {
                 let Some(s2) = s2 else { return none };
-                return self.run_binary(kind, e, s1, s2);
+                return self.run_binary(rules, kind, e, s1, s2);
             }
         }
         none
@@ -327,6 +326,7 @@ impl GameState {
 
     fn run_binary(
         &mut self,
+        rules: &Rules,
         kind: &EffectKind,
         e: usize,
         s1: SpriteRef,
@@ -334,7 +334,6 @@ impl GameState {
     ) -> EffectOutcome {
         use EffectKind as E;
         let none = EffectOutcome::default();
-        let rules = Arc::clone(&self.rules);
         match kind {
             E::BounceForward => {
                 let ld = self.last_direction(s2);

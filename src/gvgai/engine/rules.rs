@@ -109,6 +109,8 @@ pub struct TypeProps {
     pub itypes: Vec<TypeId>,
     pub subtypes: Vec<TypeId>,
     pub singleton: bool,
+    /// Static and without behaviour (Immovable, Door, Portal): its update does nothing.
+    pub inert: bool,
 }
 
 fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
@@ -256,6 +258,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         itypes: ty.itypes.clone(),
         subtypes: ty.subtypes.clone(),
         singleton: ty.singleton,
+        inert: matches!(class, Some(C::Immovable | C::Door | C::Portal)),
     }
 }
 

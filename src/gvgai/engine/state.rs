@@ -570,9 +570,8 @@ impl GameState {
         self.sprite_mut(r).age += 1;
     }
 
-    fn update_spawner(&mut self, r: SpriteRef) {
+    fn update_spawner(&mut self, rules: &Rules, r: SpriteRef) {
         let tick = self.tick;
-        let rules = Arc::clone(&self.rules);
         let p = rules.props(r.ty);
         if self.sprite(r).start == -1 {
             self.sprite_mut(r).start = tick;
@@ -602,9 +601,8 @@ impl GameState {
         }
     }
 
-    fn update_sprite(&mut self, r: SpriteRef) {
+    fn update_sprite(&mut self, rules: &Rules, r: SpriteRef) {
         use SpriteClass as C;
-        let rules = Arc::clone(&self.rules);
         let p = rules.props(r.ty);
         let Some(class) = p.class else { return };
         match class {
@@ -647,7 +645,7 @@ impl GameState {
                 }
                 self.update_chaser(r, p.stype1.first().copied(), false, false);
             }
-            C::SpawnPoint | C::Bomber => self.update_spawner(r),
+            C::SpawnPoint | C::Bomber => self.update_spawner(rules, r),
             C::MovingAvatar
             | C::HorizontalAvatar
             | C::VerticalAvatar
@@ -657,9 +655,8 @@ impl GameState {
         }
     }
 
-    fn update_avatar(&mut self, r: SpriteRef, action: Action) {
+    fn update_avatar(&mut self, rules: &Rules, r: SpriteRef, action: Action) {
         use SpriteClass as C;
-        let rules = Arc::clone(&self.rules);
         let p = rules.props(r.ty);
         let action = if p.actions.contains(&action) {
             action
@@ -748,19 +745,31 @@ impl GameState {
         if self.over {
             return;
         }
+        let rules = Arc::clone(&self.rules);
         self.pulled.clear();
         if let Some(a) = self.avatar_ref() {
             if !self.sprite(a).disabled {
                 self.pre_movement(a);
-                self.update_avatar(a, action);
+                self.update_avatar(&rules, a, action);
             }
         }
-        let rules = Arc::clone(&self.rules);
         for &t in rules.desc.sprite_order.iter().rev() {
-            let n = self.groups[usize::from(t)].len();
-            if rules.props(t).is_avatar {
+            let p = rules.props(t);
+            if p.is_avatar {
                 continue;
             }
+            if p.inert {
+                // Static sprites without behaviour: only the start-of-cycle bookkeeping.
+                for s in self.groups[usize::from(t)].iter_mut() {
+                    if !s.disabled {
+                        s.lx = s.x;
+                        s.ly = s.y;
+                        s.lastmove += 1;
+                    }
+                }
+                continue;
+            }
+            let n = self.groups[usize::from(t)].len();
             for i in 0..n {
                 let r = SpriteRef {
                     ty: t,
@@ -770,12 +779,12 @@ impl GameState {
                     continue;
                 }
                 self.pre_movement(r);
-                self.update_sprite(r);
+                self.update_sprite(&rules, r);
             }
         }
-        self.event_handling();
+        self.event_handling(&rules);
         self.clear_all();
-        self.termination_handling();
+        self.termination_handling(&rules);
         if self.tick >= MAX_TICKS {
             self.over = true;
             if self.winner != Winner::PlayerWins {
@@ -797,8 +806,7 @@ impl GameState {
         }
     }
 
-    fn event_handling(&mut self) {
-        let rules = Arc::clone(&self.rules);
+    fn event_handling(&mut self, rules: &Rules) {
         // Timed effects (GVG-AI TreeSet order: by time, newest first among equal times).
         while let Some(first) = self.timers.first().copied() {
             if first.at > self.tick {
@@ -808,7 +816,7 @@ impl GameState {
             if let crate::gvgai::vgdl::EffectKind::AddTimer { delegate, .. } =
                 &rules.effects[first.effect].kind
             {
-                self.run_effect(&delegate.kind, usize::MAX, None, None);
+                self.run_effect(rules, &delegate.kind, usize::MAX, None, None);
                 if self.apply_score[first.effect] {
                     self.score += f64::from(rules.effects[first.effect].score_change);
                 }
@@ -822,7 +830,7 @@ impl GameState {
                 for &r in &list {
                     let s = self.sprite(r);
                     if self.at_edge(s) && !s.killed && !s.disabled {
-                        self.execute(e, Some(r), None);
+                        self.execute(rules, e, Some(r), None);
                     }
                 }
             }
@@ -855,7 +863,7 @@ impl GameState {
                     }
                     for &s2 in &hits {
                         if !self.sprite(s1).killed && self.intersects(s1, s2) {
-                            self.execute(e, Some(s1), Some(s2));
+                            self.execute(rules, e, Some(s1), Some(s2));
                         }
                     }
                 }
@@ -863,10 +871,9 @@ impl GameState {
         }
     }
 
-    fn execute(&mut self, e: usize, s1: Option<SpriteRef>, s2: Option<SpriteRef>) {
-        let rules = Arc::clone(&self.rules);
+    fn execute(&mut self, rules: &Rules, e: usize, s1: Option<SpriteRef>, s2: Option<SpriteRef>) {
         let effect = &rules.effects[e];
-        let out = self.run_effect(&effect.kind, e, s1, s2);
+        let out = self.run_effect(rules, &effect.kind, e, s1, s2);
         if let Some(a) = out.apply_score {
             self.apply_score[e] = a;
         }
@@ -893,8 +900,7 @@ impl GameState {
         self.shields.clear();
     }
 
-    fn termination_handling(&mut self) {
-        let rules = Arc::clone(&self.rules);
+    fn termination_handling(&mut self, rules: &Rules) {
         for t in &rules.desc.terminations {
             let done = match &t.kind {
                 TerminationKind::SpriteCounter { stype, limit } => {
