@@ -10,6 +10,7 @@
 //! the cycle that ends the game by the time limit is the one processed at tick 2000.
 
 pub mod effects;
+pub mod path;
 pub mod rng;
 pub mod rules;
 pub mod state;

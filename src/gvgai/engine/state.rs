@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use super::EngineError;
+use super::path::PathTable;
 use super::rng::JavaRandom;
 use super::rules::{Action, Rules};
 use crate::gvgai::vgdl::{Dir, Level, SpriteClass, TerminationKind, TypeId};
@@ -102,6 +103,17 @@ pub struct SpriteRef {
     pub idx: u32,
 }
 
+/// What a path-chasing NPC remembers between updates (GVG-AI `PathAltChaser` fields).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ChaseMemory {
+    pub id: u32,
+    /// Last target (type, sprite id) and its last known position (kept after it dies).
+    pub target: Option<(TypeId, u32)>,
+    pub tx: i32,
+    pub ty: i32,
+    pub last_known: Option<(i32, i32)>,
+}
+
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Timer {
     pub at: i32,
@@ -135,6 +147,9 @@ pub struct GameState {
     /// (effect, sprite id) pulled this cycle by `pullWithIt`.
     pub(crate) pulled: Vec<(usize, u32)>,
     pub(crate) last_action: Action,
+    /// Precomputed paths, for games with path-chasing NPCs and `obs=` obstacles.
+    pub(crate) paths: Option<Arc<PathTable>>,
+    pub(crate) chase: Vec<ChaseMemory>,
 }
 
 impl GameState {
@@ -174,6 +189,8 @@ impl GameState {
             apply_score: vec![true; rules.effects.len()],
             pulled: Vec::new(),
             last_action: Action::Nil,
+            paths: None,
+            chase: Vec::new(),
             rules,
         };
         let mut avatars: Vec<SpriteRef> = Vec::new();
@@ -201,6 +218,7 @@ impl GameState {
             let id = st.sprite(*r).id;
             st.avatar = Some((r.ty, id));
         }
+        st.build_paths(level);
         Ok(st)
     }
 
@@ -561,6 +579,120 @@ impl GameState {
         self.active_movement(r, act, speed);
     }
 
+    /// GVG-AI builds its path finder at level start when the game declares `obs=`.
+    fn build_paths(&mut self, level: &Level) {
+        let rules = Arc::clone(&self.rules);
+        let uses_paths = rules.props.iter().any(|p| {
+            matches!(
+                p.class,
+                Some(SpriteClass::PathAltChaser | SpriteClass::RandomPathAltChaser)
+            )
+        });
+        let obs = &rules.desc.params.obs;
+        if !uses_paths || obs.is_empty() {
+            return;
+        }
+        let (w, h) = (level.width, level.height);
+        let mut obstacle = vec![false; w * h];
+        for g in &self.groups {
+            for s in g {
+                if obs.contains(&s.ty) {
+                    let (cx, cy) = (s.x.div_euclid(self.block), s.y.div_euclid(self.block));
+                    if cx >= 0 && cy >= 0 && (cx as usize) < w && (cy as usize) < h {
+                        obstacle[cx as usize * h + cy as usize] = true;
+                    }
+                }
+            }
+        }
+        let horizontal_only = self.available_actions().len() == 3;
+        self.paths = Some(Arc::new(PathTable::new(w, h, &obstacle, horizontal_only)));
+    }
+
+    fn find_sprite(&self, t: TypeId, id: u32) -> Option<&Sprite> {
+        self.groups[usize::from(t)].iter().find(|s| s.id == id)
+    }
+
+    fn path_step(&self, from: (i32, i32), to: (i32, i32)) -> Option<Dir> {
+        let paths = self.paths.as_ref()?;
+        let b = f64::from(self.block);
+        let cell = |(x, y): (i32, i32)| ((f64::from(x) / b) as i64, (f64::from(y) / b) as i64);
+        paths.first_step(cell(from), cell(to))
+    }
+
+    /// GVG-AI `PathAltChaser.update` (its `fleeing` never becomes true there: it is not modelled).
+    fn update_path_chaser(&mut self, rules: &Rules, r: SpriteRef) {
+        self.update_passive(r);
+        let p = rules.props(r.ty);
+        let (me_id, mx, my) = {
+            let s = self.sprite(r);
+            (s.id, s.x, s.y)
+        };
+        let slot = match self.chase.iter().position(|c| c.id == me_id) {
+            Some(i) => i,
+            None => {
+                self.chase.push(ChaseMemory {
+                    id: me_id,
+                    target: None,
+                    tx: 0,
+                    ty: 0,
+                    last_known: None,
+                });
+                self.chase.len() - 1
+            }
+        };
+        // Refresh the remembered target's position while it lives.
+        if let Some((tt, tid)) = self.chase[slot].target {
+            if let Some(t) = self.find_sprite(tt, tid) {
+                let (x, y) = (t.x, t.y);
+                self.chase[slot].tx = x;
+                self.chase[slot].ty = y;
+            }
+        }
+        let mem = self.chase[slot];
+        let mut target: Option<((TypeId, u32), i32, i32)> = None;
+        let reached = mem.target.is_some() && mem.tx == mx && mem.ty == my;
+        if mem.target.is_none() || reached {
+            let num: usize = p
+                .stype1
+                .iter()
+                .chain(p.stype2.iter())
+                .map(|&t| self.count_all(t))
+                .sum();
+            if let (true, Some(&tt)) = (num > 0, p.stype1.first()) {
+                let me = self.sprite(r);
+                let mut best = f64::MAX;
+                for &st in &rules.props(tt).subtypes {
+                    for s in &self.groups[usize::from(st)] {
+                        let d = Self::distance(me, s.x, s.y);
+                        if d < best {
+                            best = d;
+                            target = Some(((st, s.id), s.x, s.y));
+                        }
+                    }
+                }
+            }
+        } else if let Some(t) = mem.target {
+            target = Some((t, mem.tx, mem.ty));
+        }
+        let act = match target {
+            Some((t, tx, ty)) => {
+                let m = &mut self.chase[slot];
+                m.target = Some(t);
+                m.tx = tx;
+                m.ty = ty;
+                let mut step = self.path_step((mx, my), (tx, ty));
+                let last_known = self.chase[slot].last_known;
+                match (step, last_known) {
+                    (None, Some(lk)) => step = self.path_step((mx, my), lk),
+                    _ => self.chase[slot].last_known = Some((tx, ty)),
+                }
+                step.unwrap_or(Dir::NONE)
+            }
+            None => Dir::BASE[self.rng.next_int_bounded(4) as usize],
+        };
+        self.active_movement(r, act, p.speed);
+    }
+
     fn update_flicker(&mut self, r: SpriteRef) {
         self.update_passive(r);
         let limit = self.rules.props(r.ty).limit;
@@ -632,9 +764,21 @@ impl GameState {
             C::Chaser | C::Fleeing => {
                 self.update_chaser(r, p.stype.first().copied(), p.fleeing, true);
             }
-            C::AlternateChaser | C::RandomAltChaser | C::PathAltChaser | C::RandomPathAltChaser => {
+            C::PathAltChaser | C::RandomPathAltChaser => {
+                if class == C::RandomPathAltChaser {
+                    let roll = self.rng.next_double();
+                    if roll < p.epsilon {
+                        self.update_passive(r);
+                        let act = Dir::BASE[self.rng.next_int_bounded(4) as usize];
+                        self.active_movement(r, act, p.speed);
+                        return;
+                    }
+                }
+                self.update_path_chaser(rules, r);
+            }
+            C::AlternateChaser | C::RandomAltChaser => {
                 // Approximation (documented): greedy chase of the nearest stype1 sprite.
-                if class == C::RandomPathAltChaser || class == C::RandomAltChaser {
+                if class == C::RandomAltChaser {
                     let roll = self.rng.next_double();
                     if roll < p.epsilon {
                         self.update_passive(r);
@@ -886,6 +1030,21 @@ impl GameState {
     fn clear_all(&mut self) {
         if !self.kill_list.is_empty() {
             let removed = self.kill_list.len();
+            if !self.chase.is_empty() {
+                for k in 0..self.kill_list.len() {
+                    let r = self.kill_list[k];
+                    let (id, x, y) = {
+                        let s = self.sprite(r);
+                        (s.id, s.x, s.y)
+                    };
+                    for m in self.chase.iter_mut() {
+                        if m.target == Some((r.ty, id)) {
+                            m.tx = x;
+                            m.ty = y;
+                        }
+                    }
+                }
+            }
             for g in self.groups.iter_mut() {
                 if g.iter().any(|s| s.killed) {
                     g.retain(|s| !s.killed);
