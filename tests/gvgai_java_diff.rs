@@ -112,3 +112,76 @@ fn engine_matches_gvgai_java() {
         mismatches.join("\n")
     );
 }
+
+fn fnv1a(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Record the Java engine's results as `data/gvgai/java_golden.txt` (checked by
+/// `tests/gvgai_golden.rs` without Java). Run with `GVGAI_JAVA_CP=... cargo test --test
+/// gvgai_java_diff write_golden -- --ignored`.
+#[test]
+#[ignore]
+fn write_golden() {
+    let Ok(cp) = std::env::var("GVGAI_JAVA_CP") else {
+        eprintln!("GVGAI_JAVA_CP not set: skipping");
+        return;
+    };
+    let mut names: Vec<String> = std::fs::read_dir(games_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".txt") && !n.contains("_lvl"))
+        .map(|n| n.trim_end_matches(".txt").to_string())
+        .collect();
+    names.sort();
+    let mut out = String::from(
+        "# Results of the GVG-AI Java engine (GAIGResearch/GVGAI e58ff65) for fixed seeds and action strings.\n\
+         # game level seed actions win score tick trace-fnv1a (trace: \"tick score x y\" per act)\n",
+    );
+    for name in names {
+        for level in 0..5 {
+            let seed = 100 + level as i64;
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed as u64 * 31 + 5);
+            // Sticky random actions: repeat each choice a few ticks so games last longer.
+            let mut actions = Vec::new();
+            while actions.len() < 600 {
+                let a = Action::ALL[rng.gen_range(0..Action::ALL.len())];
+                for _ in 0..rng.gen_range(1..5) {
+                    actions.push(a);
+                }
+            }
+            let s: String = actions.iter().map(|a| a.to_char()).collect();
+            let o = Command::new("java")
+                .args(["-cp", &cp, "Driver"])
+                .arg(games_dir().join(format!("{name}.txt")))
+                .arg(games_dir().join(format!("{name}_lvl{level}.txt")))
+                .arg(seed.to_string())
+                .arg(&s)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+            let trace: String = stdout
+                .lines()
+                .filter(|l| l.split(' ').count() == 4 && !l.starts_with("END "))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let end = stdout
+                .lines()
+                .find(|l| l.starts_with("END "))
+                .expect("java printed END");
+            let end = end.trim_start_matches("END ");
+            out.push_str(&format!(
+                "{name} {level} {seed} {s} {end} {:016x}\n",
+                fnv1a(&trace)
+            ));
+        }
+    }
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/gvgai/java_golden.txt");
+    std::fs::write(path, out).unwrap();
+}

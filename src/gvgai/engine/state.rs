@@ -16,6 +16,8 @@ use crate::gvgai::vgdl::{Dir, Level, SpriteClass, TerminationKind, TypeId};
 pub const MAX_TICKS: i32 = 2000;
 /// GVG-AI `MAX_SPRITES` for `BasicGame`.
 pub const MAX_SPRITES: usize = 10_000;
+/// Largest level (in cells) for which the all-pairs path table is built (4096² × 2 bytes).
+const MAX_PATH_CELLS: usize = 4096;
 /// GVG-AI `MAX_WINDOW_SIZE`, used for the default block size.
 const MAX_WINDOW_SIZE: f64 = 800.0;
 
@@ -593,6 +595,10 @@ impl GameState {
             return;
         }
         let (w, h) = (level.width, level.height);
+        if w * h > MAX_PATH_CELLS {
+            // The all-pairs table would be too large; path chasers then stand still.
+            return;
+        }
         let mut obstacle = vec![false; w * h];
         for g in &self.groups {
             for s in g {
@@ -979,38 +985,78 @@ impl GameState {
                 }
             }
         }
-        // Pairwise effects.
-        let mut firstx = Vec::new();
-        let mut secondx = Vec::new();
-        let mut hits = Vec::new();
+        // Pairwise effects. Sprite lists are re-read for every effect; candidates for each
+        // first sprite are taken at its turn, and re-checked before each execution.
+        let mut spans1: Vec<(TypeId, usize)> = Vec::new();
+        let mut spans2: Vec<(TypeId, usize)> = Vec::new();
+        let mut hits: Vec<SpriteRef> = Vec::new();
+        let w = self.block;
         for (a, b, effs) in &rules.pairs {
             for &e in effs {
-                let fname = rules.effects[e].kind.function_name();
-                if self
-                    .shields
-                    .iter()
-                    .any(|(x, y, f)| x == a && y == b && f == fname)
-                {
-                    continue;
-                }
-                self.snapshot(*a, &mut firstx);
-                if firstx.is_empty() {
-                    continue;
-                }
-                self.snapshot(*b, &mut secondx);
-                for &s1 in &firstx {
-                    hits.clear();
-                    for &s2 in &secondx {
-                        if s1 != s2 && self.intersects(s1, s2) {
-                            hits.push(s2);
-                        }
-                    }
-                    for &s2 in &hits {
-                        if !self.sprite(s1).killed && self.intersects(s1, s2) {
-                            self.execute(rules, e, Some(s1), Some(s2));
-                        }
+                if !self.shields.is_empty() {
+                    let fname = rules.effects[e].kind.function_name();
+                    if self
+                        .shields
+                        .iter()
+                        .any(|(x, y, f)| x == a && y == b && f == fname)
+                    {
+                        continue;
                     }
                 }
+                self.spans(rules, *a, &mut spans1);
+                if spans1.is_empty() {
+                    continue;
+                }
+                self.spans(rules, *b, &mut spans2);
+                if spans2.is_empty() {
+                    continue;
+                }
+                for &(t1, n1) in &spans1 {
+                    for i1 in 0..n1 {
+                        let s1 = SpriteRef {
+                            ty: t1,
+                            idx: i1 as u32,
+                        };
+                        hits.clear();
+                        let (x1, y1) = {
+                            let sp = &self.groups[usize::from(t1)][i1];
+                            (sp.x, sp.y)
+                        };
+                        for &(t2, n2) in &spans2 {
+                            let g = &self.groups[usize::from(t2)][..n2];
+                            for (i2, sp) in g.iter().enumerate() {
+                                if x1 < sp.x + w
+                                    && sp.x < x1 + w
+                                    && y1 < sp.y + w
+                                    && sp.y < y1 + w
+                                    && !(t2 == t1 && i2 == i1)
+                                {
+                                    hits.push(SpriteRef {
+                                        ty: t2,
+                                        idx: i2 as u32,
+                                    });
+                                }
+                            }
+                        }
+                        for k in 0..hits.len() {
+                            let s2 = hits[k];
+                            if !self.sprite(s1).killed && self.intersects(s1, s2) {
+                                self.execute(rules, e, Some(s1), Some(s2));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The (type, count) spans of `t` and its subtypes at this moment.
+    fn spans(&self, rules: &Rules, t: TypeId, out: &mut Vec<(TypeId, usize)>) {
+        out.clear();
+        for &st in &rules.props(t).subtypes {
+            let n = self.groups[usize::from(st)].len();
+            if n > 0 {
+                out.push((st, n));
             }
         }
     }
