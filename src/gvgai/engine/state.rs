@@ -1038,8 +1038,7 @@ impl GameState {
                                 }
                             }
                         }
-                        for k in 0..hits.len() {
-                            let s2 = hits[k];
+                        for &s2 in &hits {
                             if !self.sprite(s1).killed && self.intersects(s1, s2) {
                                 self.execute(rules, e, Some(s1), Some(s2));
                             }
