@@ -410,3 +410,22 @@ fn copies_are_independent() {
     assert_eq!(a.tick(), 1);
     assert_ne!(st.avatar_cell(), a.avatar_cell());
 }
+
+#[test]
+fn observation_categories() {
+    use tablero::gvgai::engine::Category;
+    let game = Game::load(&games_dir(), "zelda").unwrap();
+    let mut st = game.start(0, 1).unwrap();
+    let d = &game.rules.desc;
+    let cat = |st: &GameState, name: &str| {
+        let t = d.type_id(name).unwrap();
+        st.sprites_of(t).first().map(|s| st.category(s))
+    };
+    assert_eq!(cat(&st, "nokey"), Some(Category::Avatar));
+    assert_eq!(cat(&st, "wall"), Some(Category::Static));
+    assert_eq!(cat(&st, "goal"), Some(Category::Portal));
+    assert_eq!(cat(&st, "monsterNormal"), Some(Category::Npc));
+    st.advance(Action::Use);
+    assert_eq!(cat(&st, "sword"), Some(Category::FromAvatar));
+    assert_eq!(st.grid_size(), (13, 9));
+}

@@ -111,6 +111,9 @@ pub struct TypeProps {
     pub singleton: bool,
     /// Static and without behaviour (Immovable, Door, Portal): its update does nothing.
     pub inert: bool,
+    pub is_npc: bool,
+    /// GVG-AI `portal` flag (Door, Portal, or `portal=True`): observation category only.
+    pub portal: bool,
 }
 
 fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
@@ -259,6 +262,22 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         subtypes: ty.subtypes.clone(),
         singleton: ty.singleton,
         inert: matches!(class, Some(C::Immovable | C::Door | C::Portal)),
+        is_npc: matches!(
+            class,
+            Some(
+                C::RandomNPC
+                    | C::Chaser
+                    | C::Fleeing
+                    | C::AlternateChaser
+                    | C::RandomAltChaser
+                    | C::PathAltChaser
+                    | C::RandomPathAltChaser
+                    | C::Bomber
+            )
+        ),
+        portal: p
+            .portal
+            .unwrap_or(matches!(class, Some(C::Door | C::Portal))),
     }
 }
 

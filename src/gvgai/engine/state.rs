@@ -29,6 +29,18 @@ pub enum Winner {
     PlayerLoses,
 }
 
+/// Observation category of a sprite (GVG-AI `Types.TYPE_*`; the numbers are GVG-AI's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    Avatar = 0,
+    Resource = 1,
+    Portal = 2,
+    Npc = 3,
+    Static = 4,
+    FromAvatar = 5,
+    Movable = 6,
+}
+
 /// Movement result (GVG-AI `Types.MOVEMENT`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Movement {
@@ -303,6 +315,41 @@ impl GameState {
             Some(a) => &self.rules.props(a.ty).actions,
             None => &[],
         }
+    }
+
+    /// The observation category of a sprite (GVG-AI `getSpriteCategory`).
+    pub fn category(&self, s: &Sprite) -> Category {
+        let p = self.rules.props(s.ty);
+        if p.is_avatar {
+            Category::Avatar
+        } else if p.is_resource {
+            Category::Resource
+        } else if p.portal {
+            Category::Portal
+        } else if p.is_npc {
+            Category::Npc
+        } else if p.is_static {
+            Category::Static
+        } else if s.from_avatar {
+            Category::FromAvatar
+        } else {
+            Category::Movable
+        }
+    }
+
+    /// Every sprite, by type id then creation order.
+    pub fn sprites(&self) -> impl Iterator<Item = &Sprite> {
+        self.groups.iter().flatten()
+    }
+
+    /// The cell (x, y) containing a sprite's top-left corner.
+    pub fn cell_of(&self, s: &Sprite) -> (i32, i32) {
+        (s.x.div_euclid(self.block), s.y.div_euclid(self.block))
+    }
+
+    /// Level size in cells.
+    pub fn grid_size(&self) -> (i32, i32) {
+        (self.width / self.block, self.height / self.block)
     }
 
     pub(crate) fn avatar_ref(&self) -> Option<SpriteRef> {
