@@ -429,3 +429,32 @@ fn observation_categories() {
     assert_eq!(cat(&st, "sword"), Some(Category::FromAvatar));
     assert_eq!(st.grid_size(), (13, 9));
 }
+
+#[test]
+fn native_timed_effects_fire_on_the_first_tick_then_repeat() {
+    let g = "BasicGame square_size=10
+    SpriteSet
+        seed > Immovable
+        plant > Immovable
+    LevelMapping
+        s > seed
+        p > plant
+    InteractionSet
+        seed TIME > transformTo stype=plant timer=3 repeating=True scoreChange=1
+        plant TIME > spawn stype=seed timer=2 nextExecution=0
+    TerminationSet
+        Timeout limit=100 win=True";
+    let mut st = mini(g, "Ass \n");
+    let seed = st.rules().desc.type_id("seed").unwrap();
+    let plant = st.rules().desc.type_id("plant").unwrap();
+    st.advance(Action::Nil); // tick 0: both seeds become plants
+    assert_eq!((st.count(seed), st.count(plant)), (0, 2));
+    assert_eq!(st.score(), 2.0);
+    st.advance(Action::Nil); // tick 1
+    assert_eq!(st.count(seed), 0);
+    st.advance(Action::Nil); // tick 2: the planned plant timer spawns one seed per plant
+    assert_eq!(st.count(seed), 2);
+    st.advance(Action::Nil); // tick 3: the repeating seed timer fires again
+    assert_eq!((st.count(seed), st.count(plant)), (0, 4));
+    assert_eq!(st.score(), 4.0);
+}

@@ -289,15 +289,18 @@ impl GameState {
             E::ShieldFrom { stype, ftype } => {
                 self.shields.push((s1.ty, *stype, ftype.clone()));
             }
-            E::AddTimer { timer, .. } => {
+            E::AddTimer {
+                timer, repeating, ..
+            } => {
                 if e != usize::MAX {
                     let at = self.tick + timer;
-                    let pos = self
-                        .timers
-                        .iter()
-                        .position(|t| t.at >= at)
-                        .unwrap_or(self.timers.len());
-                    self.timers.insert(pos, Timer { at, effect: e });
+                    self.insert_timer(Timer {
+                        at,
+                        effect: e,
+                        native: None,
+                        timer: *timer,
+                        repeating: *repeating,
+                    });
                 }
             }
             E::AddHealthPoints { value, kill_second } => {

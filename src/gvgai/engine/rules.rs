@@ -296,6 +296,9 @@ pub struct Rules {
     pub eos_effects: Vec<Vec<usize>>,
     /// Resource capacity per resource type (`limit` of `Resource` sprites, 0 otherwise).
     pub resource_limit: Vec<i32>,
+    /// Native timed effects in declaration order: (sprite type, effect, timer, repeating,
+    /// planned).
+    pub native_timers: Vec<(TypeId, usize, i32, bool, bool)>,
 }
 
 fn check_target(
@@ -394,6 +397,7 @@ impl Rules {
         let mut pairs: Vec<(TypeId, TypeId, Vec<usize>)> = Vec::new();
         let mut eos_types = Vec::new();
         let mut eos_effects = vec![Vec::new(); n];
+        let mut native_timers = Vec::new();
         for it in &desc.interactions {
             check_effect(&desc, &it.effect)?;
             let idx = effects.len();
@@ -415,6 +419,13 @@ impl Rules {
                     eos_types.push(it.first);
                     eos_effects[usize::from(it.first)].push(idx);
                 }
+                Other::Time {
+                    timer,
+                    repeating,
+                    planned,
+                } => {
+                    native_timers.push((it.first, idx, timer, repeating, planned));
+                }
             }
         }
         let resource_limit = props
@@ -429,6 +440,7 @@ impl Rules {
             eos_types,
             eos_effects,
             resource_limit,
+            native_timers,
         })
     }
 

@@ -131,8 +131,12 @@ pub(crate) struct ChaseMemory {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Timer {
     pub at: i32,
-    /// Index of the `addTimer` effect whose delegate runs.
+    /// The `addTimer` effect whose delegate runs, or the native timed effect.
     pub effect: usize,
+    /// For native timed effects: the sprite type it applies to.
+    pub native: Option<TypeId>,
+    pub timer: i32,
+    pub repeating: bool,
 }
 
 /// A running game. `Clone` is the forward model's copy.
@@ -233,7 +237,29 @@ impl GameState {
             st.avatar = Some((r.ty, id));
         }
         st.build_paths(level);
+        let rules = Arc::clone(&st.rules);
+        for &(t, e, timer, repeating, planned) in &rules.native_timers {
+            let at = if planned { timer } else { -1 };
+            st.insert_timer(Timer {
+                at,
+                effect: e,
+                native: Some(t),
+                timer,
+                repeating,
+            });
+        }
         Ok(st)
+    }
+
+    /// GVG-AI keeps timers in a `TreeSet` whose comparison puts a new timer before existing
+    /// ones with the same time.
+    pub(crate) fn insert_timer(&mut self, t: Timer) {
+        let pos = self
+            .timers
+            .iter()
+            .position(|x| x.at >= t.at)
+            .unwrap_or(self.timers.len());
+        self.timers.insert(pos, t);
     }
 
     pub fn rules(&self) -> &Arc<Rules> {
@@ -1010,13 +1036,40 @@ impl GameState {
                 break;
             }
             self.timers.remove(0);
-            if let crate::gvgai::vgdl::EffectKind::AddTimer { delegate, .. } =
-                &rules.effects[first.effect].kind
-            {
-                self.run_effect(rules, &delegate.kind, usize::MAX, None, None);
-                if self.apply_score[first.effect] {
-                    self.score += f64::from(rules.effects[first.effect].score_change);
+            let effect = &rules.effects[first.effect];
+            match first.native {
+                None => {
+                    if let crate::gvgai::vgdl::EffectKind::AddTimer { delegate, .. } = &effect.kind
+                    {
+                        self.run_effect(rules, &delegate.kind, usize::MAX, None, None);
+                        if self.apply_score[first.effect] {
+                            self.score += f64::from(effect.score_change);
+                        }
+                    }
                 }
+                Some(t) => {
+                    for &st in &rules.props(t).subtypes {
+                        let mut i = 0;
+                        while i < self.groups[usize::from(st)].len() {
+                            let r = SpriteRef {
+                                ty: st,
+                                idx: i as u32,
+                            };
+                            let s = self.sprite(r);
+                            if !s.killed && !s.disabled {
+                                self.run_effect(rules, &effect.kind, first.effect, Some(r), None);
+                                self.score += f64::from(effect.score_change);
+                            }
+                            i += 1;
+                        }
+                    }
+                }
+            }
+            if first.repeating {
+                self.insert_timer(Timer {
+                    at: self.tick + first.timer,
+                    ..first
+                });
             }
         }
         // End-of-screen effects.

@@ -1,6 +1,6 @@
 //! Level files: a character matrix, one character per cell, first line = top row. The width is
-//! the first line's length; shorter lines are padded with spaces (as GVG-AI does), longer
-//! lines are an error here.
+//! the first line's length; shorter lines are padded with spaces and longer lines are cut, as
+//! GVG-AI does.
 
 use super::VgdlError;
 use super::model::{GameDescription, TypeId};
@@ -46,15 +46,9 @@ pub fn parse_level(game: &GameDescription, text: &str) -> Result<Level, VgdlErro
     let height = lines.len();
     let mut cells = Vec::with_capacity(width * height);
     for (y, line) in lines.iter().enumerate() {
-        let n = line.chars().count();
-        if n > width {
-            return Err(VgdlError::Level {
-                line: y + 1,
-                message: format!("line is {n} characters wide, the first line is {width}"),
-            });
-        }
+        let mut chars = line.chars();
         for x in 0..width {
-            let c = line.chars().nth(x).unwrap_or(' ');
+            let c = chars.next().unwrap_or(' ');
             match game.mapping(c) {
                 Some(types) => cells.push(types.to_vec()),
                 None if c == ' ' => cells.push(Vec::new()),

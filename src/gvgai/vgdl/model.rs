@@ -315,6 +315,7 @@ pub enum EffectKind {
     },
     AddTimer {
         timer: i32,
+        repeating: bool,
         delegate: Box<Effect>,
     },
 }
@@ -372,6 +373,14 @@ pub enum Other {
     Sprite(TypeId),
     /// End of screen.
     Eos,
+    /// A native timed effect (`sprite TIME > effect timer=N`): applied to every sprite of the
+    /// type when the timer fires. `planned` means `nextExecution` was given (GVG-AI then plans
+    /// the first firing at `timer`; otherwise it fires on the first tick).
+    Time {
+        timer: i32,
+        repeating: bool,
+        planned: bool,
+    },
 }
 
 /// One `a b c > effect` line, expanded into one interaction per right-hand type.

@@ -251,6 +251,7 @@ const RENDER_PARAMS: &[&str] = &[
     "randomtiling",
     "frameRate",
     "draw_arrow",
+    "solid",
     "orientedImg",
 ];
 
@@ -639,6 +640,7 @@ fn build_effect(
         }
         "addTimer" => {
             let timer = p.int("timer")?.unwrap_or(-1);
+            let repeating = p.boolean("repeating")?.unwrap_or(false);
             let ftype = p
                 .raw("ftype")
                 .ok_or_else(|| p.err("addTimer needs ftype=".into()))?;
@@ -647,7 +649,7 @@ fn build_effect(
                 .items
                 .iter()
                 .copied()
-                .filter(|(k, _)| !matches!(*k, "timer" | "ftype"))
+                .filter(|(k, _)| !matches!(*k, "timer" | "ftype" | "repeating"))
                 .collect();
             let delegate = build_effect(r, ftype, line, rest)?;
             for u in p.used.iter_mut() {
@@ -655,6 +657,7 @@ fn build_effect(
             }
             E::AddTimer {
                 timer,
+                repeating,
                 delegate: Box::new(delegate),
             }
         }
@@ -947,16 +950,47 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
                         }
                     };
                     let items = params_of(rest, n.line, "an interaction")?;
+                    if names.contains(&"TIME") {
+                        // Native timed effect: `sprite TIME > effect timer=N [repeating=True]`.
+                        let sprite_name = match names.as_slice() {
+                            ["TIME", x] | [x, "TIME"] if *x != "TIME" && *x != "EOS" => *x,
+                            _ => {
+                                return Err(VgdlError::Semantic {
+                                    line: n.line,
+                                    message: "a TIME interaction needs exactly one sprite and TIME"
+                                        .into(),
+                                });
+                            }
+                        };
+                        let first = r.id(sprite_name).ok_or_else(|| VgdlError::Semantic {
+                            line: n.line,
+                            message: format!("unknown sprite \"{sprite_name}\" in interaction"),
+                        })?;
+                        let mut p =
+                            Params::new(n.line, format!("timed effect {function}"), items.clone());
+                        let timer = p.int("timer")?.unwrap_or(-1);
+                        let repeating = p.boolean("repeating")?.unwrap_or(false);
+                        let planned = p.int("nextExecution")?.is_some_and(|v| v != -1);
+                        let rest: Vec<(&str, &str)> = items
+                            .into_iter()
+                            .filter(|(k, _)| !matches!(*k, "timer" | "repeating" | "nextExecution"))
+                            .collect();
+                        let effect = build_effect(&r, function, n.line, rest)?;
+                        interactions.push(Interaction {
+                            first,
+                            other: Other::Time {
+                                timer,
+                                repeating,
+                                planned,
+                            },
+                            effect,
+                        });
+                        continue;
+                    }
                     let effect = build_effect(&r, function, n.line, items)?;
                     let resolve = |name: &str| -> Result<Option<TypeId>, VgdlError> {
                         if name == "EOS" {
                             Ok(None)
-                        } else if name == "TIME" {
-                            Err(VgdlError::Semantic {
-                                line: n.line,
-                                message: "unsupported TIME interactions (native timed effects)"
-                                    .into(),
-                            })
                         } else {
                             r.id(name).map(Some).ok_or_else(|| VgdlError::Semantic {
                                 line: n.line,
