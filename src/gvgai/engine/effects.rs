@@ -74,6 +74,33 @@ impl GameState {
         }
     }
 
+    /// TransformToSingleton `setSpriteFields`.
+    fn singleton_fields(&mut self, n: SpriteRef, old: SpriteRef, rules: &Rules) {
+        let o = self.sprite(old).clone();
+        let (p_new, p_old) = (rules.props(n.ty), rules.props(old.ty));
+        {
+            let ns = self.sprite_mut(n);
+            if p_new.is_oriented && p_old.is_oriented {
+                ns.orientation = o.orientation;
+            }
+            ns.lx = o.lx;
+            ns.ly = o.ly;
+            for &(res, v) in &o.resources {
+                ns.modify(res, v);
+            }
+        }
+        let mut transformed = true;
+        if p_old.is_avatar {
+            if p_new.is_avatar {
+                let id = self.sprite(n).id;
+                self.avatar = Some((n.ty, id));
+            } else {
+                transformed = false;
+            }
+        }
+        self.kill(old, transformed);
+    }
+
     /// StepBack with `pixelPerfect`: stop flush against `s2` on the side it came from.
     fn pixel_perfect(&self, s1: SpriteRef, s2: SpriteRef) -> (i32, i32) {
         let a = self.sprite(s1);
@@ -113,6 +140,7 @@ impl GameState {
                 stype,
                 stype_to,
                 kill_second,
+                force_orientation,
             } => {
                 let n = self.groups[usize::from(*stype)].len();
                 for i in 0..n {
@@ -122,7 +150,7 @@ impl GameState {
                     };
                     let (x, y) = (self.sprite(s).x, self.sprite(s).y);
                     let new = self.add_sprite(*stype_to, x, y, true);
-                    self.transform_into(new, s, s2, *kill_second, false, rules);
+                    self.transform_into(new, s, s2, *kill_second, *force_orientation, rules);
                 }
                 return none;
             }
@@ -303,6 +331,46 @@ impl GameState {
                     });
                 }
             }
+            E::FlipDirection => {
+                let d = Dir::BASE[self.rng.next_int_bounded(4) as usize];
+                self.sprite_mut(s1).orientation = d;
+            }
+            E::SpawnIfHasLess {
+                resource,
+                limit,
+                stype,
+            } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() >= prob {
+                    return EffectOutcome::apply(false);
+                }
+                if self.sprite(s1).amount(*resource) <= *limit {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    self.add_sprite(*stype, x, y, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::AddHealthPointsToMax { value, kill_second } => {
+                let limit = rules.props(s1.ty).limit_health;
+                let s = self.sprite_mut(s1);
+                if s.health + value < limit {
+                    s.health += value;
+                } else {
+                    s.health = limit;
+                }
+                if s.health > s.max_health {
+                    s.max_health = s.health;
+                }
+                if let (true, Some(s2)) = (kill_second, s2) {
+                    self.kill(s2, false);
+                }
+                return EffectOutcome::apply(true);
+            }
             E::AddHealthPoints { value, kill_second } => {
                 let limit = rules.props(s1.ty).limit_health;
                 let s = self.sprite_mut(s1);
@@ -368,6 +436,93 @@ impl GameState {
                     return EffectOutcome::apply(true);
                 }
                 return EffectOutcome::apply(false);
+            }
+            E::KillIfFrontal | E::KillIfNotFrontal => {
+                let a = self.last_direction(s1).normalised();
+                let b = self.last_direction(s2).normalised();
+                let sum = Dir {
+                    x: a.x + b.x,
+                    y: a.y + b.y,
+                };
+                let frontal = sum.is_none();
+                let hit = if matches!(kind, E::KillIfFrontal) {
+                    frontal
+                } else {
+                    !frontal
+                };
+                if a.is_none() || hit {
+                    self.kill(s1, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::SpawnBehind { stype } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() < prob {
+                    let (x, y, lx, ly) = {
+                        let t = self.sprite(s2);
+                        (t.x, t.y, t.lx, t.ly)
+                    };
+                    let w = self.block;
+                    let overlap = lx < x + w && x < lx + w && ly < y + w && y < ly + w;
+                    if !overlap {
+                        self.add_sprite(*stype, lx, ly, false);
+                    }
+                }
+            }
+            E::TransformIfCount {
+                stype,
+                count_type,
+                geq,
+                leq,
+                else_type,
+                kill_second,
+                force_orientation,
+            } => {
+                let n = rules
+                    .props(*count_type)
+                    .subtypes
+                    .iter()
+                    .map(|&t| self.groups[usize::from(t)].len())
+                    .sum::<usize>() as i64;
+                let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                if n <= i64::from(*leq) && n >= i64::from(*geq) {
+                    let new = self.add_sprite(*stype, x, y, true);
+                    self.transform_into(new, s1, Some(s2), *kill_second, *force_orientation, rules);
+                    return EffectOutcome::apply(true);
+                } else if let Some(t) = else_type {
+                    let new = self.add_sprite(*t, x, y, true);
+                    self.transform_into(new, s1, Some(s2), *kill_second, *force_orientation, rules);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::TransformToSingleton {
+                stype,
+                stype_other,
+                take_orientation,
+            } => {
+                for i in 0..self.groups[usize::from(*stype)].len() {
+                    let old = SpriteRef {
+                        ty: *stype,
+                        idx: i as u32,
+                    };
+                    let (x, y) = (self.sprite(old).x, self.sprite(old).y);
+                    if let Some(n) = self.add_sprite(*stype_other, x, y, false) {
+                        self.singleton_fields(n, old, rules);
+                    }
+                }
+                let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                if let Some(n) = self.add_sprite(*stype, x, y, false) {
+                    self.singleton_fields(n, s1, rules);
+                    if *take_orientation {
+                        let o = self.sprite(s2).orientation.reversed();
+                        self.sprite_mut(n).orientation = o;
+                    }
+                }
             }
             E::KillIfFromAbove => {
                 let (a, b) = (self.sprite(s1), self.sprite(s2));

@@ -112,6 +112,9 @@ pub struct TypeProps {
     /// Static and without behaviour (Immovable, Door, Portal): its update does nothing.
     pub inert: bool,
     pub is_npc: bool,
+    /// OngoingTurningAvatar's trail type (GVG-AI defaults to type 0 when unset).
+    pub spawn_behind: TypeId,
+    pub stype_missile: Vec<TypeId>,
     /// GVG-AI `portal` flag (Door, Portal, or `portal=True`): observation category only.
     pub portal: bool,
 }
@@ -148,6 +151,44 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             C::Missile => {
                 speed = 1.0;
                 is_oriented = true;
+            }
+            C::RandomMissile => {
+                speed = 1.0;
+                is_oriented = true;
+                orientation = Dir::NIL;
+            }
+            C::RandomBomber => {
+                prob = 1.0;
+                cooldown = 1;
+                is_oriented = true;
+                orientation = Dir::RIGHT;
+                speed = 1.0;
+            }
+            C::BomberRandomMissile => {
+                prob = 1.0;
+                cooldown = 1;
+                is_oriented = true;
+                orientation = Dir::RIGHT;
+            }
+            C::MissileAvatar | C::OngoingAvatar | C::OngoingTurningAvatar => {
+                speed = 1.0;
+                orientation = Dir::RIGHT;
+                is_oriented = true;
+                rotate_in_place = true;
+                actions = vec![Action::Left, Action::Right, Action::Down, Action::Up];
+            }
+            C::OngoingShootAvatar => {
+                speed = 1.0;
+                orientation = Dir::RIGHT;
+                is_oriented = true;
+                rotate_in_place = true;
+                actions = vec![
+                    Action::Use,
+                    Action::Left,
+                    Action::Right,
+                    Action::Down,
+                    Action::Up,
+                ];
             }
             C::RandomNPC
             | C::Chaser
@@ -262,6 +303,12 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         subtypes: ty.subtypes.clone(),
         singleton: ty.singleton,
         inert: matches!(class, Some(C::Immovable | C::Door | C::Portal)),
+        spawn_behind: p
+            .spawn_behind
+            .as_ref()
+            .and_then(|v| v.first().copied())
+            .unwrap_or(0),
+        stype_missile: p.stype_missile.clone().unwrap_or_default(),
         is_npc: matches!(
             class,
             Some(
@@ -273,6 +320,8 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
                     | C::PathAltChaser
                     | C::RandomPathAltChaser
                     | C::Bomber
+                    | C::RandomBomber
+                    | C::BomberRandomMissile
             )
         ),
         portal: p
@@ -341,25 +390,15 @@ impl Rules {
     pub fn new(desc: GameDescription) -> Result<Rules, EngineError> {
         let n = desc.types.len();
         let props: Vec<TypeProps> = (0..n).map(|t| props_for(&desc, t)).collect();
-        for (c, types) in &desc.level_mapping {
-            for &t in types {
-                if desc.types[usize::from(t)].class.is_none() {
-                    return Err(EngineError::Invalid {
-                        message: format!(
-                            "level character '{c}' maps to \"{}\", which has no sprite class",
-                            desc.type_name(t)
-                        ),
-                    });
-                }
-            }
-        }
         for (t, p) in props.iter().enumerate() {
             let needs_stype = matches!(
                 p.class,
                 Some(
                     SpriteClass::SpawnPoint
                         | SpriteClass::Bomber
+                        | SpriteClass::RandomBomber
                         | SpriteClass::ShootAvatar
+                        | SpriteClass::OngoingShootAvatar
                         | SpriteClass::FlakAvatar
                         | SpriteClass::Chaser
                         | SpriteClass::Fleeing

@@ -211,6 +211,18 @@ impl GameState {
             chase: Vec::new(),
             rules,
         };
+        for cell in &level.cells {
+            for &t in cell {
+                if st.rules.props(t).class.is_none() {
+                    return Err(EngineError::Invalid {
+                        message: format!(
+                            "the level uses sprite \"{}\", which has no sprite class",
+                            st.rules.desc.type_name(t)
+                        ),
+                    });
+                }
+            }
+        }
         let mut avatars: Vec<SpriteRef> = Vec::new();
         for y in 0..level.height {
             for x in 0..level.width {
@@ -781,7 +793,7 @@ impl GameState {
         self.sprite_mut(r).age += 1;
     }
 
-    fn update_spawner(&mut self, rules: &Rules, r: SpriteRef) {
+    fn update_spawner(&mut self, rules: &Rules, r: SpriteRef, spawn: Option<TypeId>) {
         let tick = self.tick;
         let p = rules.props(r.ty);
         if self.sprite(r).start == -1 {
@@ -790,7 +802,7 @@ impl GameState {
         let roll = self.rng.next_float();
         let start = self.sprite(r).start;
         if (start + tick) % p.cooldown == 0 && f64::from(roll) < p.prob {
-            if let Some(&st) = p.stype.first() {
+            if let Some(st) = spawn.or(p.stype.first().copied()) {
                 let (x, y, orientation) = {
                     let s = self.sprite(r);
                     (s.x, s.y, s.orientation)
@@ -868,13 +880,69 @@ impl GameState {
                 }
                 self.update_chaser(r, p.stype1.first().copied(), false, false);
             }
-            C::SpawnPoint | C::Bomber => self.update_spawner(rules, r),
+            C::SpawnPoint | C::Bomber => self.update_spawner(rules, r, None),
+            C::RandomBomber => {
+                let act = Dir::BASE[self.rng.next_int_bounded(4) as usize];
+                self.active_movement(r, act, p.speed);
+                self.update_spawner(rules, r, None);
+            }
+            C::BomberRandomMissile => {
+                let n = p.stype_missile.len() as i32;
+                let k = self.rng.next_int_bounded(n) as usize;
+                let t = p.stype_missile.get(k).copied();
+                self.update_spawner(rules, r, t);
+            }
+            C::RandomMissile => {
+                if self.sprite(r).orientation == Dir::NIL {
+                    let d = Dir::BASE[self.rng.next_int_bounded(4) as usize];
+                    self.sprite_mut(r).orientation = d;
+                }
+                self.update_passive(r);
+            }
             C::MovingAvatar
             | C::HorizontalAvatar
             | C::VerticalAvatar
             | C::OrientedAvatar
             | C::ShootAvatar
-            | C::FlakAvatar => {}
+            | C::FlakAvatar
+            | C::MissileAvatar
+            | C::OngoingAvatar
+            | C::OngoingTurningAvatar
+            | C::OngoingShootAvatar => {}
+        }
+    }
+
+    /// ShootAvatar `updateUse`: fire the first stype that has ammunition, in front.
+    fn shoot(&mut self, rules: &Rules, r: SpriteRef) {
+        let p = rules.props(r.ty);
+        for (i, &st) in p.stype.iter().enumerate() {
+            let has_ammo = match p.ammo.get(i) {
+                None => true,
+                Some(&a) => self.sprite(r).amount(a) > 0,
+            };
+            if has_ammo {
+                let (x, y, dir) = {
+                    let s = self.sprite(r);
+                    (s.x, s.y, s.orientation.normalised())
+                };
+                let b = f64::from(self.block);
+                let nx = (f64::from(x) + dir.x * b) as i32;
+                let ny = (f64::from(y) + dir.y * b) as i32;
+                if let Some(n) = self.add_sprite(st, nx, ny, false) {
+                    if rules.props(st).is_oriented {
+                        self.sprite_mut(n).orientation = dir;
+                    }
+                    if let Some(&a) = p.ammo.get(i) {
+                        let s = self.sprite_mut(r);
+                        if s.resources.iter().any(|(t, _)| *t == a) {
+                            let v = s.amount(a) - 1;
+                            s.set_amount(a, v);
+                        }
+                    }
+                    self.sprite_mut(n).from_avatar = true;
+                }
+                break;
+            }
         }
     }
 
@@ -887,7 +955,49 @@ impl GameState {
             Action::Nil
         };
         self.last_action = action;
-        let movement = self.active_movement(r, action.direction(), p.speed);
+        let dir = action.direction();
+        match p.class {
+            Some(C::MissileAvatar) => {
+                self.update_passive(r);
+                return;
+            }
+            Some(C::OngoingAvatar) => {
+                if !dir.is_none() {
+                    self.sprite_mut(r).orientation = dir;
+                }
+                self.update_passive(r);
+                return;
+            }
+            Some(C::OngoingTurningAvatar) => {
+                let o = self.sprite(r).orientation;
+                if !dir.is_none() && dir.x * o.x + dir.y * o.y == 0.0 {
+                    self.sprite_mut(r).orientation = dir;
+                }
+                self.update_passive(r);
+                let (x, y, lx, ly) = {
+                    let s = self.sprite(r);
+                    (s.x, s.y, s.lx, s.ly)
+                };
+                let w = self.block;
+                let overlap = x < lx + w && lx < x + w && y < ly + w && ly < y + w;
+                if !overlap {
+                    self.add_sprite(p.spawn_behind, lx, ly, false);
+                }
+                return;
+            }
+            Some(C::OngoingShootAvatar) => {
+                if !dir.is_none() {
+                    self.sprite_mut(r).orientation = dir;
+                }
+                self.update_passive(r);
+                if dir.is_none() && action == Action::Use {
+                    self.shoot(rules, r);
+                }
+                return;
+            }
+            _ => {}
+        }
+        let movement = self.active_movement(r, dir, p.speed);
         let class = p.class;
         if matches!(class, Some(C::OrientedAvatar | C::ShootAvatar)) && movement == Movement::Move {
             let s = self.sprite_mut(r);
@@ -902,37 +1012,7 @@ impl GameState {
             return;
         }
         match class {
-            Some(C::ShootAvatar) => {
-                for (i, &st) in p.stype.iter().enumerate() {
-                    let has_ammo = match p.ammo.get(i) {
-                        None => true,
-                        Some(&a) => self.sprite(r).amount(a) > 0,
-                    };
-                    if has_ammo {
-                        let (x, y, dir) = {
-                            let s = self.sprite(r);
-                            (s.x, s.y, s.orientation.normalised())
-                        };
-                        let b = f64::from(self.block);
-                        let nx = (f64::from(x) + dir.x * b) as i32;
-                        let ny = (f64::from(y) + dir.y * b) as i32;
-                        if let Some(n) = self.add_sprite(st, nx, ny, false) {
-                            if rules.props(st).is_oriented {
-                                self.sprite_mut(n).orientation = dir;
-                            }
-                            if let Some(&a) = p.ammo.get(i) {
-                                let s = self.sprite_mut(r);
-                                if s.resources.iter().any(|(t, _)| *t == a) {
-                                    let v = s.amount(a) - 1;
-                                    s.set_amount(a, v);
-                                }
-                            }
-                            self.sprite_mut(n).from_avatar = true;
-                        }
-                        break;
-                    }
-                }
-            }
+            Some(C::ShootAvatar) => self.shoot(rules, r),
             Some(C::FlakAvatar) => {
                 let has_ammo = match p.ammo.first() {
                     None => true,
@@ -1209,6 +1289,9 @@ impl GameState {
             let done = match &t.kind {
                 TerminationKind::SpriteCounter { stype, limit } => {
                     self.count(*stype) as i64 <= i64::from(*limit)
+                }
+                TerminationKind::SpriteCounterMore { stype, limit } => {
+                    self.count(*stype) as i64 >= i64::from(*limit)
                 }
                 TerminationKind::MultiSpriteCounter { stypes, limit, min } => {
                     let sum: i64 = stypes.iter().map(|&s| self.count(s) as i64).sum();

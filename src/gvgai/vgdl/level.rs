@@ -49,6 +49,14 @@ pub fn parse_level(game: &GameDescription, text: &str) -> Result<Level, VgdlErro
         let mut chars = line.chars();
         for x in 0..width {
             let c = chars.next().unwrap_or(' ');
+            if let Some((_, name, l)) = game.unresolved_mapping.iter().find(|(k, _, _)| *k == c) {
+                return Err(VgdlError::Level {
+                    line: y + 1,
+                    message: format!(
+                        "character '{c}' maps to unknown sprite \"{name}\" (LevelMapping line {l})"
+                    ),
+                });
+            }
             match game.mapping(c) {
                 Some(types) => cells.push(types.to_vec()),
                 None if c == ' ' => cells.push(Vec::new()),

@@ -28,6 +28,8 @@ impl Dir {
     pub const DOWN: Dir = Dir { x: 0.0, y: 1.0 };
     pub const LEFT: Dir = Dir { x: -1.0, y: 0.0 };
     pub const RIGHT: Dir = Dir { x: 1.0, y: 0.0 };
+    /// GVG-AI `DNIL` (-1, -1): "not chosen yet" (RandomMissile).
+    pub const NIL: Dir = Dir { x: -1.0, y: -1.0 };
     /// GVG-AI's `DBASEDIRS` order, used by random choices.
     pub const BASE: [Dir; 4] = [Dir::UP, Dir::LEFT, Dir::DOWN, Dir::RIGHT];
 
@@ -67,6 +69,7 @@ pub enum SpriteClass {
     OrientedFlicker,
     Spreader,
     Missile,
+    RandomMissile,
     RandomNPC,
     Chaser,
     Fleeing,
@@ -76,6 +79,8 @@ pub enum SpriteClass {
     RandomPathAltChaser,
     SpawnPoint,
     Bomber,
+    RandomBomber,
+    BomberRandomMissile,
     Portal,
     MovingAvatar,
     HorizontalAvatar,
@@ -83,6 +88,10 @@ pub enum SpriteClass {
     OrientedAvatar,
     ShootAvatar,
     FlakAvatar,
+    MissileAvatar,
+    OngoingAvatar,
+    OngoingTurningAvatar,
+    OngoingShootAvatar,
 }
 
 /// Sprite classes that exist in GVG-AI but are not implemented yet: naming one gives an
@@ -91,24 +100,17 @@ pub const UNSUPPORTED_CLASSES: &[&str] = &[
     "Conveyor",
     "ResourcePack",
     "ErraticMissile",
-    "RandomMissile",
     "LOSChaser",
     "PathChaser",
     "RandomInertial",
     "Walker",
     "WalkerJumper",
-    "BomberRandomMissile",
-    "RandomBomber",
     "SpawnPointMultiSprite",
     "NullAvatar",
     "AimedAvatar",
     "BirdAvatar",
     "CarAvatar",
     "LanderAvatar",
-    "MissileAvatar",
-    "OngoingAvatar",
-    "OngoingShootAvatar",
-    "OngoingTurningAvatar",
     "PlatformerAvatar",
     "ShootOnlyAvatar",
     "SpaceshipAvatar",
@@ -127,6 +129,13 @@ impl SpriteClass {
             "OrientedFlicker" => OrientedFlicker,
             "Spreader" => Spreader,
             "Missile" => Missile,
+            "RandomMissile" => RandomMissile,
+            "RandomBomber" => RandomBomber,
+            "BomberRandomMissile" => BomberRandomMissile,
+            "MissileAvatar" => MissileAvatar,
+            "OngoingAvatar" => OngoingAvatar,
+            "OngoingTurningAvatar" => OngoingTurningAvatar,
+            "OngoingShootAvatar" => OngoingShootAvatar,
             "RandomNPC" => RandomNPC,
             "Chaser" => Chaser,
             "Fleeing" => Fleeing,
@@ -207,6 +216,8 @@ pub struct SpriteParams {
     pub max_distance: Option<f64>,
     pub portal: Option<bool>,
     pub random_target: Option<bool>,
+    pub spawn_behind: Option<Vec<TypeId>>,
+    pub stype_missile: Option<Vec<TypeId>>,
 }
 
 /// One sprite type of the SpriteSet (or the implicit `wall` / `avatar`).
@@ -259,6 +270,35 @@ pub enum EffectKind {
         subtract: bool,
     },
     KillIfFromAbove,
+    KillIfFrontal,
+    KillIfNotFrontal,
+    FlipDirection,
+    TransformIfCount {
+        stype: TypeId,
+        count_type: TypeId,
+        geq: i32,
+        leq: i32,
+        else_type: Option<TypeId>,
+        kill_second: bool,
+        force_orientation: bool,
+    },
+    TransformToSingleton {
+        stype: TypeId,
+        stype_other: TypeId,
+        take_orientation: bool,
+    },
+    SpawnIfHasLess {
+        resource: TypeId,
+        limit: i32,
+        stype: TypeId,
+    },
+    SpawnBehind {
+        stype: TypeId,
+    },
+    AddHealthPointsToMax {
+        value: i32,
+        kill_second: bool,
+    },
     TransformTo {
         stype: TypeId,
         kill_second: bool,
@@ -268,6 +308,7 @@ pub enum EffectKind {
         stype: TypeId,
         stype_to: TypeId,
         kill_second: bool,
+        force_orientation: bool,
     },
     CloneSprite,
     Spawn {
@@ -335,6 +376,14 @@ impl EffectKind {
             KillIfHasLess { .. } => "killIfHasLess",
             KillIfOtherHasMore { .. } => "killIfOtherHasMore",
             KillIfFromAbove => "killIfFromAbove",
+            KillIfFrontal => "killIfFrontal",
+            KillIfNotFrontal => "killIfNotFrontal",
+            FlipDirection => "flipDirection",
+            TransformIfCount { .. } => "transformIfCount",
+            TransformToSingleton { .. } => "transformToSingleton",
+            SpawnIfHasLess { .. } => "spawnIfHasLess",
+            SpawnBehind { .. } => "spawnBehind",
+            AddHealthPointsToMax { .. } => "addHealthPointsToMax",
             TransformTo { .. } => "transformTo",
             TransformToAll { .. } => "transformToAll",
             CloneSprite => "cloneSprite",
@@ -397,6 +446,11 @@ pub enum TerminationKind {
         stype: TypeId,
         limit: i32,
     },
+    /// Holds when the count is at least `limit`.
+    SpriteCounterMore {
+        stype: TypeId,
+        limit: i32,
+    },
     MultiSpriteCounter {
         stypes: Vec<TypeId>,
         limit: i32,
@@ -436,6 +490,11 @@ pub struct GameDescription {
     pub level_mapping: Vec<(char, Vec<TypeId>)>,
     pub interactions: Vec<Interaction>,
     pub terminations: Vec<Termination>,
+    /// LevelMapping characters naming unknown sprites (character, name, line): an error only
+    /// if a level uses them, as in GVG-AI.
+    pub unresolved_mapping: Vec<(char, String, usize)>,
+    /// Problems GVG-AI tolerates (e.g. unknown parameters, which it ignores).
+    pub warnings: Vec<String>,
 }
 
 impl GameDescription {

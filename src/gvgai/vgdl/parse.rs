@@ -227,13 +227,17 @@ impl<'a> Params<'a> {
         }
     }
 
-    fn finish(self) -> Result<(), VgdlError> {
+    /// Unknown parameters are ignored, as GVG-AI does, and reported as warnings.
+    fn finish(self, warnings: &mut Vec<String>) -> Result<(), VgdlError> {
         for (i, (k, _)) in self.items.iter().enumerate() {
             if !self.used[i] {
-                return Err(VgdlError::Semantic {
-                    line: self.line,
-                    message: format!("unknown parameter \"{k}\" for {}", self.what),
-                });
+                let w = format!(
+                    "line {}: unknown parameter \"{k}\" for {} (ignored)",
+                    self.line, self.what
+                );
+                if !warnings.contains(&w) {
+                    warnings.push(w);
+                }
             }
         }
         Ok(())
@@ -494,6 +498,7 @@ fn sprite_params(
     r: &Resolver<'_>,
     name: &str,
     raw: &RawSprite<'_>,
+    warnings: &mut Vec<String>,
 ) -> Result<SpriteParams, VgdlError> {
     // Report the line where the sprite is declared (parameters may come from a parent).
     let items: Vec<(&str, &str)> = raw.args.iter().map(|(k, v, _)| (*k, *v)).collect();
@@ -532,8 +537,10 @@ fn sprite_params(
         max_distance: p.float("maxDistance")?,
         portal: p.boolean("portal")?,
         random_target: p.boolean("randomTarget")?,
+        spawn_behind: type_list(r, &mut p, "spawnBehind")?,
+        stype_missile: type_list(r, &mut p, "stypeMissile")?,
     };
-    p.finish()?;
+    p.finish(warnings)?;
     Ok(params)
 }
 
@@ -542,6 +549,7 @@ fn build_effect(
     function: &str,
     line: usize,
     items: Vec<(&str, &str)>,
+    warnings: &mut Vec<String>,
 ) -> Result<Effect, VgdlError> {
     let mut p = Params::new(line, format!("effect {function}"), items);
     let score_change = p.int("scoreChange")?.unwrap_or(0);
@@ -578,6 +586,35 @@ fn build_effect(
             subtract: p.boolean("subtract")?.unwrap_or(false),
         },
         "killIfFromAbove" => E::KillIfFromAbove,
+        "killIfFrontal" => E::KillIfFrontal,
+        "killIfNotFrontal" => E::KillIfNotFrontal,
+        "flipDirection" => E::FlipDirection,
+        "transformIfCount" => E::TransformIfCount {
+            stype: need_type(r, &mut p, "stype")?,
+            count_type: need_type(r, &mut p, "stypeCount")?,
+            geq: p.int("geq")?.unwrap_or(0),
+            leq: p.int("leq")?.unwrap_or(10_000),
+            else_type: one_type(r, &mut p, "estype")?,
+            kill_second: p.boolean("killSecond")?.unwrap_or(false),
+            force_orientation: p.boolean("forceOrientation")?.unwrap_or(false),
+        },
+        "transformToSingleton" => E::TransformToSingleton {
+            stype: need_type(r, &mut p, "stype")?,
+            stype_other: need_type(r, &mut p, "stype_other")?,
+            take_orientation: p.boolean("takeOrientation")?.unwrap_or(false),
+        },
+        "spawnIfHasLess" => E::SpawnIfHasLess {
+            resource: need_type(r, &mut p, "resource")?,
+            limit: p.int("limit")?.unwrap_or(0),
+            stype: need_type(r, &mut p, "stype")?,
+        },
+        "spawnBehind" => E::SpawnBehind {
+            stype: need_type(r, &mut p, "stype")?,
+        },
+        "addHealthPointsToMax" => E::AddHealthPointsToMax {
+            value: p.int("value")?.unwrap_or(1),
+            kill_second: p.boolean("killSecond")?.unwrap_or(false),
+        },
         "transformTo" => E::TransformTo {
             stype: need_type(r, &mut p, "stype")?,
             kill_second: p.boolean("killSecond")?.unwrap_or(false),
@@ -587,6 +624,7 @@ fn build_effect(
             stype: need_type(r, &mut p, "stype")?,
             stype_to: need_type(r, &mut p, "stypeTo")?,
             kill_second: p.boolean("killSecond")?.unwrap_or(false),
+            force_orientation: p.boolean("forceOrientation")?.unwrap_or(false),
         },
         "cloneSprite" => E::CloneSprite,
         "spawn" => E::Spawn {
@@ -651,7 +689,7 @@ fn build_effect(
                 .copied()
                 .filter(|(k, _)| !matches!(*k, "timer" | "ftype" | "repeating"))
                 .collect();
-            let delegate = build_effect(r, ftype, line, rest)?;
+            let delegate = build_effect(r, ftype, line, rest, warnings)?;
             for u in p.used.iter_mut() {
                 *u = true;
             }
@@ -668,16 +706,10 @@ fn build_effect(
                 "collectResourceIfHeld",
                 "decreaseSpeedToAll",
                 "increaseSpeedToAll",
-                "killIfFrontal",
-                "killIfNotFrontal",
                 "setSpeedForAll",
-                "transformIfCount",
-                "transformToSingleton",
                 "wallBounce",
                 "wallReverse",
                 "wallStop",
-                "addHealthPointsToMax",
-                "flipDirection",
                 "halfSpeed",
                 "killIfAlive",
                 "killIfFast",
@@ -685,10 +717,8 @@ fn build_effect(
                 "killIfSlow",
                 "removeScore",
                 "spawnAbove",
-                "spawnBehind",
                 "spawnBelow",
                 "spawnIfCounterSubTypes",
-                "spawnIfHasLess",
                 "spawnLeft",
                 "spawnRight",
                 "transformToRandomChild",
@@ -703,7 +733,7 @@ fn build_effect(
             return Err(VgdlError::Semantic { line, message });
         }
     };
-    p.finish()?;
+    p.finish(warnings)?;
     Ok(Effect {
         kind,
         score_change,
@@ -788,13 +818,14 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
         r.order_tmp.push(AVATAR);
     }
 
+    let mut warnings: Vec<String> = Vec::new();
     let mut types = Vec::with_capacity(r.names.len());
     for i in 0..r.names.len() {
         let id = i as TypeId;
         let (class, params, singleton, line) = match &r.raw[i] {
             Some(raw) => (
                 r.class[i],
-                sprite_params(&r, &r.names[i], raw)?,
+                sprite_params(&r, &r.names[i], raw, &mut warnings)?,
                 raw.own_singleton,
                 raw.line,
             ),
@@ -849,7 +880,7 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
         let key_handler = p.raw("key_handler").map(str::to_string);
         let obs = type_list(&r, &mut p, "obs")?.unwrap_or_default();
         p.ignore(&["title"]);
-        p.finish()?;
+        p.finish(&mut warnings)?;
         GameParams {
             square_size,
             key_handler,
@@ -857,6 +888,7 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
         }
     };
 
+    let mut unresolved_mapping: Vec<(char, String, usize)> = Vec::new();
     let mut level_mapping: Vec<(char, Vec<TypeId>)> = vec![('w', vec![WALL]), ('A', vec![AVATAR])];
     let mut interactions = Vec::new();
     let mut terminations = Vec::new();
@@ -898,6 +930,7 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
                     }
                     let rhs = t.lhs;
                     let mut ids = Vec::new();
+                    let mut unknown: Option<String> = None;
                     for it in rhs {
                         let Item::Word(name) = it else {
                             return Err(VgdlError::Syntax {
@@ -905,14 +938,18 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
                                 message: "level mapping takes sprite names only".into(),
                             });
                         };
-                        let id = r.id(name).ok_or_else(|| VgdlError::Semantic {
-                            line: n.line,
-                            message: format!("unknown sprite \"{name}\" in level mapping"),
-                        })?;
-                        ids.push(id);
+                        match r.id(name) {
+                            Some(id) => ids.push(id),
+                            None => unknown = Some(name.to_string()),
+                        }
                     }
                     level_mapping.retain(|(k, _)| *k != ch);
-                    level_mapping.push((ch, ids));
+                    unresolved_mapping.retain(|(k, _, _)| *k != ch);
+                    match unknown {
+                        // GVG-AI only fails if a level uses the character.
+                        None => level_mapping.push((ch, ids)),
+                        Some(name) => unresolved_mapping.push((ch, name, n.line)),
+                    }
                 }
                 "InteractionSet" => {
                     let t = tokenize(n.line, n.content)?;
@@ -950,10 +987,12 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
                         }
                     };
                     let items = params_of(rest, n.line, "an interaction")?;
-                    if names.contains(&"TIME") {
+                    let is_time = |x: &str| r.id(x).is_none() && x.eq_ignore_ascii_case("TIME");
+                    let is_eos = |x: &str| r.id(x).is_none() && x.eq_ignore_ascii_case("EOS");
+                    if names.iter().any(|x| is_time(x)) {
                         // Native timed effect: `sprite TIME > effect timer=N [repeating=True]`.
                         let sprite_name = match names.as_slice() {
-                            ["TIME", x] | [x, "TIME"] if *x != "TIME" && *x != "EOS" => *x,
+                            [t, x] | [x, t] if is_time(t) && !is_time(x) && !is_eos(x) => *x,
                             _ => {
                                 return Err(VgdlError::Semantic {
                                     line: n.line,
@@ -975,7 +1014,7 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
                             .into_iter()
                             .filter(|(k, _)| !matches!(*k, "timer" | "repeating" | "nextExecution"))
                             .collect();
-                        let effect = build_effect(&r, function, n.line, rest)?;
+                        let effect = build_effect(&r, function, n.line, rest, &mut warnings)?;
                         interactions.push(Interaction {
                             first,
                             other: Other::Time {
@@ -987,9 +1026,9 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
                         });
                         continue;
                     }
-                    let effect = build_effect(&r, function, n.line, items)?;
+                    let effect = build_effect(&r, function, n.line, items, &mut warnings)?;
                     let resolve = |name: &str| -> Result<Option<TypeId>, VgdlError> {
-                        if name == "EOS" {
+                        if is_eos(name) {
                             Ok(None)
                         } else {
                             r.id(name).map(Some).ok_or_else(|| VgdlError::Semantic {
@@ -1057,14 +1096,18 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
                             TerminationKind::MultiSpriteCounter { stypes, limit, min }
                         }
                         "Timeout" => TerminationKind::Timeout { limit },
-                        "SpriteCounterMore" | "StopCounter" | "MultiSpriteCounterSubTypes" => {
+                        "SpriteCounterMore" => TerminationKind::SpriteCounterMore {
+                            stype: need_type(&r, &mut p, "stype")?,
+                            limit,
+                        },
+                        "StopCounter" | "MultiSpriteCounterSubTypes" => {
                             return Err(p.err(format!(
                                 "unsupported termination \"{kind_name}\" (not implemented yet)"
                             )));
                         }
                         other => return Err(p.err(format!("unknown termination \"{other}\""))),
                     };
-                    p.finish()?;
+                    p.finish(&mut warnings)?;
                     terminations.push(Termination {
                         kind,
                         win,
@@ -1083,6 +1126,8 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
         level_mapping,
         interactions,
         terminations,
+        unresolved_mapping,
+        warnings,
     })
 }
 
@@ -1176,8 +1221,11 @@ mod tests {
             e.to_string().starts_with("line 3: parameter speed=fast"),
             "{e}"
         );
-        let e = parse_game("BasicGame\n  SpriteSet\n    a > Immovable wings=2\n").unwrap_err();
-        assert!(e.to_string().contains("unknown parameter \"wings\""), "{e}");
+        let g = parse_game("BasicGame\n  SpriteSet\n    a > Immovable wings=2\n").unwrap();
+        assert_eq!(
+            g.warnings,
+            ["line 3: unknown parameter \"wings\" for sprite \"a\" (ignored)"]
+        );
     }
 
     #[test]
