@@ -115,6 +115,8 @@ pub struct TypeProps {
     /// OngoingTurningAvatar's trail type (GVG-AI defaults to type 0 when unset).
     pub spawn_behind: TypeId,
     pub stype_missile: Vec<TypeId>,
+    /// PathAltChaser `randomTarget`: pick a random target instead of the nearest.
+    pub random_target: bool,
     /// GVG-AI `portal` flag (Door, Portal, or `portal=True`): observation category only.
     pub portal: bool,
 }
@@ -309,6 +311,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             .and_then(|v| v.first().copied())
             .unwrap_or(0),
         stype_missile: p.stype_missile.clone().unwrap_or_default(),
+        random_target: p.random_target.unwrap_or(false),
         is_npc: matches!(
             class,
             Some(

@@ -750,14 +750,30 @@ impl GameState {
                 .map(|&t| self.count_all(t))
                 .sum();
             if let (true, Some(&tt)) = (num > 0, p.stype1.first()) {
-                let me = self.sprite(r);
-                let mut best = f64::MAX;
-                for &st in &rules.props(tt).subtypes {
-                    for s in &self.groups[usize::from(st)] {
-                        let d = Self::distance(me, s.x, s.y);
-                        if d < best {
-                            best = d;
-                            target = Some(((st, s.id), s.x, s.y));
+                if p.random_target {
+                    // GVG-AI lists the type's own sprites, then those of every subtype (the
+                    // type itself included again), and draws one.
+                    let mut all: Vec<((TypeId, u32), i32, i32)> = Vec::new();
+                    let groups = std::iter::once(tt).chain(rules.props(tt).subtypes.iter().copied());
+                    for st in groups {
+                        for s in &self.groups[usize::from(st)] {
+                            all.push(((st, s.id), s.x, s.y));
+                        }
+                    }
+                    if !all.is_empty() {
+                        let k = self.rng.next_int_bounded(all.len() as i32) as usize;
+                        target = Some(all[k]);
+                    }
+                } else {
+                    let me = self.sprite(r);
+                    let mut best = f64::MAX;
+                    for &st in &rules.props(tt).subtypes {
+                        for s in &self.groups[usize::from(st)] {
+                            let d = Self::distance(me, s.x, s.y);
+                            if d < best {
+                                best = d;
+                                target = Some(((st, s.id), s.x, s.y));
+                            }
                         }
                     }
                 }
