@@ -3,7 +3,7 @@
 
 use super::rules::Rules;
 use super::state::{GameState, SpriteRef, Timer};
-use crate::gvgai::vgdl::{Dir, EffectKind, TypeId};
+use crate::gvgai::vgdl::{Dir, EffectKind, SpeedMode, TypeId};
 
 /// What an execution changed besides the game: GVG-AI keeps `applyScore` on the effect
 /// object (so it persists), and `subtractHealthPoints` swaps its score when it kills.
@@ -154,6 +154,18 @@ impl GameState {
                 }
                 return none;
             }
+            E::SpeedForAll { stype, value, mode } => {
+                for &st in &rules.props(*stype).subtypes {
+                    for sp in self.groups[usize::from(st)].iter_mut() {
+                        sp.speed = match mode {
+                            SpeedMode::Set => *value,
+                            SpeedMode::Increase => sp.speed + value,
+                            SpeedMode::Decrease => (sp.speed - value).max(0.0),
+                        };
+                    }
+                }
+                return none;
+            }
             E::KillAll { stype } => {
                 for i in 0..self.groups[usize::from(*stype)].len() {
                     self.kill(
@@ -290,9 +302,9 @@ impl GameState {
                     s.y = s.ly;
                     s.lastmove = p.cooldown;
                 }
-                self.active_movement(s1, Dir::DOWN, p.speed);
+                self.active_movement(s1, Dir::DOWN, self.sprite(s1).speed);
                 self.sprite_mut(s1).lastmove = p.cooldown;
-                self.active_movement(s1, Dir::DOWN, p.speed);
+                self.active_movement(s1, Dir::DOWN, self.sprite(s1).speed);
                 let s = self.sprite_mut(s1);
                 s.orientation = s.orientation.reversed();
             }
@@ -371,6 +383,28 @@ impl GameState {
                 }
                 return EffectOutcome::apply(true);
             }
+            E::HalfSpeed => {
+                self.sprite_mut(s1).speed *= 0.5;
+            }
+            E::TransformToRandomChild {
+                stype,
+                kill_second,
+                force_orientation,
+            } => {
+                let children: Vec<TypeId> = rules
+                    .props(*stype)
+                    .subtypes
+                    .iter()
+                    .copied()
+                    .filter(|t| t != stype)
+                    .collect();
+                if !children.is_empty() {
+                    let k = self.rng.next_int_bounded(children.len() as i32) as usize;
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    let new = self.add_sprite(children[k], x, y, false);
+                    self.transform_into(new, s1, s2, *kill_second, *force_orientation, rules);
+                }
+            }
             E::AddHealthPoints { value, kill_second } => {
                 let limit = rules.props(s1.ty).limit_health;
                 let s = self.sprite_mut(s1);
@@ -416,7 +450,7 @@ impl GameState {
                 if ld.y * o.y < 0.0 {
                     dir.y = -dir.y;
                 }
-                self.active_movement(s1, dir, rules.props(s2.ty).speed);
+                self.active_movement(s1, dir, self.sprite(s2).speed);
                 self.sprite_mut(s1).orientation = dir;
             }
             E::KillBoth => {
@@ -524,6 +558,38 @@ impl GameState {
                     }
                 }
             }
+            E::CollectResourceIfHeld {
+                held,
+                value,
+                kill_resource,
+            } if rules.props(s1.ty).is_resource => {
+                if self.sprite(s2).amount(*held) < *value {
+                    return EffectOutcome::apply(false);
+                }
+                let rtype = s1.ty;
+                let limit = rules.resource_limit[usize::from(rtype)];
+                let rvalue = rules.props(rtype).value;
+                let collected = self.sprite(s2).amount(rtype) + rvalue <= limit;
+                if collected {
+                    self.sprite_mut(s2).modify(rtype, rvalue);
+                }
+                if *kill_resource {
+                    self.kill(s1, false);
+                }
+                return EffectOutcome::apply(collected);
+            }
+            E::Align { orient } => {
+                let (x, y, o) = {
+                    let t = self.sprite(s2);
+                    (t.x, t.y, t.orientation)
+                };
+                let s = self.sprite_mut(s1);
+                if *orient {
+                    s.orientation = o;
+                }
+                s.x = x;
+                s.y = y;
+            }
             E::KillIfFromAbove => {
                 let (a, b) = (self.sprite(s1), self.sprite(s2));
                 let other_higher = a.ly > b.ly + self.block / 2;
@@ -605,7 +671,7 @@ impl GameState {
                 self.pulled.push((e, id));
                 let (lx, ly) = (self.sprite(s1).lx, self.sprite(s1).ly);
                 let v = self.last_direction(s2).normalised();
-                let px = (rules.props(s2.ty).speed * f64::from(self.block)) as i32;
+                let px = (self.sprite(s2).speed * f64::from(self.block)) as i32;
                 self.update_pos(s1, v, px);
                 let (x2, y2) = (self.sprite(s2).x, self.sprite(s2).y);
                 let s = self.sprite_mut(s1);

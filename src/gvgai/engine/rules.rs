@@ -115,6 +115,7 @@ pub struct TypeProps {
     /// OngoingTurningAvatar's trail type (GVG-AI defaults to type 0 when unset).
     pub spawn_behind: TypeId,
     pub stype_missile: Vec<TypeId>,
+    pub stypes: Vec<TypeId>,
     /// PathAltChaser `randomTarget`: pick a random target instead of the nearest.
     pub random_target: bool,
     /// GVG-AI `portal` flag (Door, Portal, or `portal=True`): observation category only.
@@ -159,6 +160,13 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
                 is_oriented = true;
                 orientation = Dir::NIL;
             }
+            C::SpawnPointMultiSprite => {
+                prob = 1.0;
+                cooldown = 1;
+                is_static = true;
+                is_oriented = true;
+                orientation = Dir::RIGHT;
+            }
             C::RandomBomber => {
                 prob = 1.0;
                 cooldown = 1;
@@ -193,6 +201,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
                 ];
             }
             C::RandomNPC
+            | C::PathChaser
             | C::Chaser
             | C::AlternateChaser
             | C::RandomAltChaser
@@ -311,11 +320,14 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             .and_then(|v| v.first().copied())
             .unwrap_or(0),
         stype_missile: p.stype_missile.clone().unwrap_or_default(),
+        stypes: p.stypes.clone().unwrap_or_default(),
         random_target: p.random_target.unwrap_or(false),
         is_npc: matches!(
             class,
             Some(
                 C::RandomNPC
+                    | C::PathChaser
+                    | C::SpawnPointMultiSprite
                     | C::Chaser
                     | C::Fleeing
                     | C::AlternateChaser

@@ -71,6 +71,8 @@ pub struct Sprite {
     pub lx: i32,
     pub ly: i32,
     pub orientation: Dir,
+    /// Speed (type default; effects such as setSpeedForAll change it per sprite).
+    pub speed: f64,
     pub lastmove: i32,
     pub killed: bool,
     pub disabled: bool,
@@ -448,6 +450,7 @@ impl GameState {
             lx: x,
             ly: y,
             orientation: p.orientation,
+            speed: p.speed,
             lastmove: 0,
             killed: false,
             disabled: false,
@@ -499,7 +502,7 @@ impl GameState {
         let p = self.rules.props(r.ty);
         let mut sp = speed_px;
         if sp == 0 {
-            sp = p.speed as i32;
+            sp = self.sprite(r).speed as i32;
             if sp == 0 {
                 return false;
             }
@@ -518,8 +521,9 @@ impl GameState {
     /// GVG-AI `GridPhysics.activeMovement`.
     pub(crate) fn active_movement(&mut self, r: SpriteRef, dir: Dir, speed: f64) -> Movement {
         let p = self.rules.props(r.ty);
+        let own = self.sprite(r).speed;
         let speed = if speed == 0.0 {
-            if p.speed <= 0.0 { 1.0 } else { p.speed }
+            if own <= 0.0 { 1.0 } else { own }
         } else {
             speed
         };
@@ -545,7 +549,7 @@ impl GameState {
         if p.is_static {
             return;
         }
-        let (is_oriented, speed) = (p.is_oriented, p.speed);
+        let (is_oriented, speed) = (p.is_oriented, self.sprite(r).speed);
         let s = self.sprite_mut(r);
         if s.first_tick {
             s.first_tick = false;
@@ -647,7 +651,7 @@ impl GameState {
     ) {
         self.update_passive(r);
         let p = self.rules.props(r.ty);
-        let (speed, max_distance) = (p.speed, p.max_distance);
+        let (speed, max_distance) = (self.sprite(r).speed, p.max_distance);
         let mut actions = Vec::new();
         if let Some(t) = target_type {
             for target in self.closest_targets(r, t) {
@@ -754,7 +758,8 @@ impl GameState {
                     // GVG-AI lists the type's own sprites, then those of every subtype (the
                     // type itself included again), and draws one.
                     let mut all: Vec<((TypeId, u32), i32, i32)> = Vec::new();
-                    let groups = std::iter::once(tt).chain(rules.props(tt).subtypes.iter().copied());
+                    let groups =
+                        std::iter::once(tt).chain(rules.props(tt).subtypes.iter().copied());
                     for st in groups {
                         for s in &self.groups[usize::from(st)] {
                             all.push(((st, s.id), s.x, s.y));
@@ -797,7 +802,7 @@ impl GameState {
             }
             None => Dir::BASE[self.rng.next_int_bounded(4) as usize],
         };
-        self.active_movement(r, act, p.speed);
+        self.active_movement(r, act, self.sprite(r).speed);
     }
 
     fn update_flicker(&mut self, r: SpriteRef) {
@@ -866,7 +871,7 @@ impl GameState {
             C::RandomNPC => {
                 self.update_passive(r);
                 let act = self.random_move(r);
-                self.active_movement(r, act, p.speed);
+                self.active_movement(r, act, self.sprite(r).speed);
             }
             C::Chaser | C::Fleeing => {
                 self.update_chaser(r, p.stype.first().copied(), p.fleeing, true);
@@ -877,7 +882,7 @@ impl GameState {
                     if roll < p.epsilon {
                         self.update_passive(r);
                         let act = Dir::BASE[self.rng.next_int_bounded(4) as usize];
-                        self.active_movement(r, act, p.speed);
+                        self.active_movement(r, act, self.sprite(r).speed);
                         return;
                     }
                 }
@@ -890,16 +895,62 @@ impl GameState {
                     if roll < p.epsilon {
                         self.update_passive(r);
                         let act = Dir::BASE[self.rng.next_int_bounded(4) as usize];
-                        self.active_movement(r, act, p.speed);
+                        self.active_movement(r, act, self.sprite(r).speed);
                         return;
                     }
                 }
                 self.update_chaser(r, p.stype1.first().copied(), false, false);
             }
             C::SpawnPoint | C::Bomber => self.update_spawner(rules, r, None),
+            C::SpawnPointMultiSprite => {
+                let tick = self.tick;
+                if self.sprite(r).start == -1 {
+                    self.sprite_mut(r).start = tick;
+                }
+                let roll = self.rng.next_float();
+                let start = self.sprite(r).start;
+                if (start + tick) % p.cooldown == 0 && f64::from(roll) < p.prob {
+                    for &st in &p.stypes {
+                        let (x, y, o) = {
+                            let s = self.sprite(r);
+                            (s.x, s.y, s.orientation)
+                        };
+                        if let Some(n) = self.add_sprite(st, x, y, false) {
+                            self.sprite_mut(r).counter += 1;
+                            let ns = self.sprite_mut(n);
+                            if !p.spawn_orientation.is_none() {
+                                ns.orientation = p.spawn_orientation;
+                            } else if ns.orientation.is_none() {
+                                ns.orientation = o;
+                            }
+                        }
+                    }
+                }
+                self.update_passive(r);
+                if p.total > 0 && self.sprite(r).counter >= p.total {
+                    self.kill(r, false);
+                }
+            }
+            C::PathChaser => {
+                self.update_passive(r);
+                let target = p
+                    .stype
+                    .first()
+                    .and_then(|&t| self.closest_targets(r, t).first().copied());
+                let act = match target {
+                    Some(t) => {
+                        let (x, y) = (self.sprite(r).x, self.sprite(r).y);
+                        let step = self.path_step((x, y), t).unwrap_or(Dir::NONE);
+                        self.sprite_mut(r).counter = p.cons;
+                        step
+                    }
+                    None => self.random_move(r),
+                };
+                self.active_movement(r, act, self.sprite(r).speed);
+            }
             C::RandomBomber => {
                 let act = Dir::BASE[self.rng.next_int_bounded(4) as usize];
-                self.active_movement(r, act, p.speed);
+                self.active_movement(r, act, self.sprite(r).speed);
                 self.update_spawner(rules, r, None);
             }
             C::BomberRandomMissile => {
@@ -1013,7 +1064,7 @@ impl GameState {
             }
             _ => {}
         }
-        let movement = self.active_movement(r, dir, p.speed);
+        let movement = self.active_movement(r, dir, self.sprite(r).speed);
         let class = p.class;
         if matches!(class, Some(C::OrientedAvatar | C::ShootAvatar)) && movement == Movement::Move {
             let s = self.sprite_mut(r);
@@ -1305,6 +1356,25 @@ impl GameState {
             let done = match &t.kind {
                 TerminationKind::SpriteCounter { stype, limit } => {
                     self.count(*stype) as i64 <= i64::from(*limit)
+                }
+                TerminationKind::MultiSpriteCounterSubTypes {
+                    stype,
+                    limit,
+                    subtypes,
+                } => {
+                    if self.count(*stype) as i64 == i64::from(*limit) {
+                        let with_sprites = rules
+                            .props(*stype)
+                            .subtypes
+                            .iter()
+                            .filter(|&&st| {
+                                self.count(st) > 0 && !self.groups[usize::from(st)].is_empty()
+                            })
+                            .count() as i64;
+                        with_sprites == i64::from(*subtypes)
+                    } else {
+                        false
+                    }
                 }
                 TerminationKind::SpriteCounterMore { stype, limit } => {
                     self.count(*stype) as i64 >= i64::from(*limit)

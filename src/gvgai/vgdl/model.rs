@@ -72,12 +72,14 @@ pub enum SpriteClass {
     RandomMissile,
     RandomNPC,
     Chaser,
+    PathChaser,
     Fleeing,
     AlternateChaser,
     RandomAltChaser,
     PathAltChaser,
     RandomPathAltChaser,
     SpawnPoint,
+    SpawnPointMultiSprite,
     Bomber,
     RandomBomber,
     BomberRandomMissile,
@@ -101,11 +103,9 @@ pub const UNSUPPORTED_CLASSES: &[&str] = &[
     "ResourcePack",
     "ErraticMissile",
     "LOSChaser",
-    "PathChaser",
     "RandomInertial",
     "Walker",
     "WalkerJumper",
-    "SpawnPointMultiSprite",
     "NullAvatar",
     "AimedAvatar",
     "BirdAvatar",
@@ -138,6 +138,8 @@ impl SpriteClass {
             "OngoingShootAvatar" => OngoingShootAvatar,
             "RandomNPC" => RandomNPC,
             "Chaser" => Chaser,
+            "PathChaser" => PathChaser,
+            "SpawnPointMultiSprite" => SpawnPointMultiSprite,
             "Fleeing" => Fleeing,
             "AlternateChaser" => AlternateChaser,
             "RandomAltChaser" => RandomAltChaser,
@@ -218,6 +220,8 @@ pub struct SpriteParams {
     pub random_target: Option<bool>,
     pub spawn_behind: Option<Vec<TypeId>>,
     pub stype_missile: Option<Vec<TypeId>>,
+    /// SpawnPointMultiSprite's `stypes`.
+    pub stypes: Option<Vec<TypeId>>,
 }
 
 /// One sprite type of the SpriteSet (or the implicit `wall` / `avatar`).
@@ -272,6 +276,26 @@ pub enum EffectKind {
     KillIfFromAbove,
     KillIfFrontal,
     KillIfNotFrontal,
+    CollectResourceIfHeld {
+        held: TypeId,
+        value: i32,
+        kill_resource: bool,
+    },
+    /// setSpeedForAll / increaseSpeedToAll / decreaseSpeedToAll.
+    SpeedForAll {
+        stype: TypeId,
+        value: f64,
+        mode: SpeedMode,
+    },
+    HalfSpeed,
+    Align {
+        orient: bool,
+    },
+    TransformToRandomChild {
+        stype: TypeId,
+        kill_second: bool,
+        force_orientation: bool,
+    },
     FlipDirection,
     TransformIfCount {
         stype: TypeId,
@@ -378,6 +402,22 @@ impl EffectKind {
             KillIfFromAbove => "killIfFromAbove",
             KillIfFrontal => "killIfFrontal",
             KillIfNotFrontal => "killIfNotFrontal",
+            CollectResourceIfHeld { .. } => "collectResourceIfHeld",
+            SpeedForAll {
+                mode: SpeedMode::Set,
+                ..
+            } => "setSpeedForAll",
+            SpeedForAll {
+                mode: SpeedMode::Increase,
+                ..
+            } => "increaseSpeedToAll",
+            SpeedForAll {
+                mode: SpeedMode::Decrease,
+                ..
+            } => "decreaseSpeedToAll",
+            HalfSpeed => "halfSpeed",
+            Align { .. } => "align",
+            TransformToRandomChild { .. } => "transformToRandomChild",
             FlipDirection => "flipDirection",
             TransformIfCount { .. } => "transformIfCount",
             TransformToSingleton { .. } => "transformToSingleton",
@@ -403,6 +443,14 @@ impl EffectKind {
             AddTimer { .. } => "addTimer",
         }
     }
+}
+
+/// How a speed effect changes speeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeedMode {
+    Set,
+    Increase,
+    Decrease,
 }
 
 /// An effect with the parameters common to all effects.
@@ -445,6 +493,12 @@ pub enum TerminationKind {
     SpriteCounter {
         stype: TypeId,
         limit: i32,
+    },
+    /// Count of `stype` equals `limit` and exactly `subtypes` of its subtypes have sprites.
+    MultiSpriteCounterSubTypes {
+        stype: TypeId,
+        limit: i32,
+        subtypes: i32,
     },
     /// Holds when the count is at least `limit`.
     SpriteCounterMore {

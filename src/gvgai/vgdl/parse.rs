@@ -539,6 +539,7 @@ fn sprite_params(
         random_target: p.boolean("randomTarget")?,
         spawn_behind: type_list(r, &mut p, "spawnBehind")?,
         stype_missile: type_list(r, &mut p, "stypeMissile")?,
+        stypes: type_list(r, &mut p, "stypes")?,
     };
     p.finish(warnings)?;
     Ok(params)
@@ -588,6 +589,33 @@ fn build_effect(
         "killIfFromAbove" => E::KillIfFromAbove,
         "killIfFrontal" => E::KillIfFrontal,
         "killIfNotFrontal" => E::KillIfNotFrontal,
+        "collectResourceIfHeld" => E::CollectResourceIfHeld {
+            held: need_type(r, &mut p, "heldResource")?,
+            value: p.int("value")?.unwrap_or(1),
+            kill_resource: p.boolean("killResource")?.unwrap_or(true),
+        },
+        "setSpeedForAll" | "increaseSpeedToAll" | "decreaseSpeedToAll" => {
+            let mode = match function {
+                "setSpeedForAll" => SpeedMode::Set,
+                "increaseSpeedToAll" => SpeedMode::Increase,
+                _ => SpeedMode::Decrease,
+            };
+            let default = if mode == SpeedMode::Set { 0.0 } else { 0.1 };
+            E::SpeedForAll {
+                stype: need_type(r, &mut p, "stype")?,
+                value: p.float("value")?.unwrap_or(default),
+                mode,
+            }
+        }
+        "halfSpeed" => E::HalfSpeed,
+        "align" => E::Align {
+            orient: p.boolean("orient")?.unwrap_or(true),
+        },
+        "transformToRandomChild" => E::TransformToRandomChild {
+            stype: need_type(r, &mut p, "stype")?,
+            kill_second: p.boolean("killSecond")?.unwrap_or(false),
+            force_orientation: p.boolean("forceOrientation")?.unwrap_or(false),
+        },
         "flipDirection" => E::FlipDirection,
         "transformIfCount" => E::TransformIfCount {
             stype: need_type(r, &mut p, "stype")?,
@@ -701,16 +729,10 @@ fn build_effect(
         }
         other => {
             let known_unsupported = [
-                "align",
                 "bounceDirection",
-                "collectResourceIfHeld",
-                "decreaseSpeedToAll",
-                "increaseSpeedToAll",
-                "setSpeedForAll",
                 "wallBounce",
                 "wallReverse",
                 "wallStop",
-                "halfSpeed",
                 "killIfAlive",
                 "killIfFast",
                 "killIfNotUpright",
@@ -721,7 +743,6 @@ fn build_effect(
                 "spawnIfCounterSubTypes",
                 "spawnLeft",
                 "spawnRight",
-                "transformToRandomChild",
                 "updateSpawnType",
                 "waterPhysics",
             ];
@@ -1100,7 +1121,14 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
                             stype: need_type(&r, &mut p, "stype")?,
                             limit,
                         },
-                        "StopCounter" | "MultiSpriteCounterSubTypes" => {
+                        "MultiSpriteCounterSubTypes" => {
+                            TerminationKind::MultiSpriteCounterSubTypes {
+                                stype: need_type(&r, &mut p, "stype1")?,
+                                limit,
+                                subtypes: p.int("subTypesNum")?.unwrap_or(-1),
+                            }
+                        }
+                        "StopCounter" => {
                             return Err(p.err(format!(
                                 "unsupported termination \"{kind_name}\" (not implemented yet)"
                             )));
