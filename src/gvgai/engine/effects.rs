@@ -590,6 +590,35 @@ impl GameState {
                 s.x = x;
                 s.y = y;
             }
+            E::SpawnNextTo {
+                stype,
+                dir,
+                step_back,
+            } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() < prob {
+                    let (x, y, lx, ly) = {
+                        let t = self.sprite(s2);
+                        (t.x, t.y, t.lx, t.ly)
+                    };
+                    let w = self.block;
+                    let pos = if *step_back {
+                        let overlap = lx < x + w && x < lx + w && ly < y + w && y < ly + w;
+                        (!overlap).then_some((lx, ly))
+                    } else {
+                        Some((x, y))
+                    };
+                    if let Some((px, py)) = pos {
+                        let nx = px + (dir.x as i32) * w;
+                        let ny = py + (dir.y as i32) * w;
+                        self.add_sprite(*stype, nx, ny, false);
+                    }
+                }
+            }
             E::KillIfFromAbove => {
                 let (a, b) = (self.sprite(s1), self.sprite(s2));
                 let other_higher = a.ly > b.ly + self.block / 2;
@@ -641,6 +670,8 @@ impl GameState {
                             | crate::gvgai::vgdl::SpriteClass::Bomber
                             | crate::gvgai::vgdl::SpriteClass::Chaser
                             | crate::gvgai::vgdl::SpriteClass::Fleeing
+                            | crate::gvgai::vgdl::SpriteClass::PathChaser
+                            | crate::gvgai::vgdl::SpriteClass::LOSChaser
                             | crate::gvgai::vgdl::SpriteClass::Spreader
                     )
                 );

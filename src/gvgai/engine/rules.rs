@@ -202,6 +202,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             }
             C::RandomNPC
             | C::PathChaser
+            | C::LOSChaser
             | C::Chaser
             | C::AlternateChaser
             | C::RandomAltChaser
@@ -327,6 +328,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             Some(
                 C::RandomNPC
                     | C::PathChaser
+                    | C::LOSChaser
                     | C::SpawnPointMultiSprite
                     | C::Chaser
                     | C::Fleeing
@@ -416,6 +418,7 @@ impl Rules {
                         | SpriteClass::OngoingShootAvatar
                         | SpriteClass::FlakAvatar
                         | SpriteClass::Chaser
+                        | SpriteClass::LOSChaser
                         | SpriteClass::Fleeing
                         | SpriteClass::Portal
                 )

@@ -594,10 +594,32 @@ impl GameState {
     /// Chaser `closestTargets`: the nearest sprites of `t` (ties kept, in group order).
     fn closest_targets(&self, r: SpriteRef, t: TypeId) -> Vec<(i32, i32)> {
         let me = self.sprite(r);
+        // LOSChaser: only targets in line of sight along the last random move, none before it.
+        let los = self.rules.props(r.ty).class == Some(SpriteClass::LOSChaser);
+        if los && me.prev_action.is_none() {
+            return Vec::new();
+        }
+        let pa = me.prev_action;
         let direct = &self.groups[usize::from(t)];
         let mut best = f64::MAX;
         let mut out = Vec::new();
         let mut consider = |s: &Sprite| {
+            if los {
+                let sees = if pa == Dir::DOWN {
+                    s.x == me.x && s.y >= me.y
+                } else if pa == Dir::UP {
+                    s.x == me.x && s.y <= me.y
+                } else if pa == Dir::LEFT {
+                    s.x <= me.x && s.y == me.y
+                } else if pa == Dir::RIGHT {
+                    s.x >= me.x && s.y == me.y
+                } else {
+                    false
+                };
+                if !sees {
+                    return;
+                }
+            }
             let d = Self::distance(me, s.x, s.y);
             if d < best {
                 best = d;
@@ -676,7 +698,11 @@ impl GameState {
         let uses_paths = rules.props.iter().any(|p| {
             matches!(
                 p.class,
-                Some(SpriteClass::PathAltChaser | SpriteClass::RandomPathAltChaser)
+                Some(
+                    SpriteClass::PathAltChaser
+                        | SpriteClass::RandomPathAltChaser
+                        | SpriteClass::PathChaser
+                )
             )
         });
         let obs = &rules.desc.params.obs;
@@ -873,7 +899,7 @@ impl GameState {
                 let act = self.random_move(r);
                 self.active_movement(r, act, self.sprite(r).speed);
             }
-            C::Chaser | C::Fleeing => {
+            C::Chaser | C::Fleeing | C::LOSChaser => {
                 self.update_chaser(r, p.stype.first().copied(), p.fleeing, true);
             }
             C::PathAltChaser | C::RandomPathAltChaser => {

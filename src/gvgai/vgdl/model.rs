@@ -73,6 +73,7 @@ pub enum SpriteClass {
     RandomNPC,
     Chaser,
     PathChaser,
+    LOSChaser,
     Fleeing,
     AlternateChaser,
     RandomAltChaser,
@@ -102,7 +103,6 @@ pub const UNSUPPORTED_CLASSES: &[&str] = &[
     "Conveyor",
     "ResourcePack",
     "ErraticMissile",
-    "LOSChaser",
     "RandomInertial",
     "Walker",
     "WalkerJumper",
@@ -139,6 +139,7 @@ impl SpriteClass {
             "RandomNPC" => RandomNPC,
             "Chaser" => Chaser,
             "PathChaser" => PathChaser,
+            "LOSChaser" => LOSChaser,
             "SpawnPointMultiSprite" => SpawnPointMultiSprite,
             "Fleeing" => Fleeing,
             "AlternateChaser" => AlternateChaser,
@@ -168,6 +169,10 @@ impl SpriteClass {
                 | OrientedAvatar
                 | ShootAvatar
                 | FlakAvatar
+                | MissileAvatar
+                | OngoingAvatar
+                | OngoingTurningAvatar
+                | OngoingShootAvatar
         )
     }
 
@@ -288,6 +293,12 @@ pub enum EffectKind {
         mode: SpeedMode,
     },
     HalfSpeed,
+    /// spawnRight / spawnLeft / spawnAbove / spawnBelow: one cell from the second sprite.
+    SpawnNextTo {
+        stype: TypeId,
+        dir: Dir,
+        step_back: bool,
+    },
     Align {
         orient: bool,
     },
@@ -416,6 +427,17 @@ impl EffectKind {
                 ..
             } => "decreaseSpeedToAll",
             HalfSpeed => "halfSpeed",
+            SpawnNextTo { dir, .. } => {
+                if *dir == Dir::RIGHT {
+                    "spawnRight"
+                } else if *dir == Dir::LEFT {
+                    "spawnLeft"
+                } else if *dir == Dir::UP {
+                    "spawnAbove"
+                } else {
+                    "spawnBelow"
+                }
+            }
             Align { .. } => "align",
             TransformToRandomChild { .. } => "transformToRandomChild",
             FlipDirection => "flipDirection",

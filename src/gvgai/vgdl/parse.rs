@@ -608,6 +608,16 @@ fn build_effect(
             }
         }
         "halfSpeed" => E::HalfSpeed,
+        "spawnRight" | "spawnLeft" | "spawnAbove" | "spawnBelow" => E::SpawnNextTo {
+            stype: need_type(r, &mut p, "stype")?,
+            dir: match function {
+                "spawnRight" => Dir::RIGHT,
+                "spawnLeft" => Dir::LEFT,
+                "spawnAbove" => Dir::UP,
+                _ => Dir::DOWN,
+            },
+            step_back: p.boolean("stepBack")?.unwrap_or(false),
+        },
         "align" => E::Align {
             orient: p.boolean("orient")?.unwrap_or(true),
         },
@@ -738,11 +748,7 @@ fn build_effect(
                 "killIfNotUpright",
                 "killIfSlow",
                 "removeScore",
-                "spawnAbove",
-                "spawnBelow",
                 "spawnIfCounterSubTypes",
-                "spawnLeft",
-                "spawnRight",
                 "updateSpawnType",
                 "waterPhysics",
             ];
