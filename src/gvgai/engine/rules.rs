@@ -116,6 +116,8 @@ pub struct TypeProps {
     pub spawn_behind: TypeId,
     pub stype_missile: Vec<TypeId>,
     pub stypes: Vec<TypeId>,
+    /// `timeToLive` (-1: forever).
+    pub time_to_live: i32,
     /// PathAltChaser `randomTarget`: pick a random target instead of the nearest.
     pub random_target: bool,
     /// GVG-AI `portal` flag (Door, Portal, or `portal=True`): observation category only.
@@ -314,7 +316,8 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         itypes: ty.itypes.clone(),
         subtypes: ty.subtypes.clone(),
         singleton: ty.singleton,
-        inert: matches!(class, Some(C::Immovable | C::Door | C::Portal)),
+        inert: matches!(class, Some(C::Immovable | C::Door | C::Portal))
+            && p.time_to_live.is_none(),
         spawn_behind: p
             .spawn_behind
             .as_ref()
@@ -322,6 +325,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             .unwrap_or(0),
         stype_missile: p.stype_missile.clone().unwrap_or_default(),
         stypes: p.stypes.clone().unwrap_or_default(),
+        time_to_live: p.time_to_live.unwrap_or(-1),
         random_target: p.random_target.unwrap_or(false),
         is_npc: matches!(
             class,

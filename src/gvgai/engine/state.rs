@@ -73,6 +73,8 @@ pub struct Sprite {
     pub orientation: Dir,
     /// Speed (type default; effects such as setSpeedForAll change it per sprite).
     pub speed: f64,
+    /// Remaining lifetime (`timeToLive`), -1 for none.
+    pub ttl: i32,
     pub lastmove: i32,
     pub killed: bool,
     pub disabled: bool,
@@ -451,6 +453,7 @@ impl GameState {
             ly: y,
             orientation: p.orientation,
             speed: p.speed,
+            ttl: p.time_to_live,
             lastmove: 0,
             killed: false,
             disabled: false,
@@ -831,8 +834,21 @@ impl GameState {
         self.active_movement(r, act, self.sprite(r).speed);
     }
 
-    fn update_flicker(&mut self, r: SpriteRef) {
+    /// GVG-AI `VGDLSprite.update`: passive movement, then the `timeToLive` countdown.
+    fn base_update(&mut self, r: SpriteRef) {
         self.update_passive(r);
+        let s = self.sprite_mut(r);
+        if s.ttl > -1 {
+            if s.ttl > 0 {
+                s.ttl -= 1;
+            } else {
+                self.kill(r, false);
+            }
+        }
+    }
+
+    fn update_flicker(&mut self, r: SpriteRef) {
+        self.base_update(r);
         let limit = self.rules.props(r.ty).limit;
         if self.sprite(r).age > limit {
             self.kill(r, false);
@@ -865,7 +881,7 @@ impl GameState {
                 }
             }
         }
-        self.update_passive(r);
+        self.base_update(r);
         if p.total > 0 && self.sprite(r).counter >= p.total {
             self.kill(r, false);
         }
@@ -877,7 +893,7 @@ impl GameState {
         let Some(class) = p.class else { return };
         match class {
             C::Immovable | C::Passive | C::Door | C::Resource | C::Portal | C::Missile => {
-                self.update_passive(r)
+                self.base_update(r)
             }
             C::Flicker | C::OrientedFlicker => self.update_flicker(r),
             C::Spreader => {
@@ -952,7 +968,7 @@ impl GameState {
                         }
                     }
                 }
-                self.update_passive(r);
+                self.base_update(r);
                 if p.total > 0 && self.sprite(r).counter >= p.total {
                     self.kill(r, false);
                 }

@@ -225,6 +225,8 @@ pub struct SpriteParams {
     pub random_target: Option<bool>,
     pub spawn_behind: Option<Vec<TypeId>>,
     pub stype_missile: Option<Vec<TypeId>>,
+    /// Ticks before the sprite dies by itself (`timeToLive`, GVG-AI `VGDLSprite.update`).
+    pub time_to_live: Option<i32>,
     /// SpawnPointMultiSprite's `stypes`.
     pub stypes: Option<Vec<TypeId>>,
 }

@@ -540,6 +540,7 @@ fn sprite_params(
         spawn_behind: type_list(r, &mut p, "spawnBehind")?,
         stype_missile: type_list(r, &mut p, "stypeMissile")?,
         stypes: type_list(r, &mut p, "stypes")?,
+        time_to_live: p.int("timeToLive")?,
     };
     p.finish(warnings)?;
     Ok(params)
