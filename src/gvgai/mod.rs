@@ -17,10 +17,16 @@
 //! in reverse sprite order; timed, EOS and pairwise effects with per-effect re-scans; removal;
 //! terminations in declaration order; loss at tick 2000; a win with score ≤ 0 reported as 1)
 //! and draws from a `java.util.Random`-compatible generator, so a seeded game matches the Java
-//! framework run with the same seed. `tests/gvgai_java_diff.rs` (ignored by default; needs a
-//! GVG-AI build, see its header) compares per-tick traces (tick, score, avatar position) and
-//! final results with the Java engine: all 22 shipped games agree on random action strings
-//! for all five levels.
+//! framework run with the same seed. GVG-AI's path finder (uniform-cost search with
+//! `PriorityQueue` tie-breaking) is reproduced for path-chasing NPCs.
+//!
+//! Checked against the Java engine (GAIGResearch/GVGAI e58ff65):
+//! - `tests/gvgai_golden.rs` (always run): 110 recorded Java runs (22 shipped games × 5
+//!   levels, seeded, fixed action strings) must give the same win, score, ticks and per-tick
+//!   trace (tick, score, avatar position).
+//! - `tests/gvgai_java_diff.rs` (ignored; needs a GVG-AI build, see its header) compares
+//!   traces live; `GVGAI_DIFF_DIR` points it at other game folders (e.g. GVG-AI's 126
+//!   `examples/gridphysics` games, of which 116 load here).
 //!
 //! Ticks: `GameState::tick()` counts cycles played (the Java forward model's `getGameTick()`);
 //! `Outcome::ticks` is the Java game's final `getGameTick()` (cycles − 1; 2000 at the cap).
@@ -28,19 +34,25 @@
 //! track's 10 px is `BlockSize::Learning`. Movement of `speed < 1` sprites depends on it.
 //!
 //! # Status (issue 6, work in progress)
-//! Done: parser; engine for every sprite class, effect and termination used by the 22 shipped
-//! games; seeded Java-compatible RNG; GVG-AI's path finder (pacman); `replay`; criterion bench
-//! `gvgai_forward`.
+//! Done: parser; engine with every sprite class, effect and termination used by the 22 shipped
+//! games and most of GVG-AI's grid-physics ontology (see `SpriteClass`, `EffectKind`,
+//! `TerminationKind`); TIME effects and `addTimer`; seeded Java-compatible RNG; path finder;
+//! observation categories; `replay`; criterion bench `gvgai_forward` (about 10× the Java
+//! forward model's advances per second on sokoban, butterflies and aliens level 0, measured
+//! on the same machine with `tests/gvgai_java/Speed.java`).
 //! Not done: controllers (random, one-step, MCTS, RHEA, BFS/IW), the line-based socket adapter
 //! and JSON observations, CLI wiring (`tablero gvgai play|replay|connect|host`).
 //! Known differences from GVG-AI:
-//! - `AlternateChaser`/`RandomAltChaser` (not in the shipped games) chase greedily; GVG-AI's
-//!   target choice among several `stype1` types uses an unseeded generator (tablero takes the
-//!   first), and its `fleeing` branch is unreachable there.
+//! - `AlternateChaser`/`RandomAltChaser` (in no shipped game) chase greedily instead of
+//!   GVG-AI's alternating target choice; with several `stype1` types GVG-AI's path chasers
+//!   draw from an unseeded generator (tablero takes the first).
 //! - Level characters missing from the LevelMapping are an error (GVG-AI warns and ignores).
+//! - Unknown sprite/effect parameters are ignored like in GVG-AI and listed in
+//!   `GameDescription::warnings`.
+//! - A sprite declared twice in the SpriteSet is an error (GVG-AI merges them).
 //! - Levels over 4096 cells get no path table (path chasers stand still).
-//! - ParameterSet (game spaces), TIME interactions, continuous physics and the classes and
-//!   effects listed as unsupported are refused with a clear error.
+//! - ParameterSet (game spaces), continuous physics, `StopCounter` and the classes in
+//!   `vgdl::model::UNSUPPORTED_CLASSES` are refused with a clear error.
 
 pub mod engine;
 pub mod vgdl;
