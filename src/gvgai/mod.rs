@@ -9,7 +9,7 @@
 //!   `advance(Action)`), [`engine::replay`] replays a `UDLRNS` action string and returns an
 //!   [`engine::Outcome`] `{win, score, ticks}`.
 //!
-//! The game files shipped in `data/gvgai/games/` come from GAIGResearch/GVGAI
+//! [`games`] embeds the shipped games. The game files in `data/gvgai/games/` come from GAIGResearch/GVGAI
 //! (GPL-3.0-or-later); see `data/gvgai/README.md`.
 //!
 //! # Fidelity
@@ -55,4 +55,5 @@
 //!   `vgdl::model::UNSUPPORTED_CLASSES` are refused with a clear error.
 
 pub mod engine;
+pub mod games;
 pub mod vgdl;
