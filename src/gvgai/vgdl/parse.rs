@@ -323,14 +323,10 @@ impl<'a> Resolver<'a> {
             .and_then(|i| TypeId::try_from(i).ok())
     }
 
+    /// GVG-AI registers a name once; declaring it again reuses the id and the later
+    /// declaration replaces the earlier one (class, parameters, ancestors, subtypes).
     fn register(&mut self, name: &str, line: usize) -> Result<TypeId, VgdlError> {
         if let Some(id) = self.id(name) {
-            if self.raw[usize::from(id)].is_some() {
-                return Err(VgdlError::Semantic {
-                    line,
-                    message: format!("sprite \"{name}\" declared twice"),
-                });
-            }
             return Ok(id);
         }
         let id = TypeId::try_from(self.names.len()).map_err(|_| VgdlError::Semantic {
@@ -424,6 +420,8 @@ impl<'a> Resolver<'a> {
             let mut types = parent_types.to_vec();
             types.push(id);
             self.itypes[idx] = types.clone();
+            let own_singleton =
+                own_singleton || self.raw[idx].as_ref().is_some_and(|r| r.own_singleton);
             self.raw[idx] = Some(RawSprite {
                 line: node.line,
                 declared_class,
@@ -1238,6 +1236,12 @@ mod tests {
     fn errors_name_line_and_problem() {
         let e = parse_game("BasicGame\n  SpriteSet\n    a > Foo\n").unwrap_err();
         assert_eq!(e.to_string(), "line 3: unknown sprite class \"Foo\"");
+        let g = parse_game("BasicGame\n  SpriteSet\n    a > Immovable\n    a > Passive\n").unwrap();
+        assert_eq!(
+            g.types[2].class,
+            Some(SpriteClass::Passive),
+            "the later declaration wins"
+        );
         let e = parse_game("BasicGame\n  SpriteSet\n    a > Walker\n").unwrap_err();
         assert!(
             e.to_string()
