@@ -49,7 +49,6 @@
 //! - Level characters missing from the LevelMapping are an error (GVG-AI warns and ignores).
 //! - Unknown sprite/effect parameters are ignored like in GVG-AI and listed in
 //!   `GameDescription::warnings`.
-//! - A sprite declared twice in the SpriteSet is an error (GVG-AI merges them).
 //! - Levels over 4096 cells get no path table (path chasers stand still).
 //! - ParameterSet (game spaces), continuous physics, `StopCounter` and the classes in
 //!   `vgdl::model::UNSUPPORTED_CLASSES` are refused with a clear error.
