@@ -43,9 +43,8 @@
 //! Not done: controllers (random, one-step, MCTS, RHEA, BFS/IW), the line-based socket adapter
 //! and JSON observations, CLI wiring (`tablero gvgai play|replay|connect|host`).
 //! Known differences from GVG-AI:
-//! - `AlternateChaser`/`RandomAltChaser` (in no shipped game) chase greedily instead of
-//!   GVG-AI's alternating target choice; with several `stype1` types GVG-AI's path chasers
-//!   draw from an unseeded generator (tablero takes the first).
+//! - With several `stype1` types, GVG-AI's alternate and path chasers pick the target type
+//!   with an unseeded generator; tablero takes the first.
 //! - Level characters missing from the LevelMapping are an error (GVG-AI warns and ignores).
 //! - Unknown sprite/effect parameters are ignored like in GVG-AI and listed in
 //!   `GameDescription::warnings`.

@@ -834,6 +834,48 @@ impl GameState {
         self.active_movement(r, act, self.sprite(r).speed);
     }
 
+    /// GVG-AI `AlternateChaser.update`: chase the nearest `stype1` sprite (GVG-AI never
+    /// reaches its fleeing branch: both counts go to the chasing total).
+    fn update_alt_chaser(&mut self, rules: &Rules, r: SpriteRef) {
+        self.update_passive(r);
+        let p = rules.props(r.ty);
+        let num: usize = p
+            .stype1
+            .iter()
+            .chain(p.stype2.iter())
+            .map(|&t| self.count_all(t))
+            .sum();
+        let mut targets: Vec<(i32, i32)> = Vec::new();
+        if let (true, Some(&tt)) = (num > 0, p.stype1.first()) {
+            // getSubSpritesGroup: the type's own group, then every subtype's (itself again).
+            let me = self.sprite(r);
+            let mut best = f64::MAX;
+            let groups = std::iter::once(tt).chain(rules.props(tt).subtypes.iter().copied());
+            for st in groups {
+                for s in &self.groups[usize::from(st)] {
+                    let d = Self::distance(me, s.x, s.y);
+                    if d < best {
+                        best = d;
+                        targets.clear();
+                        targets.push((s.x, s.y));
+                    } else if d == best {
+                        targets.push((s.x, s.y));
+                    }
+                }
+            }
+        }
+        let mut actions = Vec::new();
+        for t in targets {
+            self.moves_toward(r, t, false, p.max_distance, &mut actions);
+        }
+        let act = if actions.is_empty() {
+            Dir::BASE[self.rng.next_int_bounded(4) as usize]
+        } else {
+            actions[self.rng.next_int_bounded(actions.len() as i32) as usize]
+        };
+        self.active_movement(r, act, self.sprite(r).speed);
+    }
+
     /// GVG-AI `VGDLSprite.update`: passive movement, then the `timeToLive` countdown.
     fn base_update(&mut self, r: SpriteRef) {
         self.update_passive(r);
@@ -931,7 +973,6 @@ impl GameState {
                 self.update_path_chaser(rules, r);
             }
             C::AlternateChaser | C::RandomAltChaser => {
-                // Approximation (documented): greedy chase of the nearest stype1 sprite.
                 if class == C::RandomAltChaser {
                     let roll = self.rng.next_double();
                     if roll < p.epsilon {
@@ -941,7 +982,7 @@ impl GameState {
                         return;
                     }
                 }
-                self.update_chaser(r, p.stype1.first().copied(), false, false);
+                self.update_alt_chaser(rules, r);
             }
             C::SpawnPoint | C::Bomber => self.update_spawner(rules, r, None),
             C::SpawnPointMultiSprite => {
