@@ -52,6 +52,7 @@
 //! - ParameterSet (game spaces), continuous physics, `StopCounter` and the classes in
 //!   `vgdl::model::UNSUPPORTED_CLASSES` are refused with a clear error.
 
+pub mod controllers;
 pub mod engine;
 pub mod games;
 pub mod vgdl;
