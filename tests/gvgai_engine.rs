@@ -458,3 +458,21 @@ fn native_timed_effects_fire_on_the_first_tick_then_repeat() {
     assert_eq!((st.count(seed), st.count(plant)), (0, 4));
     assert_eq!(st.score(), 4.0);
 }
+
+#[test]
+fn outcome_json_line() {
+    let o = Outcome {
+        win: true,
+        score: 4.0,
+        ticks: 80,
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&o.json_line("sokoban", 0, Some(12.34))).unwrap();
+    assert_eq!(v["game"], "sokoban");
+    assert_eq!(v["win"], true);
+    assert_eq!(v["score"], 4.0);
+    assert_eq!(v["ticks"], 80);
+    assert_eq!(v["act_ms_max"], 12.3);
+    let v: serde_json::Value = serde_json::from_str(&o.json_line("sokoban", 0, None)).unwrap();
+    assert!(v.get("act_ms_max").is_none());
+}

@@ -114,6 +114,25 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The one-line JSON report of `tablero gvgai play|replay`:
+    /// `{"game":..,"level":..,"win":..,"score":..,"ticks":..[,"act_ms_max":..]}`.
+    pub fn json_line(&self, game: &str, level: usize, act_ms_max: Option<f64>) -> String {
+        let mut v = serde_json::json!({
+            "game": game,
+            "level": level,
+            "win": self.win,
+            "score": self.score,
+            "ticks": self.ticks,
+        });
+        if let (Some(ms), Some(obj)) = (act_ms_max, v.as_object_mut()) {
+            obj.insert(
+                "act_ms_max".into(),
+                serde_json::json!((ms * 10.0).round() / 10.0),
+            );
+        }
+        v.to_string()
+    }
+
     pub fn of(state: &GameState) -> Outcome {
         let win = state.winner() == Winner::PlayerWins;
         let score = if win && state.score() <= 0.0 {
