@@ -4,6 +4,9 @@
 //!   the line and the problem; GVG-AI constructs not implemented yet are reported as
 //!   "unsupported ..." (see `vgdl::model::UNSUPPORTED_CLASSES` and the effect list in
 //!   `vgdl::parse`).
+//! - [`controllers`]: seeded controllers (`random`, `onestep`, `mcts`) behind a `Controller`
+//!   trait with GVG-AI's budgets, and [`controllers::play`] for a whole game.
+//! - [`games`]: the shipped games, embedded.
 //! - [`engine`]: the grid-physics forward model. [`engine::Game`] loads a game and its levels,
 //!   [`engine::GameState`] is a running game (`Clone` = forward-model copy,
 //!   `advance(Action)`), [`engine::replay`] replays a `UDLRNS` action string and returns an
@@ -40,8 +43,11 @@
 //! observation categories; `replay`; criterion bench `gvgai_forward` (about 10× the Java
 //! forward model's advances per second on sokoban, butterflies and aliens level 0, measured
 //! on the same machine with `tests/gvgai_java/Speed.java`).
-//! Not done: controllers (random, one-step, MCTS, RHEA, BFS/IW), the line-based socket adapter
-//! and JSON observations, CLI wiring (`tablero gvgai play|replay|connect|host`).
+//! Controllers: random, one-step look-ahead and open-loop MCTS exist (first versions, tuned
+//! nowhere yet). `Outcome::json_line` gives the `tablero gvgai play|replay` JSON line.
+//! Not done: rolling-horizon evolution and BFS/IW controllers, the line-based socket adapter
+//! and JSON observations, CLI wiring (`tablero gvgai play|replay|connect|host`), the issue's
+//! target measurements (`tests/gvgai_controllers.rs` is the harness for them).
 //! Known differences from GVG-AI:
 //! - With several `stype1` types, GVG-AI's alternate and path chasers pick the target type
 //!   with an unseeded generator; tablero takes the first.
