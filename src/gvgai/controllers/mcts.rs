@@ -20,6 +20,8 @@ pub struct MctsParams {
     pub rollout_depth: usize,
     /// Safety cap on iterations per act (the budget normally ends the search first).
     pub max_iterations: usize,
+    /// Stop this long before the deadline, to answer in time.
+    pub margin: std::time::Duration,
 }
 
 impl Default for MctsParams {
@@ -156,7 +158,14 @@ impl Controller for Mcts {
         self.hi = f64::NEG_INFINITY;
         self.new_node(0, actions.len());
         let mut it = 0;
-        while it < self.params.max_iterations && !budget.expired() {
+        let stop = budget
+            .deadline
+            .checked_sub(self.params.margin)
+            .unwrap_or(budget.deadline);
+        while it < self.params.max_iterations
+            && !budget.expired()
+            && std::time::Instant::now() < stop
+        {
             self.iterate(state, &actions);
             it += 1;
         }
