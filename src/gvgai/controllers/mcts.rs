@@ -30,6 +30,7 @@ impl Default for MctsParams {
             k: std::f64::consts::SQRT_2,
             rollout_depth: 10,
             max_iterations: 1_000_000,
+            margin: std::time::Duration::from_millis(5),
         }
     }
 }
