@@ -156,7 +156,7 @@ impl GameState {
             }
             E::SpeedForAll { stype, value, mode } => {
                 for &st in &rules.props(*stype).subtypes {
-                    for sp in self.groups[usize::from(st)].iter_mut() {
+                    for sp in self.group_mut(st).iter_mut() {
                         sp.speed = match mode {
                             SpeedMode::Set => *value,
                             SpeedMode::Increase => sp.speed + value,
@@ -221,9 +221,14 @@ impl GameState {
                     if not_types.contains(&t) {
                         continue;
                     }
-                    for s in self.groups[usize::from(t)].iter_mut() {
-                        s.x = s.lx;
-                        s.y = s.ly;
+                    if self.groups[usize::from(t)]
+                        .iter()
+                        .any(|s| s.x != s.lx || s.y != s.ly)
+                    {
+                        for s in self.group_mut(t).iter_mut() {
+                            s.x = s.lx;
+                            s.y = s.ly;
+                        }
                     }
                 }
             }

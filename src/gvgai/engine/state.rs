@@ -75,6 +75,8 @@ pub struct Sprite {
     pub speed: f64,
     /// Remaining lifetime (`timeToLive`), -1 for none.
     pub ttl: i32,
+    /// Cycles since the last move (for sprites of inert types it may lag until their group is
+    /// next written; the engine pays the difference before using it).
     pub lastmove: i32,
     pub killed: bool,
     pub disabled: bool,
@@ -147,8 +149,12 @@ pub(crate) struct Timer {
 #[derive(Debug, Clone)]
 pub struct GameState {
     pub(crate) rules: Arc<Rules>,
-    /// Sprites per type, in creation order.
-    pub(crate) groups: Vec<Vec<Sprite>>,
+    /// Sprites per type, in creation order. Groups are shared between copies until written
+    /// (`group_mut`), so copying a state does not copy walls and floors.
+    pub(crate) groups: Vec<Arc<Vec<Sprite>>>,
+    /// Per type: cycles whose `lastmove` increment is still owed to every sprite of an inert
+    /// group (paid on the next write, so untouched inert groups stay shared).
+    pub(crate) inert_lag: Vec<i32>,
     pub(crate) block: i32,
     pub(crate) width: i32,
     pub(crate) height: i32,
@@ -193,7 +199,8 @@ impl GameState {
         };
         let n = rules.props.len();
         let mut st = GameState {
-            groups: vec![Vec::new(); n],
+            groups: (0..n).map(|_| Arc::new(Vec::new())).collect(),
+            inert_lag: vec![0; n],
             block,
             width: level.width as i32 * block,
             height: level.height as i32 * block,
@@ -244,7 +251,7 @@ impl GameState {
         extra.sort_unstable();
         if !extra.is_empty() {
             for g in st.groups.iter_mut() {
-                g.retain(|s| extra.binary_search(&s.id).is_err());
+                Arc::make_mut(g).retain(|s| extra.binary_search(&s.id).is_err());
             }
             st.num_sprites -= extra.len();
         }
@@ -321,7 +328,7 @@ impl GameState {
     pub fn sprites_of(&self, t: TypeId) -> &[Sprite] {
         self.groups
             .get(usize::from(t))
-            .map(Vec::as_slice)
+            .map(|g| g.as_slice())
             .unwrap_or(&[])
     }
 
@@ -381,7 +388,7 @@ impl GameState {
 
     /// Every sprite, by type id then creation order.
     pub fn sprites(&self) -> impl Iterator<Item = &Sprite> {
-        self.groups.iter().flatten()
+        self.groups.iter().flat_map(|g| g.iter())
     }
 
     /// The cell (x, y) containing a sprite's top-left corner.
@@ -409,8 +416,20 @@ impl GameState {
         &self.groups[usize::from(r.ty)][r.idx as usize]
     }
 
+    /// Write access to a group: unshares it and pays any owed `lastmove` increments.
+    pub(crate) fn group_mut(&mut self, t: TypeId) -> &mut Vec<Sprite> {
+        let lag = std::mem::take(&mut self.inert_lag[usize::from(t)]);
+        let g = Arc::make_mut(&mut self.groups[usize::from(t)]);
+        if lag > 0 {
+            for s in g.iter_mut() {
+                s.lastmove += lag;
+            }
+        }
+        g
+    }
+
     pub(crate) fn sprite_mut(&mut self, r: SpriteRef) -> &mut Sprite {
-        &mut self.groups[usize::from(r.ty)][r.idx as usize]
+        &mut self.group_mut(r.ty)[r.idx as usize]
     }
 
     /// Sprites of `t` and subtypes, including dead/disabled ones (GVG-AI `getNumSprites`).
@@ -469,7 +488,7 @@ impl GameState {
         };
         self.next_id += 1;
         self.num_sprites += 1;
-        let g = &mut self.groups[usize::from(t)];
+        let g = self.group_mut(t);
         g.push(sprite);
         Some(SpriteRef {
             ty: t,
@@ -719,7 +738,7 @@ impl GameState {
         }
         let mut obstacle = vec![false; w * h];
         for g in &self.groups {
-            for s in g {
+            for s in g.iter() {
                 if obs.contains(&s.ty) {
                     let (cx, cy) = (s.x.div_euclid(self.block), s.y.div_euclid(self.block));
                     if cx >= 0 && cy >= 0 && (cx as usize) < w && (cy as usize) < h {
@@ -790,7 +809,7 @@ impl GameState {
                     let groups =
                         std::iter::once(tt).chain(rules.props(tt).subtypes.iter().copied());
                     for st in groups {
-                        for s in &self.groups[usize::from(st)] {
+                        for s in self.groups[usize::from(st)].iter() {
                             all.push(((st, s.id), s.x, s.y));
                         }
                     }
@@ -802,7 +821,7 @@ impl GameState {
                     let me = self.sprite(r);
                     let mut best = f64::MAX;
                     for &st in &rules.props(tt).subtypes {
-                        for s in &self.groups[usize::from(st)] {
+                        for s in self.groups[usize::from(st)].iter() {
                             let d = Self::distance(me, s.x, s.y);
                             if d < best {
                                 best = d;
@@ -852,7 +871,7 @@ impl GameState {
             let mut best = f64::MAX;
             let groups = std::iter::once(tt).chain(rules.props(tt).subtypes.iter().copied());
             for st in groups {
-                for s in &self.groups[usize::from(st)] {
+                for s in self.groups[usize::from(st)].iter() {
                     let d = Self::distance(me, s.x, s.y);
                     if d < best {
                         best = d;
@@ -1213,12 +1232,20 @@ impl GameState {
             }
             if p.inert {
                 // Static sprites without behaviour: only the start-of-cycle bookkeeping.
-                for s in self.groups[usize::from(t)].iter_mut() {
-                    if !s.disabled {
-                        s.lx = s.x;
-                        s.ly = s.y;
-                        s.lastmove += 1;
+                // An unmoved group only owes the increment (and stays shared).
+                let moved = self.groups[usize::from(t)]
+                    .iter()
+                    .any(|s| s.x != s.lx || s.y != s.ly || s.disabled);
+                if moved {
+                    for s in self.group_mut(t).iter_mut() {
+                        if !s.disabled {
+                            s.lx = s.x;
+                            s.ly = s.y;
+                            s.lastmove += 1;
+                        }
                     }
+                } else if !self.groups[usize::from(t)].is_empty() {
+                    self.inert_lag[usize::from(t)] += 1;
                 }
                 continue;
             }
@@ -1420,9 +1447,9 @@ impl GameState {
                     }
                 }
             }
-            for g in self.groups.iter_mut() {
-                if g.iter().any(|s| s.killed) {
-                    g.retain(|s| !s.killed);
+            for t in 0..self.groups.len() {
+                if self.groups[t].iter().any(|s| s.killed) {
+                    self.group_mut(t as TypeId).retain(|s| !s.killed);
                 }
             }
             self.num_sprites -= removed;
