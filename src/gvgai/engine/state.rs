@@ -116,6 +116,33 @@ impl Sprite {
     }
 }
 
+/// The sprites of one type. Groups of inert types (walls, floors) are shared between copies
+/// until written; the others are owned, so writing them costs no atomic operations.
+#[derive(Debug, Clone)]
+pub(crate) enum Group {
+    Owned(Vec<Sprite>),
+    Shared(Arc<Vec<Sprite>>),
+}
+
+impl std::ops::Deref for Group {
+    type Target = Vec<Sprite>;
+    fn deref(&self) -> &Vec<Sprite> {
+        match self {
+            Group::Owned(v) => v,
+            Group::Shared(a) => a,
+        }
+    }
+}
+
+impl Group {
+    fn make_mut(&mut self) -> &mut Vec<Sprite> {
+        match self {
+            Group::Owned(v) => v,
+            Group::Shared(a) => Arc::make_mut(a),
+        }
+    }
+}
+
 /// A sprite's place: its type group and index in it (valid within one cycle).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SpriteRef {
@@ -151,7 +178,7 @@ pub struct GameState {
     pub(crate) rules: Arc<Rules>,
     /// Sprites per type, in creation order. Groups are shared between copies until written
     /// (`group_mut`), so copying a state does not copy walls and floors.
-    pub(crate) groups: Vec<Arc<Vec<Sprite>>>,
+    pub(crate) groups: Vec<Group>,
     /// Per type: cycles whose `lastmove` increment is still owed to every sprite of an inert
     /// group (paid on the next write, so untouched inert groups stay shared).
     pub(crate) inert_lag: Vec<i32>,
@@ -199,7 +226,17 @@ impl GameState {
         };
         let n = rules.props.len();
         let mut st = GameState {
-            groups: (0..n).map(|_| Arc::new(Vec::new())).collect(),
+            groups: rules
+                .props
+                .iter()
+                .map(|p| {
+                    if p.inert {
+                        Group::Shared(Arc::new(Vec::new()))
+                    } else {
+                        Group::Owned(Vec::new())
+                    }
+                })
+                .collect(),
             inert_lag: vec![0; n],
             block,
             width: level.width as i32 * block,
@@ -251,7 +288,7 @@ impl GameState {
         extra.sort_unstable();
         if !extra.is_empty() {
             for g in st.groups.iter_mut() {
-                Arc::make_mut(g).retain(|s| extra.binary_search(&s.id).is_err());
+                g.make_mut().retain(|s| extra.binary_search(&s.id).is_err());
             }
             st.num_sprites -= extra.len();
         }
@@ -419,7 +456,7 @@ impl GameState {
     /// Write access to a group: unshares it and pays any owed `lastmove` increments.
     pub(crate) fn group_mut(&mut self, t: TypeId) -> &mut Vec<Sprite> {
         let lag = std::mem::take(&mut self.inert_lag[usize::from(t)]);
-        let g = Arc::make_mut(&mut self.groups[usize::from(t)]);
+        let g = self.groups[usize::from(t)].make_mut();
         if lag > 0 {
             for s in g.iter_mut() {
                 s.lastmove += lag;
