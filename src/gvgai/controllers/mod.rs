@@ -2,9 +2,11 @@
 //! forward model (copy + advance). Every controller is seeded.
 //!
 //! Implemented: `random`, `onestep` (one-step look-ahead), `mcts` (open-loop UCT with random
-//! rollouts). Planned (issue 6): rolling-horizon evolution, BFS / iterated width.
+//! rollouts), `bfs` (breadth-first search for deterministic games). Planned (issue 6):
+//! rolling-horizon evolution, iterated width.
 //! [`play`] runs a whole game in-process with per-act budgets.
 
+pub mod bfs;
 pub mod mcts;
 
 use std::str::FromStr;
@@ -16,6 +18,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::budget::{Budget, CancelFlag};
 use crate::gvgai::engine::{Action, Game, GameState, Outcome, Winner};
 
+pub use bfs::Bfs;
 pub use mcts::{Mcts, MctsParams};
 
 /// GVG-AI's time limits (single-player planning track).
@@ -37,6 +40,7 @@ pub enum ControllerKind {
     Random,
     OneStep,
     Mcts,
+    Bfs,
 }
 
 impl FromStr for ControllerKind {
@@ -59,6 +63,7 @@ pub fn make(kind: ControllerKind, seed: u64) -> Box<dyn Controller> {
         ControllerKind::Random => Box::new(RandomController::new(seed)),
         ControllerKind::OneStep => Box::new(OneStep::new(seed)),
         ControllerKind::Mcts => Box::new(Mcts::new(seed, MctsParams::default())),
+        ControllerKind::Bfs => Box::new(Bfs::new()),
     }
 }
 

@@ -7,7 +7,7 @@ const ADD: u64 = 0xB;
 const MASK: u64 = (1 << 48) - 1;
 
 /// `java.util.Random`-compatible generator. Cheap to copy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct JavaRandom {
     state: u64,
 }

@@ -438,6 +438,32 @@ impl GameState {
         (self.width / self.block, self.height / self.block)
     }
 
+    /// A hash of the game state except the tick, the score and the random generator: sprites
+    /// (type, position, orientation, speed, resources, health, timers), timed effects and the
+    /// game's end. Search controllers use it to merge equal states of deterministic games.
+    pub fn key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for g in &self.groups {
+            g.len().hash(&mut h);
+            for s in g.iter() {
+                (
+                    s.ty, s.x, s.y, s.disabled, s.health, s.age, s.counter, s.ttl,
+                )
+                    .hash(&mut h);
+                s.orientation.x.to_bits().hash(&mut h);
+                s.orientation.y.to_bits().hash(&mut h);
+                s.speed.to_bits().hash(&mut h);
+                s.resources.hash(&mut h);
+            }
+        }
+        for t in &self.timers {
+            (t.at - self.tick, t.effect).hash(&mut h);
+        }
+        (self.over, self.winner as u8).hash(&mut h);
+        h.finish()
+    }
+
     pub(crate) fn avatar_ref(&self) -> Option<SpriteRef> {
         let (ty, id) = self.avatar?;
         let idx = self.groups[usize::from(ty)]
