@@ -50,8 +50,9 @@ impl FromStr for ControllerKind {
             "random" => Ok(ControllerKind::Random),
             "onestep" | "one-step" => Ok(ControllerKind::OneStep),
             "mcts" => Ok(ControllerKind::Mcts),
+            "bfs" => Ok(ControllerKind::Bfs),
             other => Err(format!(
-                "unknown controller \"{other}\" (random, onestep, mcts)"
+                "unknown controller \"{other}\" (random, onestep, mcts, bfs)"
             )),
         }
     }
@@ -228,6 +229,7 @@ mod tests {
     #[test]
     fn controller_names_parse() {
         assert_eq!("mcts".parse::<ControllerKind>(), Ok(ControllerKind::Mcts));
+        assert_eq!("bfs".parse::<ControllerKind>(), Ok(ControllerKind::Bfs));
         assert!("alphazero".parse::<ControllerKind>().is_err());
     }
 
