@@ -107,7 +107,13 @@ impl Bfs {
             self.plan.clear();
         }
         if self.search.as_ref().is_none_or(|s| s.root_key != key) {
-            let mut seen = HashSet::new();
+            // Freeing a large search takes long: do it off the clock.
+            if let Some(old) = self.search.take() {
+                if old.seen.len() > 10_000 {
+                    std::thread::spawn(move || drop(old));
+                }
+            }
+            let mut seen = HashSet::with_capacity(1 << 12);
             seen.insert(key);
             self.search = Some(Search {
                 root_key: key,
@@ -117,7 +123,9 @@ impl Bfs {
             });
         }
         if let Some(path) = self.expand(budget) {
-            self.search = None;
+            if let Some(old) = self.search.take() {
+                std::thread::spawn(move || drop(old));
+            }
             // Record the expected key before each step, to detect deviations.
             let mut s = state.clone();
             for a in path {
