@@ -118,3 +118,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn absurd_numbers_do_not_overflow() {
+    let g = "BasicGame square_size=10
+    SpriteSet
+        rocket > Missile orientation=RIGHT speed=1e30
+        gem > Resource value=2147483647 limit=2147483647
+        pill > Immovable
+    LevelMapping
+        r > rocket
+        g > gem
+        p > pill
+    InteractionSet
+        gem avatar > collectResource
+        avatar pill > addHealthPoints value=2147483647
+        avatar pill > subtractHealthPoints value=2147483647 limit=-2147483648
+    TerminationSet
+        Timeout limit=50 win=True";
+    let game = Game::from_texts("absurd", g, &["rAgp\n"]).unwrap();
+    let mut st = game.start(0, 1).unwrap();
+    for _ in 0..60 {
+        st.advance(Action::Right);
+    }
+    assert!(st.is_over());
+}

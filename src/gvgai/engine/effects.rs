@@ -193,7 +193,8 @@ impl GameState {
                     }
                 }
                 let Some(s) = target else { return none };
-                self.sprite_mut(s).health -= value;
+                let h = &mut self.sprite_mut(s).health;
+                *h = h.saturating_sub(*value);
                 if self.sprite(s).health <= *limit {
                     self.kill(s, false);
                     return EffectOutcome {
@@ -338,7 +339,7 @@ impl GameState {
                 timer, repeating, ..
             } => {
                 if e != usize::MAX {
-                    let at = self.tick + timer;
+                    let at = self.tick.saturating_add(*timer);
                     self.insert_timer(Timer {
                         at,
                         effect: e,
@@ -375,8 +376,8 @@ impl GameState {
             E::AddHealthPointsToMax { value, kill_second } => {
                 let limit = rules.props(s1.ty).limit_health;
                 let s = self.sprite_mut(s1);
-                if s.health + value < limit {
-                    s.health += value;
+                if s.health.saturating_add(*value) < limit {
+                    s.health = s.health.saturating_add(*value);
                 } else {
                     s.health = limit;
                 }
@@ -413,8 +414,8 @@ impl GameState {
             E::AddHealthPoints { value, kill_second } => {
                 let limit = rules.props(s1.ty).limit_health;
                 let s = self.sprite_mut(s1);
-                if s.health + value < limit {
-                    s.health += value;
+                if s.health.saturating_add(*value) < limit {
+                    s.health = s.health.saturating_add(*value);
                     if s.health > s.max_health {
                         s.max_health = s.health;
                     }
@@ -656,7 +657,7 @@ impl GameState {
             } => {
                 let limit = rules.resource_limit[usize::from(*resource)];
                 let num = self.sprite(s1).amount(*resource);
-                if num + value <= limit {
+                if num.saturating_add(*value) <= limit {
                     self.sprite_mut(s1).modify(*resource, *value);
                     if *kill_resource {
                         self.kill(s2, true);

@@ -16,6 +16,8 @@ use crate::gvgai::vgdl::{Dir, Level, SpriteClass, TerminationKind, TypeId};
 pub const MAX_TICKS: i32 = 2000;
 /// GVG-AI `MAX_SPRITES` for `BasicGame`.
 pub const MAX_SPRITES: usize = 10_000;
+/// Positions stay within ±2^24 pixels.
+const POS_LIMIT: i32 = 1 << 24;
 /// Largest level (in cells) for which the all-pairs path table is built (4096² × 2 bytes).
 const MAX_PATH_CELLS: usize = 4096;
 /// GVG-AI `MAX_WINDOW_SIZE`, used for the default block size.
@@ -111,7 +113,7 @@ impl Sprite {
 
     /// GVG-AI `modifyResource`: never below zero.
     pub(crate) fn modify(&mut self, res: TypeId, delta: i32) {
-        let v = (self.amount(res) + delta).max(0);
+        let v = self.amount(res).saturating_add(delta).max(0);
         self.set_amount(res, v);
     }
 }
@@ -458,7 +460,7 @@ impl GameState {
             }
         }
         for t in &self.timers {
-            (t.at - self.tick, t.effect).hash(&mut h);
+            (t.at.saturating_sub(self.tick), t.effect).hash(&mut h);
         }
         (self.over, self.winner as u8).hash(&mut h);
         h.finish()
@@ -595,8 +597,12 @@ impl GameState {
         let cooldown = p.cooldown;
         let s = self.sprite_mut(r);
         if cooldown <= s.lastmove && (dir.x.abs() + dir.y.abs() != 0.0) {
-            s.x += (dir.x * f64::from(sp)) as i32;
-            s.y += (dir.y * f64::from(sp)) as i32;
+            // Clamped so that absurd speeds in a game file cannot overflow positions.
+            let lim = i64::from(POS_LIMIT);
+            s.x = (i64::from(s.x) + i64::from((dir.x * f64::from(sp)) as i32)).clamp(-lim, lim)
+                as i32;
+            s.y = (i64::from(s.y) + i64::from((dir.y * f64::from(sp)) as i32)).clamp(-lim, lim)
+                as i32;
             s.lastmove = 0;
             return true;
         }
@@ -1167,7 +1173,7 @@ impl GameState {
                     if let Some(&a) = p.ammo.get(i) {
                         let s = self.sprite_mut(r);
                         if s.resources.iter().any(|(t, _)| *t == a) {
-                            let v = s.amount(a) - 1;
+                            let v = s.amount(a).saturating_sub(1);
                             s.set_amount(a, v);
                         }
                     }
@@ -1263,7 +1269,7 @@ impl GameState {
                     if let Some(n) = self.add_sprite(st, x, y, false) {
                         if let Some(&a) = p.ammo.first() {
                             let s = self.sprite_mut(r);
-                            let v = s.amount(a) - p.ammo_cost;
+                            let v = s.amount(a).saturating_sub(p.ammo_cost);
                             s.set_amount(a, v);
                         }
                         self.sprite_mut(n).from_avatar = true;
@@ -1387,7 +1393,7 @@ impl GameState {
             }
             if first.repeating {
                 self.insert_timer(Timer {
-                    at: self.tick + first.timer,
+                    at: self.tick.saturating_add(first.timer),
                     ..first
                 });
             }
