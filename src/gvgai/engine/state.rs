@@ -224,8 +224,18 @@ impl GameState {
                 None => ((MAX_WINDOW_SIZE as usize / level.width.max(level.height)) as i32).max(2),
             },
             BlockSize::Learning => 10,
-            BlockSize::Fixed(s) => s.max(1) as i32,
+            BlockSize::Fixed(s) => s.clamp(1, 1000) as i32,
         };
+        let too_big =
+            |cells: usize| cells.saturating_mul(block as usize) > (POS_LIMIT as usize) / 4;
+        if too_big(level.width) || too_big(level.height) {
+            return Err(EngineError::Invalid {
+                message: format!(
+                    "level of {}x{} cells is too large",
+                    level.width, level.height
+                ),
+            });
+        }
         let n = rules.props.len();
         let mut st = GameState {
             groups: rules

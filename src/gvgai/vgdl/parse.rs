@@ -555,6 +555,9 @@ fn build_effect(
     let score_change = p.int("scoreChange")?.unwrap_or(0);
     let prob = p.float("prob")?.unwrap_or(1.0);
     let repeat = p.int("repeat")?.unwrap_or(1).max(0) as u32;
+    if repeat > 100 {
+        return Err(p.err(format!("repeat={repeat} is too large (at most 100)")));
+    }
     // Multi-player counters are accepted and have no single-player effect.
     p.ignore(&["counter", "counterElse", "count", "countElse", "applyScore"]);
     use EffectKind as E;
@@ -903,6 +906,9 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
         let items = params_of(&game_items, root_node.line, "BasicGame")?;
         let mut p = Params::new(root_node.line, "BasicGame".into(), items);
         let square_size = p.int("square_size")?.map(|v| v.max(1) as u32);
+        if square_size.is_some_and(|v| v > 1000) {
+            return Err(p.err("square_size is too large (at most 1000)".into()));
+        }
         let key_handler = p.raw("key_handler").map(str::to_string);
         let obs = type_list(&r, &mut p, "obs")?.unwrap_or_default();
         p.ignore(&["title"]);
