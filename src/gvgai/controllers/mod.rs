@@ -2,8 +2,8 @@
 //! forward model (copy + advance). Every controller is seeded.
 //!
 //! Implemented: `random`, `onestep` (one-step look-ahead), `mcts` (open-loop UCT with random
-//! rollouts), `bfs` (breadth-first search for deterministic games). Planned (issue 6):
-//! rolling-horizon evolution, iterated width.
+//! rollouts), `bfs` (breadth-first search for deterministic games), `iw` (IW(1), then BFS).
+//! Planned (issue 6): rolling-horizon evolution.
 //! [`play`] runs a whole game in-process with per-act budgets.
 
 pub mod bfs;
@@ -41,6 +41,7 @@ pub enum ControllerKind {
     OneStep,
     Mcts,
     Bfs,
+    Iw,
 }
 
 impl FromStr for ControllerKind {
@@ -51,8 +52,9 @@ impl FromStr for ControllerKind {
             "onestep" | "one-step" => Ok(ControllerKind::OneStep),
             "mcts" => Ok(ControllerKind::Mcts),
             "bfs" => Ok(ControllerKind::Bfs),
+            "iw" => Ok(ControllerKind::Iw),
             other => Err(format!(
-                "unknown controller \"{other}\" (random, onestep, mcts, bfs)"
+                "unknown controller \"{other}\" (random, onestep, mcts, bfs, iw)"
             )),
         }
     }
@@ -65,6 +67,7 @@ pub fn make(kind: ControllerKind, seed: u64) -> Box<dyn Controller> {
         ControllerKind::OneStep => Box::new(OneStep::new(seed)),
         ControllerKind::Mcts => Box::new(Mcts::new(seed, MctsParams::default())),
         ControllerKind::Bfs => Box::new(Bfs::new()),
+        ControllerKind::Iw => Box::new(Bfs::iw()),
     }
 }
 
