@@ -4,7 +4,7 @@
 //!   the line and the problem; GVG-AI constructs not implemented yet are reported as
 //!   "unsupported ..." (see `vgdl::model::UNSUPPORTED_CLASSES` and the effect list in
 //!   `vgdl::parse`).
-//! - [`controllers`]: seeded controllers (`random`, `onestep`, `mcts`, `bfs`) behind a
+//! - [`controllers`]: seeded controllers (`random`, `onestep`, `mcts`, `bfs`, `iw`) behind a
 //!   `Controller` trait with GVG-AI's budgets, and [`controllers::play`] for a whole game.
 //! - [`games`]: the shipped games, embedded.
 //! - [`engine`]: the grid-physics forward model. [`engine::Game`] loads a game and its levels,
@@ -48,12 +48,15 @@
 //! steps per second on level 0, depending on load; the Java forward model, measured with
 //! `tests/gvgai_java/Speed.java` the same way, did 0.21 M, 0.05 M and 0.08 M.
 //! Controllers (first versions, untuned): random, one-step look-ahead, open-loop MCTS (UCT
-//! constant and rollout depth in `MctsParams`), BFS for deterministic games (persists across
-//! acts, merges states by `GameState::key`). First measurements on a heavily loaded 2-core
-//! machine: MCTS won butterflies level 0 in 2 of 5 seeds; BFS solved sokoban levels 2, 3, 4
-//! and realsokoban level 3, not sokoban 0/1, realsokoban 0 or zenpuzzle 0/3 within 2000
-//! ticks. `Outcome::json_line` gives the `tablero gvgai play|replay` JSON line.
-//! Not done: rolling-horizon evolution and iterated-width controllers, the line-based socket
+//! constant and rollout depth in `MctsParams`), BFS and IW(1)→BFS for deterministic games
+//! (the search persists across acts, merging states by `GameState::key`). First
+//! measurements (one seed, 40 ms acts, on a heavily loaded 2-core machine, so some acts
+//! overran): MCTS won butterflies level 0 in 2 of 5 seeds; IW solved sokoban levels 1–4
+//! (sokoban 1 only after 884 ticks of searching) and realsokoban levels 3 and 4, but not
+//! sokoban 0, realsokoban 0–2 or zenpuzzle 0–1 within 2000 ticks; BFS solved sokoban 2–4 and
+//! realsokoban 3. `Outcome::json_line` gives the `tablero gvgai play|replay` JSON line.
+//! Not done: the rolling-horizon evolution controller, budget-safe search (acts can overrun
+//! 40 ms under load; HashSet growth in BFS), the line-based socket
 //! adapter and JSON observations, CLI wiring (`tablero gvgai play|replay|connect|host`), the
 //! issue's target measurements (`tests/gvgai_controllers.rs` is the harness for them).
 //! Known differences from GVG-AI:
