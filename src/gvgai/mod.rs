@@ -53,7 +53,8 @@
 //! measurements (one seed, 40 ms acts, on a heavily loaded 2-core machine, so some acts
 //! overran): MCTS won butterflies level 0 in 2 of 5 seeds; IW solved sokoban levels 1–4
 //! (sokoban 1 only after 884 ticks of searching) and realsokoban levels 3 and 4, but not
-//! sokoban 0, realsokoban 0–2 or zenpuzzle 0–1 within 2000 ticks; BFS solved sokoban 2–4 and
+//! sokoban 0, realsokoban 0–2 or any zenpuzzle level within 2000 ticks (one zenpuzzle act took
+//! 345 ms); BFS solved sokoban 2–4 and
 //! realsokoban 3. `Outcome::json_line` gives the `tablero gvgai play|replay` JSON line.
 //! Not done: the rolling-horizon evolution controller, budget-safe search (acts can overrun
 //! 40 ms under load; HashSet growth in BFS), the line-based socket
