@@ -11,4 +11,5 @@ pub mod daide;
 pub mod diplomacy;
 pub mod go;
 pub mod gtp;
+pub mod gvgai;
 pub mod tournament;
