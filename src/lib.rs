@@ -11,4 +11,5 @@ pub mod daide;
 pub mod diplomacy;
 pub mod go;
 pub mod gtp;
+pub mod planning;
 pub mod tournament;

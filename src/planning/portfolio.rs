@@ -1,0 +1,347 @@
+//! The planner portfolio: members (each a sequence of search stages) run concurrently on std
+//! threads under one deadline, interleaved in short time slices when there are more members
+//! than threads. The first valid plan wins and is improved while time remains (later stages
+//! and other members search under the shared cost bound). Every plan is validated by
+//! simulation on the grounded task before it is accepted.
+
+use super::search::astar::{AStar, AdmissibleKind};
+use super::search::gbfs::{HKind, LazyConfig, LazySearch};
+use super::search::width::{Bfws, Iw};
+use super::search::{Bound, Engine, Shared, Stats, Step};
+use super::task::OpId;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// One search configuration.
+#[derive(Debug, Clone)]
+pub enum Stage {
+    Lazy(LazyConfig),
+    AStar(AdmissibleKind),
+    Iw(u32),
+    Bfws,
+}
+
+impl Stage {
+    fn build(&self, shared: &Arc<Shared>, bound: &Bound) -> Box<dyn Engine> {
+        match self {
+            Stage::Lazy(c) => Box::new(LazySearch::new(shared.clone(), c.clone(), bound.clone())),
+            Stage::AStar(k) => Box::new(AStar::new(shared.clone(), *k, bound.clone())),
+            Stage::Iw(k) => Box::new(Iw::new(shared.clone(), *k, bound.clone())),
+            Stage::Bfws => Box::new(Bfws::new(shared.clone(), bound.clone())),
+        }
+    }
+
+    /// Whether exhausting this stage without a bound proves the task unsolvable.
+    fn complete(&self) -> bool {
+        !matches!(self, Stage::Iw(_))
+    }
+}
+
+/// A portfolio member: stages run one after the other (the later ones improve the plan).
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub name: String,
+    pub stages: Vec<Stage>,
+}
+
+fn lazy(name: &str, hs: &[HKind], weight: Option<u64>) -> Stage {
+    Stage::Lazy(LazyConfig {
+        name: name.into(),
+        heuristics: hs.to_vec(),
+        preferred: true,
+        weight,
+    })
+}
+
+fn lama_like(name: &str, hs: &[HKind], weights: &[u64]) -> Member {
+    let mut stages = vec![lazy(name, hs, None)];
+    for &w in weights {
+        stages.push(lazy(&format!("{name}-wastar{w}"), hs, Some(w)));
+    }
+    Member {
+        name: name.into(),
+        stages,
+    }
+}
+
+/// All member names accepted by [`member`].
+pub const MEMBER_NAMES: &[&str] = &[
+    "lama",
+    "hadd-lm",
+    "hff",
+    "bfws",
+    "iw1",
+    "iw2",
+    "astar-lmcut",
+    "astar-hmax",
+    "astar-blind",
+];
+
+/// A member by name (`anytime` adds the weighted-A* improvement stages).
+pub fn member(name: &str, anytime: bool) -> Option<Member> {
+    let w: &[u64] = if anytime { &[5, 3, 2, 1] } else { &[] };
+    Some(match name {
+        "lama" => lama_like("lama", &[HKind::FF, HKind::LmCount], w),
+        "hadd-lm" => lama_like("hadd-lm", &[HKind::Add, HKind::LmCount], w),
+        "hff" => lama_like("hff", &[HKind::FF], w),
+        "bfws" => Member {
+            name: name.into(),
+            stages: vec![Stage::Bfws],
+        },
+        "iw1" => Member {
+            name: name.into(),
+            stages: vec![Stage::Iw(1)],
+        },
+        "iw2" => Member {
+            name: name.into(),
+            stages: vec![Stage::Iw(2)],
+        },
+        "astar-lmcut" => Member {
+            name: name.into(),
+            stages: vec![Stage::AStar(AdmissibleKind::LmCut)],
+        },
+        "astar-hmax" => Member {
+            name: name.into(),
+            stages: vec![Stage::AStar(AdmissibleKind::HMax)],
+        },
+        "astar-blind" => Member {
+            name: name.into(),
+            stages: vec![Stage::AStar(AdmissibleKind::Blind)],
+        },
+        _ => return None,
+    })
+}
+
+/// The default members: satisficing (no single point of failure: two relaxation
+/// heuristics with landmarks, width-based search, and an optimal member that ends the run
+/// with a proof of optimality), or optimal only.
+pub fn default_members(optimal: bool, anytime: bool) -> Vec<Member> {
+    let names: &[&str] = if optimal {
+        &["astar-lmcut", "astar-blind"]
+    } else {
+        &["lama", "hadd-lm", "bfws", "iw1", "astar-lmcut"]
+    };
+    names.iter().filter_map(|n| member(n, anytime)).collect()
+}
+
+#[derive(Debug, Clone)]
+pub struct PortfolioOptions {
+    pub deadline: Instant,
+    /// 0: the available parallelism.
+    pub threads: usize,
+    /// Keep improving after the first plan until the deadline (or an optimal plan).
+    pub anytime: bool,
+    pub members: Vec<Member>,
+}
+
+/// A validated plan.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub plan: Vec<OpId>,
+    pub cost: u64,
+    pub planner: String,
+    pub optimal: bool,
+    pub found_after: Duration,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Solved,
+    /// The search space was exhausted by a complete member: no plan exists.
+    Unsolvable,
+    /// The deadline passed (or every member gave up) without a plan.
+    NoPlan,
+}
+
+/// What the portfolio did.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub outcome: Outcome,
+    pub best: Option<Found>,
+    /// Every plan accepted, in order (anytime improvement).
+    pub history: Vec<Found>,
+    pub stats: Stats,
+}
+
+struct Shared2 {
+    best: Mutex<Vec<Found>>,
+    stop: AtomicBool,
+    unsolvable: AtomicBool,
+    bound: Bound,
+    expanded: AtomicU64,
+    generated: AtomicU64,
+    evaluated: AtomicU64,
+    start: Instant,
+}
+
+struct Running {
+    member: Member,
+    stage: usize,
+    engine: Option<Box<dyn Engine>>,
+    batch: u64,
+    done: bool,
+}
+
+/// Runs the portfolio on a grounded task.
+pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
+    let threads = if opts.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        opts.threads
+    }
+    .clamp(1, opts.members.len().max(1));
+    let st = Shared2 {
+        best: Mutex::new(Vec::new()),
+        stop: AtomicBool::new(false),
+        unsolvable: AtomicBool::new(false),
+        bound: Bound::default(),
+        expanded: AtomicU64::new(0),
+        generated: AtomicU64::new(0),
+        evaluated: AtomicU64::new(0),
+        start: Instant::now(),
+    };
+    let mut groups: Vec<Vec<Member>> = vec![Vec::new(); threads];
+    for (i, m) in opts.members.iter().enumerate() {
+        groups[i % threads].push(m.clone());
+    }
+    std::thread::scope(|scope| {
+        for group in groups {
+            let st = &st;
+            let shared = shared.clone();
+            let opts = opts.clone();
+            std::thread::Builder::new()
+                .name("planner".into())
+                .spawn_scoped(scope, move || worker(shared, group, st, &opts))
+                .map(|_| ())
+                .unwrap_or_else(|e| tracing::error!("cannot start a planner thread: {e}"));
+        }
+    });
+    let history = st.best.lock().map(|g| g.clone()).unwrap_or_default();
+    let best = history.last().cloned();
+    let outcome = if best.is_some() {
+        Outcome::Solved
+    } else if st.unsolvable.load(Ordering::Relaxed) {
+        Outcome::Unsolvable
+    } else {
+        Outcome::NoPlan
+    };
+    Report {
+        outcome,
+        best,
+        history,
+        stats: Stats {
+            expanded: st.expanded.load(Ordering::Relaxed),
+            generated: st.generated.load(Ordering::Relaxed),
+            evaluated: st.evaluated.load(Ordering::Relaxed),
+        },
+    }
+}
+
+fn worker(shared: Arc<Shared>, group: Vec<Member>, st: &Shared2, opts: &PortfolioOptions) {
+    let mut running: Vec<Running> = group
+        .into_iter()
+        .map(|member| Running {
+            member,
+            stage: 0,
+            engine: None,
+            batch: 16,
+            done: false,
+        })
+        .collect();
+    loop {
+        if st.stop.load(Ordering::Relaxed) || Instant::now() >= opts.deadline {
+            break;
+        }
+        let mut any = false;
+        for r in running.iter_mut() {
+            if r.done || st.stop.load(Ordering::Relaxed) || Instant::now() >= opts.deadline {
+                continue;
+            }
+            any = true;
+            let Some(stage) = r.member.stages.get(r.stage).cloned() else {
+                r.done = true;
+                continue;
+            };
+            let engine = r
+                .engine
+                .get_or_insert_with(|| stage.build(&shared, &st.bound));
+            let before = engine.stats();
+            let t0 = Instant::now();
+            let res = engine.step(r.batch);
+            let dt = t0.elapsed();
+            let after = engine.stats();
+            st.expanded
+                .fetch_add(after.expanded - before.expanded, Ordering::Relaxed);
+            st.generated
+                .fetch_add(after.generated - before.generated, Ordering::Relaxed);
+            st.evaluated
+                .fetch_add(after.evaluated - before.evaluated, Ordering::Relaxed);
+            if dt < Duration::from_millis(4) {
+                r.batch = (r.batch * 2).min(1 << 20);
+            } else if dt > Duration::from_millis(25) {
+                r.batch = (r.batch / 2).max(1);
+            }
+            match res {
+                Step::Running => {}
+                Step::Solved(plan) => {
+                    let optimal = engine.optimal();
+                    let name = engine.name().to_string();
+                    match shared.task.validate(&plan) {
+                        Ok(_) => {
+                            let cost = shared.task.plan_cost(&plan);
+                            if let Ok(mut best) = st.best.lock() {
+                                if best.last().is_none_or(|b| cost < b.cost) {
+                                    best.push(Found {
+                                        plan,
+                                        cost,
+                                        planner: name,
+                                        optimal,
+                                        found_after: st.start.elapsed(),
+                                    });
+                                    st.bound.lower_to(cost);
+                                }
+                            }
+                            if optimal || !opts.anytime {
+                                st.stop.store(true, Ordering::Relaxed);
+                            }
+                        }
+                        Err(e) => {
+                            tracing::error!(
+                                "planner {name} produced an invalid plan ({e}); member stopped"
+                            );
+                            r.done = true;
+                        }
+                    }
+                    r.engine = None;
+                    r.stage += 1;
+                }
+                Step::Exhausted => {
+                    if stage.complete() && st.bound.get() == u64::MAX {
+                        st.unsolvable.store(true, Ordering::Relaxed);
+                        st.stop.store(true, Ordering::Relaxed);
+                    }
+                    // An optimal engine exhausted under a bound proves the bound optimal.
+                    if matches!(stage, Stage::AStar(_)) && st.bound.get() != u64::MAX {
+                        if let Ok(mut best) = st.best.lock() {
+                            if let Some(b) = best.last_mut() {
+                                b.optimal = true;
+                            }
+                        }
+                        st.stop.store(true, Ordering::Relaxed);
+                    }
+                    r.engine = None;
+                    r.stage += 1;
+                }
+            }
+            if r.stage >= r.member.stages.len() {
+                r.done = true;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    // When every member of every thread is done, the others stop on their own; a thread
+    // whose members are all done simply returns.
+}
