@@ -41,8 +41,7 @@ pub const BLOCKSWORLD_SUSSMAN: &str = r#"
   (:goal (and (on a b) (on b c))))
 "#;
 
-/// Reverse a tower of 5: d-c-b-a-e... optimal length 10 (5 unstack/put-down pairs are not
-/// needed for the bottom block; see the test cross-checked by breadth-first search).
+/// Reverse a tower of 4 (a on b on c on d → d on c on b on a): optimal length 8.
 pub const BLOCKSWORLD_REVERSE4: &str = r#"
 (define (problem reverse4) (:domain blocksworld)
   (:objects a b c d - block)
@@ -166,7 +165,7 @@ pub fn sokoban_problem(name: &str, map: &str) -> String {
     )
 }
 
-/// A small Sokoban level: optimal length 8 (checked by breadth-first search in the tests).
+/// A small Sokoban level (optimum checked by breadth-first search in the tests).
 pub const SOKOBAN_SMALL_MAP: &str = "
 wwwwwww
 wA....w
@@ -197,7 +196,7 @@ pub const BRIEFCASE: &str = r#"
     :effect (not (in ?t))))
 "#;
 
-/// Two things to swap between home and office: optimal length 8? (checked by BFS in tests).
+/// Two things to swap between home and office, ending in the park (optimum checked by BFS).
 pub const BRIEFCASE_SWAP: &str = r#"
 (define (problem swap) (:domain briefcase)
   (:objects home office park - place p d - thing)
@@ -236,3 +235,13 @@ pub fn all() -> Vec<Example> {
         },
     ]
 }
+
+/// The five public GVG-AI Sokoban levels (`w` wall, `A` avatar, `1` box, `0` hole). Level 0
+/// has an unusable hole at (10,3) that misleads delete-relaxation heuristics.
+pub const GVGAI_SOKOBAN_LEVELS: [&str; 5] = [
+    "wwwwwwwwwwwww\nw........w..w\nw...1.......w\nw...A.1.w.0ww\nwww.w1..wwwww\nw.......w.0.w\nw.1........ww\nw..........ww\nwwwwwwwwwwwww",
+    "wwwwwwwwwwwww\nwwA........ww\nwwww1......ww\nwwww.0......w\nwwww........w\nw..1...w1wwww\nw..0.......0w\nw...........w\nwwwwwwwwwwwww",
+    "wwwwwwwwwww\nw...w.....w\nw.w01.ww.1w\nw...1.....w\nwwwww0....w\nww........w\nww..w..w.Aw\nww..w..w.0w\nwwwwwwwwwww",
+    "wwwwwww\nw..0A.w\nw.w0w.w\nw...1.w\nw011.ww\nw..wwww\nwwwwwww",
+    "wwwwwwwww\nww.0....w\nww...1A.w\nw....w..w\nwww1w...w\nwww...w.w\nwww0....w\nwwwwwwwww",
+];

@@ -397,7 +397,7 @@ fn complete(
     // Bound variables must respect their declared types.
     for &v in vars {
         if let Some(o) = partial[v] {
-            if !domains[v].contains(&o) {
+            if domains[v].binary_search(&o).is_err() {
                 return;
             }
         }
