@@ -300,6 +300,8 @@ struct FactTable {
     keys: Vec<Key>,
     round: Vec<u32>,
     by_pred: Vec<Vec<u32>>,
+    /// Facts by (predicate, argument position, object).
+    by_arg: HashMap<(u32, u32, u32), Vec<u32>>,
 }
 
 impl FactTable {
@@ -309,6 +311,9 @@ impl FactTable {
         }
         let id = self.keys.len() as u32;
         self.by_pred[k.0 as usize].push(id);
+        for (pos, &o) in k.1.iter().enumerate() {
+            self.by_arg.entry((k.0, pos as u32, o)).or_default().push(id);
+        }
         self.index.insert(k.clone(), id);
         self.keys.push(k);
         self.round.push(round);
@@ -334,17 +339,49 @@ impl Window {
     }
 }
 
+fn bound_value(a: Arg, binding: &[Option<u32>]) -> Option<u32> {
+    match a {
+        Arg::Obj(o) => Some(o),
+        Arg::Var(i) => binding[i],
+    }
+}
+
+/// Joins the atoms not yet `used`, picking at each level the atom with the most bound
+/// arguments and scanning only the facts indexed under its most selective bound argument.
 fn join(
     facts: &FactTable,
     atoms: &[(&LAtom, Window)],
+    used: &mut Vec<bool>,
     binding: &mut Vec<Option<u32>>,
     out: &mut dyn FnMut(&[Option<u32>]),
 ) {
-    let Some(((atom, window), rest)) = atoms.split_first() else {
+    let mut pick: Option<(usize, usize)> = None;
+    for (j, (a, _)) in atoms.iter().enumerate() {
+        if used[j] {
+            continue;
+        }
+        let nb = a.args.iter().filter(|&&x| bound_value(x, binding).is_some()).count();
+        if pick.is_none_or(|(_, best)| nb > best) {
+            pick = Some((j, nb));
+        }
+    }
+    let Some((j, _)) = pick else {
         out(binding);
         return;
     };
-    for &fid in &facts.by_pred[atom.pred as usize] {
+    let (atom, window) = atoms[j];
+    used[j] = true;
+    let empty = Vec::new();
+    let mut candidates = &facts.by_pred[atom.pred as usize];
+    for (k, &x) in atom.args.iter().enumerate() {
+        if let Some(o) = bound_value(x, binding) {
+            let list = facts.by_arg.get(&(atom.pred, k as u32, o)).unwrap_or(&empty);
+            if list.len() < candidates.len() {
+                candidates = list;
+            }
+        }
+    }
+    for &fid in candidates {
         if !window.ok(facts.round[fid as usize]) {
             continue;
         }
@@ -373,12 +410,13 @@ fn join(
             }
         }
         if ok {
-            join(facts, rest, binding, out);
+            join(facts, atoms, used, binding, out);
         }
         for i in newly {
             binding[i] = None;
         }
     }
+    used[j] = false;
 }
 
 /// Enumerates completions of a partial binding over the variables `vars` (product of domains).
@@ -446,6 +484,7 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
         keys: Vec::new(),
         round: Vec::new(),
         by_pred: vec![Vec::new(); g.preds.len()],
+        by_arg: HashMap::new(),
     };
     for a in &problem.init {
         let la = g.latom(a, &no_vars)?;
@@ -496,7 +535,36 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
                         order.push((a, Window::Upto(round - 1)));
                     }
                 }
-                join(&facts, &order, &mut binding, &mut emit);
+                let mut used = vec![false; order.len()];
+                // The delta atom goes first: it has the fewest candidate facts.
+                used[0] = true;
+                let (a0, w0) = order[0];
+                let rest_order = order.clone();
+                let mut cands: Vec<u32> = facts.by_pred[a0.pred as usize].clone();
+                cands.retain(|&f| w0.ok(facts.round[f as usize]));
+                for fid in cands {
+                    let args = &facts.keys[fid as usize].1;
+                    let mut ok = true;
+                    let mut newly = Vec::new();
+                    for (a, &o) in a0.args.iter().zip(args) {
+                        match *a {
+                            Arg::Obj(x) => ok &= x == o,
+                            Arg::Var(v) => match binding[v] {
+                                Some(x) => ok &= x == o,
+                                None => {
+                                    binding[v] = Some(o);
+                                    newly.push(v);
+                                }
+                            },
+                        }
+                    }
+                    if ok {
+                        join(&facts, &rest_order, &mut used, &mut binding, &mut emit);
+                    }
+                    for v in newly {
+                        binding[v] = None;
+                    }
+                }
             }
         }
         let mut new_facts = false;
