@@ -345,3 +345,76 @@ fn worker(shared: Arc<Shared>, group: Vec<Member>, st: &Shared2, opts: &Portfoli
     // When every member of every thread is done, the others stop on their own; a thread
     // whose members are all done simply returns.
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planning::examples;
+    use crate::planning::ground::ground;
+    use crate::planning::pddl::{parse_domain, parse_problem};
+
+    fn shared(domain: &str, problem: &str) -> Arc<Shared> {
+        Shared::new(ground(&parse_domain(domain).unwrap(), &parse_problem(problem).unwrap()).unwrap())
+    }
+
+    /// One thread, a hopeless member first: interleaving still lets the good member win.
+    #[test]
+    fn members_interleave_on_one_thread() {
+        let p = examples::sokoban_problem("l1", examples::GVGAI_SOKOBAN_LEVELS[1]);
+        let sh = shared(examples::SOKOBAN, &p);
+        let opts = PortfolioOptions {
+            deadline: Instant::now() + Duration::from_secs(60),
+            threads: 1,
+            anytime: false,
+            members: vec![member("astar-blind", false).unwrap(), member("bfws", false).unwrap()],
+        };
+        let r = run(sh.clone(), &opts);
+        assert_eq!(r.outcome, Outcome::Solved);
+        let best = r.best.unwrap();
+        assert_eq!(best.planner, "bfws");
+        assert!(sh.task.validate(&best.plan).is_ok());
+        assert_eq!(r.history.len(), 1);
+    }
+
+    #[test]
+    fn anytime_history_strictly_improves_and_ends_optimal() {
+        let sh = shared(examples::GRIPPER, examples::GRIPPER_4);
+        let opts = PortfolioOptions {
+            deadline: Instant::now() + Duration::from_secs(60),
+            threads: 2,
+            anytime: true,
+            members: default_members(false, true),
+        };
+        let r = run(sh.clone(), &opts);
+        assert!(!r.history.is_empty());
+        for w in r.history.windows(2) {
+            assert!(w[1].cost < w[0].cost);
+        }
+        let best = r.best.unwrap();
+        assert!(best.optimal);
+        assert_eq!(best.cost, 11);
+    }
+
+    #[test]
+    fn deadline_in_the_past_gives_no_plan() {
+        let sh = shared(examples::GRIPPER, examples::GRIPPER_4);
+        let opts = PortfolioOptions {
+            deadline: Instant::now(),
+            threads: 2,
+            anytime: false,
+            members: default_members(false, false),
+        };
+        let r = run(sh, &opts);
+        assert_eq!(r.outcome, Outcome::NoPlan);
+        assert!(r.best.is_none());
+    }
+
+    #[test]
+    fn member_names_resolve() {
+        for n in MEMBER_NAMES {
+            assert!(member(n, true).is_some(), "{n}");
+        }
+        assert!(member("fast-downward", false).is_none());
+        assert_eq!(member("lama", true).unwrap().stages.len(), 5);
+    }
+}

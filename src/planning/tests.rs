@@ -229,3 +229,22 @@ fn anytime_improves_and_reports_history() {
     .unwrap();
     assert_eq!(r.length, opt.length);
 }
+
+#[test]
+fn validator_rejects_corrupted_plans_from_the_planner() {
+    let d = parse_domain(examples::BLOCKSWORLD).unwrap();
+    let p = parse_problem(examples::BLOCKSWORLD_SUSSMAN).unwrap();
+    let t = ground(&d, &p).unwrap();
+    let r = solve_task(t.clone(), &opts(None, true), Instant::now()).unwrap();
+    assert!(t.validate(&r.ops).is_ok());
+    // Names match the ops.
+    for (name, &op) in r.plan.iter().zip(&r.ops) {
+        assert_eq!(name, &t.operators[op as usize].name);
+    }
+    let mut short = r.ops.clone();
+    short.pop();
+    assert!(matches!(t.validate(&short), Err(task::ValidationError::GoalNotReached(_))));
+    let mut swapped = r.ops.clone();
+    swapped.swap(0, 1);
+    assert!(matches!(t.validate(&swapped), Err(task::ValidationError::NotApplicable { .. })));
+}
