@@ -27,7 +27,7 @@ fn run(sh: &Arc<Shared>, name: &str) -> u64 {
                 black_box(p);
                 break;
             }
-            Step::Exhausted => break,
+            Step::Exhausted | Step::GaveUp => break,
         }
     }
     e.stats().expanded

@@ -312,7 +312,10 @@ impl FactTable {
         let id = self.keys.len() as u32;
         self.by_pred[k.0 as usize].push(id);
         for (pos, &o) in k.1.iter().enumerate() {
-            self.by_arg.entry((k.0, pos as u32, o)).or_default().push(id);
+            self.by_arg
+                .entry((k.0, pos as u32, o))
+                .or_default()
+                .push(id);
         }
         self.index.insert(k.clone(), id);
         self.keys.push(k);
@@ -360,7 +363,11 @@ fn join(
         if used[j] {
             continue;
         }
-        let nb = a.args.iter().filter(|&&x| bound_value(x, binding).is_some()).count();
+        let nb = a
+            .args
+            .iter()
+            .filter(|&&x| bound_value(x, binding).is_some())
+            .count();
         if pick.is_none_or(|(_, best)| nb > best) {
             pick = Some((j, nb));
         }
@@ -375,7 +382,10 @@ fn join(
     let mut candidates = &facts.by_pred[atom.pred as usize];
     for (k, &x) in atom.args.iter().enumerate() {
         if let Some(o) = bound_value(x, binding) {
-            let list = facts.by_arg.get(&(atom.pred, k as u32, o)).unwrap_or(&empty);
+            let list = facts
+                .by_arg
+                .get(&(atom.pred, k as u32, o))
+                .unwrap_or(&empty);
             if list.len() < candidates.len() {
                 candidates = list;
             }

@@ -316,6 +316,11 @@ fn worker(shared: Arc<Shared>, group: Vec<Member>, st: &Shared2, opts: &Portfoli
                     r.engine = None;
                     r.stage += 1;
                 }
+                Step::GaveUp => {
+                    tracing::warn!("planner {} reached its state limit", engine.name());
+                    r.engine = None;
+                    r.stage += 1;
+                }
                 Step::Exhausted => {
                     if stage.complete() && st.bound.get() == u64::MAX {
                         st.unsolvable.store(true, Ordering::Relaxed);
@@ -354,7 +359,13 @@ mod tests {
     use crate::planning::pddl::{parse_domain, parse_problem};
 
     fn shared(domain: &str, problem: &str) -> Arc<Shared> {
-        Shared::new(ground(&parse_domain(domain).unwrap(), &parse_problem(problem).unwrap()).unwrap())
+        Shared::new(
+            ground(
+                &parse_domain(domain).unwrap(),
+                &parse_problem(problem).unwrap(),
+            )
+            .unwrap(),
+        )
     }
 
     /// One thread, a hopeless member first: interleaving still lets the good member win.
@@ -366,7 +377,10 @@ mod tests {
             deadline: Instant::now() + Duration::from_secs(60),
             threads: 1,
             anytime: false,
-            members: vec![member("astar-blind", false).unwrap(), member("bfws", false).unwrap()],
+            members: vec![
+                member("astar-blind", false).unwrap(),
+                member("bfws", false).unwrap(),
+            ],
         };
         let r = run(sh.clone(), &opts);
         assert_eq!(r.outcome, Outcome::Solved);

@@ -243,8 +243,14 @@ fn validator_rejects_corrupted_plans_from_the_planner() {
     }
     let mut short = r.ops.clone();
     short.pop();
-    assert!(matches!(t.validate(&short), Err(task::ValidationError::GoalNotReached(_))));
+    assert!(matches!(
+        t.validate(&short),
+        Err(task::ValidationError::GoalNotReached(_))
+    ));
     let mut swapped = r.ops.clone();
     swapped.swap(0, 1);
-    assert!(matches!(t.validate(&swapped), Err(task::ValidationError::NotApplicable { .. })));
+    assert!(matches!(
+        t.validate(&swapped),
+        Err(task::ValidationError::NotApplicable { .. })
+    ));
 }

@@ -109,6 +109,9 @@ impl Engine for AStar {
             self.push(0);
         }
         for _ in 0..expansions {
+            if self.reg.states.len() >= super::MAX_STATES {
+                return Step::GaveUp;
+            }
             let Some(Reverse((f, _, _, node))) = self.open.pop() else {
                 return Step::Exhausted;
             };

@@ -250,6 +250,9 @@ impl Engine for LazySearch {
         let target = self.stats.expanded + expansions;
         let mut pops = 0u64;
         while self.stats.expanded < target && pops < expansions.saturating_mul(4) {
+            if self.reg.states.len() >= super::MAX_STATES {
+                return Step::GaveUp;
+            }
             pops += 1;
             let Some((p, o)) = self.pop() else {
                 return Step::Exhausted;

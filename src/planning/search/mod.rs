@@ -21,7 +21,12 @@ pub enum Step {
     Solved(Vec<OpId>),
     /// The search space (below the cost bound) is exhausted.
     Exhausted,
+    /// The engine stopped without a result (its state limit was reached).
+    GaveUp,
 }
+
+/// The most states one engine keeps before giving up (memory guard, ~1 GB on small tasks).
+pub const MAX_STATES: usize = 4_000_000;
 
 /// Counters of an engine.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -149,7 +154,7 @@ pub fn run_to_end(engine: &mut dyn Engine, max_expansions: u64) -> Option<Vec<Op
         match engine.step(1000) {
             Step::Running => used += 1000,
             Step::Solved(p) => return Some(p),
-            Step::Exhausted => return None,
+            Step::Exhausted | Step::GaveUp => return None,
         }
     }
     None

@@ -239,3 +239,43 @@ fn random_tasks_optimal_engines_agree_with_bfs() {
     }
     assert!(solved > 50, "only {solved} random tasks solvable");
 }
+
+#[test]
+fn relaxation_detects_sokoban_dead_ends() {
+    let map = "wwwwww\nw....w\nw.1..w\nwA.0.w\nwwwwww";
+    let shared = Shared::new(task_of(
+        examples::SOKOBAN,
+        &examples::sokoban_problem("dead", map),
+    ));
+    let t = &shared.task;
+    let fact = |n: &str| {
+        t.facts
+            .iter()
+            .position(|f| f == n)
+            .unwrap_or_else(|| panic!("{n}")) as u32
+    };
+    let mut s = crate::planning::task::State::empty(t.facts.len());
+    for f in ["(avatar c3_2)", "(box-at b0 c2_2)", "(occupied c2_2)"] {
+        s.set(fact(f), true);
+    }
+    let push = t
+        .operators
+        .iter()
+        .position(|o| o.name == "(push left c3_2 c2_2 c1_2 b0)")
+        .unwrap() as u32;
+    assert!(t.applicable(&s, push));
+    let dead = t.apply(&s, push);
+    for kind in [RelaxedKind::Max, RelaxedKind::Add, RelaxedKind::FF] {
+        let mut h = RelaxedHeuristic::new(shared.relaxed.clone(), kind);
+        assert!(
+            h.evaluate(t, &s, None).is_some(),
+            "{kind:?} before the push"
+        );
+        assert_eq!(
+            h.evaluate(t, &dead, None),
+            None,
+            "{kind:?}: box against the left wall"
+        );
+    }
+    assert_eq!(LmCut::new(shared.relaxed.clone()).evaluate(&dead), None);
+}

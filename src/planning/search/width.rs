@@ -101,6 +101,9 @@ impl Engine for Iw {
             self.queue.push_back(0);
         }
         for _ in 0..expansions {
+            if self.reg.states.len() >= super::MAX_STATES {
+                return Step::GaveUp;
+            }
             let Some(node) = self.queue.pop_front() else {
                 return Step::Exhausted;
             };
@@ -202,6 +205,9 @@ impl Engine for Bfws {
             self.push(0);
         }
         for _ in 0..expansions {
+            if self.reg.states.len() >= super::MAX_STATES {
+                return Step::GaveUp;
+            }
             let Some(Reverse((_, _, _, node))) = self.open.pop() else {
                 return Step::Exhausted;
             };
