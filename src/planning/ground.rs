@@ -3,7 +3,7 @@
 //! static predicates are evaluated away.
 
 use super::pddl::{self, Atom, Domain, Effect, Literal, Problem, Term};
-use super::task::{CondEffect, FactId, Operator, Task};
+use super::task::{Axiom, CondEffect, FactId, Operator, Task};
 use std::collections::{HashMap, HashSet};
 use thiserror::Error;
 
@@ -81,6 +81,7 @@ struct Grounder<'a> {
     preds: Vec<(String, usize)>,
     pred_index: HashMap<String, u32>,
     fluent: Vec<bool>,
+    derived: Vec<bool>,
 }
 
 impl<'a> Grounder<'a> {
@@ -93,6 +94,7 @@ impl<'a> Grounder<'a> {
             preds: Vec::new(),
             pred_index: HashMap::new(),
             fluent: Vec::new(),
+            derived: Vec::new(),
         };
         for o in domain.constants.iter().chain(&problem.objects) {
             if o.ty != "object" && !domain.types.iter().any(|t| t.name == o.ty) {
@@ -110,6 +112,7 @@ impl<'a> Grounder<'a> {
             g.preds.push((p.name.clone(), p.params.len()));
         }
         g.fluent = vec![false; g.preds.len()];
+        g.derived = vec![false; g.preds.len()];
         fn mark(g: &mut Grounder, es: &[Effect]) {
             for e in es {
                 match e {
@@ -124,6 +127,14 @@ impl<'a> Grounder<'a> {
         }
         for a in &domain.actions {
             mark(&mut g, &a.effects);
+        }
+        for d in &domain.derived {
+            let &p = g
+                .pred_index
+                .get(&d.head.name)
+                .ok_or_else(|| GroundError::UnknownPredicate(d.head.name.clone()))?;
+            g.fluent[p as usize] = true;
+            g.derived[p as usize] = true;
         }
         Ok(g)
     }
@@ -463,6 +474,31 @@ fn complete(
     rec(domains, &free, &mut b, out);
 }
 
+/// The head parameters of a derived rule plus its free (existential) body variables.
+fn rule_params(d: &pddl::Derived) -> Vec<pddl::TypedName> {
+    let mut params = d.head.params.clone();
+    let mut add = |t: &Term| {
+        if let Term::Var(v) = t {
+            if !params.iter().any(|p| &p.name == v) {
+                params.push(pddl::TypedName {
+                    name: v.clone(),
+                    ty: "object".into(),
+                });
+            }
+        }
+    };
+    for l in &d.condition {
+        match l {
+            Literal::Pos(a) | Literal::Neg(a) => a.args.iter().for_each(&mut add),
+            Literal::Eq(x, y) | Literal::NotEq(x, y) => {
+                add(x);
+                add(y);
+            }
+        }
+    }
+    params
+}
+
 struct GroundAction {
     schema: usize,
     binding: Vec<u32>,
@@ -470,11 +506,6 @@ struct GroundAction {
 
 /// Grounds a domain and problem into a task with relaxed-reachability pruning.
 pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
-    if !domain.derived.is_empty() {
-        return Err(GroundError::Unsupported(
-            "derived predicates (:derived)".into(),
-        ));
-    }
     if !problem.domain.is_empty() && problem.domain != domain.name {
         return Err(GroundError::DomainMismatch(
             problem.domain.clone(),
@@ -482,9 +513,31 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
         ));
     }
     let g = Grounder::new(domain, problem)?;
+    // Derived-predicate rules are grounded like actions that add their head; their ground
+    // instances become axioms of the task.
+    let n_ops = domain.actions.len();
+    let rules: Vec<pddl::Action> = domain
+        .derived
+        .iter()
+        .map(|d| pddl::Action {
+            name: d.head.name.clone(),
+            params: rule_params(d),
+            precondition: d.condition.clone(),
+            effects: vec![Effect::Add(Atom {
+                predicate: d.head.name.clone(),
+                args: d
+                    .head
+                    .params
+                    .iter()
+                    .map(|p| Term::Var(p.name.clone()))
+                    .collect(),
+            })],
+        })
+        .collect();
     let schemas: Vec<LAction> = domain
         .actions
         .iter()
+        .chain(&rules)
         .map(|a| g.lift_action(a))
         .collect::<Result<_, _>>()?;
     let no_vars = HashMap::new();
@@ -672,6 +725,12 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
         }
     }
     let id_of = |k: &Key| facts.index.get(k).and_then(|i| fact_id.get(i)).copied();
+    task.derived_facts = facts
+        .keys
+        .iter()
+        .filter(|k| g.derived[k.0 as usize])
+        .filter_map(&id_of)
+        .collect();
     for a in &problem.init {
         let la = g.latom(a, &no_vars)?;
         if let Some(f) = id_of(&g.ground_key(&la, &[])) {
@@ -699,6 +758,27 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
         pre_neg.sort_unstable();
         pre_neg.dedup();
         if pre_pos.iter().any(|f| pre_neg.binary_search(f).is_ok()) {
+            continue;
+        }
+        if ga.schema >= n_ops {
+            let negated_derived = s
+                .neg
+                .iter()
+                .any(|a| g.derived[a.pred as usize] && id_of(&g.ground_key(a, b)).is_some());
+            if negated_derived {
+                return Err(GroundError::Unsupported(format!(
+                    "a negated derived predicate in the rule for '{}'",
+                    s.name
+                )));
+            }
+            let head = &s.effects[0].add[0];
+            if let Some(h) = id_of(&g.ground_key(head, b)) {
+                task.axioms.push(Axiom {
+                    pre_pos,
+                    pre_neg,
+                    head: h,
+                });
+            }
             continue;
         }
         let mut uncond = CondEffect::default();

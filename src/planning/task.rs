@@ -26,7 +26,17 @@ pub struct Operator {
     pub cost: u32,
 }
 
-/// A grounded planning task (STRIPS with negative conditions and conditional effects).
+/// A ground derived-predicate rule: `head` holds when `pre_pos` hold and `pre_neg` do not
+/// (`pre_neg` never names a derived fact, so the least fixpoint is the semantics).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Axiom {
+    pub pre_pos: Vec<FactId>,
+    pub pre_neg: Vec<FactId>,
+    pub head: FactId,
+}
+
+/// A grounded planning task (STRIPS with negative conditions, conditional effects and
+/// derived facts computed by axioms after every step).
 #[derive(Debug, Clone, Default)]
 pub struct Task {
     pub facts: Vec<String>,
@@ -34,6 +44,9 @@ pub struct Task {
     pub goal_pos: Vec<FactId>,
     pub goal_neg: Vec<FactId>,
     pub operators: Vec<Operator>,
+    pub axioms: Vec<Axiom>,
+    /// Facts of derived predicates (recomputed, never set by operators or init).
+    pub derived_facts: Vec<FactId>,
 }
 
 /// A state: the set of true facts as a bitset.
@@ -97,7 +110,33 @@ impl Task {
         for &f in &self.init {
             s.set(f, true);
         }
+        self.evaluate_axioms(&mut s);
         s
+    }
+
+    /// Recomputes the derived facts of `s` (least fixpoint of the axioms).
+    pub fn evaluate_axioms(&self, s: &mut State) {
+        if self.axioms.is_empty() {
+            return;
+        }
+        for &f in &self.derived_facts {
+            s.set(f, false);
+        }
+        loop {
+            let mut changed = false;
+            for a in &self.axioms {
+                if !s.has(a.head)
+                    && a.pre_pos.iter().all(|&f| s.has(f))
+                    && !a.pre_neg.iter().any(|&f| s.has(f))
+                {
+                    s.set(a.head, true);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
     }
 
     #[inline]
@@ -124,6 +163,7 @@ impl Task {
                 next.set(f, true);
             }
         }
+        self.evaluate_axioms(&mut next);
         next
     }
 
@@ -265,6 +305,7 @@ mod tests {
                     cost: 1,
                 },
             ],
+            ..Task::default()
         }
     }
 

@@ -254,3 +254,51 @@ fn validator_rejects_corrupted_plans_from_the_planner() {
         Err(task::ValidationError::NotApplicable { .. })
     ));
 }
+
+const DOORS: &str = "(define (domain doors) (:requirements :strips :derived-predicates)
+  (:predicates (at ?r) (door ?a ?b) (open ?a ?b) (reachable ?r) (locked))
+  (:derived (reachable ?r) (at ?r))
+  (:derived (reachable ?b) (and (reachable ?a) (open ?a ?b)))
+  (:action open-door :parameters (?a ?b)
+    :precondition (and (reachable ?a) (door ?a ?b) (not (locked)))
+    :effect (open ?a ?b))
+  (:action close-door :parameters (?a ?b) :precondition (open ?a ?b) :effect (not (open ?a ?b))))";
+
+#[test]
+fn derived_predicates_are_evaluated_by_axioms() {
+    let prob = "(define (problem p) (:domain doors) (:objects r0 r1 r2 r3 r4)
+      (:init (at r0) (door r0 r1) (door r1 r2) (door r2 r3) (door r0 r4) (door r4 r3))
+      (:goal (and (reachable r3) (not (reachable r1)))))";
+    let t = ground(&parse_domain(DOORS).unwrap(), &parse_problem(prob).unwrap()).unwrap();
+    assert!(!t.axioms.is_empty());
+    assert!(
+        t.initial_state()
+            .has(t.facts.iter().position(|f| f == "(reachable r0)").unwrap() as u32)
+    );
+    for planner in ["astar-lmcut", "astar-blind", "lama", "bfws"] {
+        let r = solve(
+            DOORS,
+            prob,
+            &opts(Some(planner), planner.starts_with("astar")),
+        )
+        .unwrap();
+        // Through r4: open r0 r4, open r4 r3 (r1 must stay unreachable).
+        assert_eq!(r.length, 2, "{planner}: {:?}", r.plan);
+        assert!(t.validate(&r.ops).is_ok());
+    }
+    // Closing a door un-derives reachability.
+    let prob2 = "(define (problem p) (:domain doors) (:objects r0 r1 r2)
+      (:init (at r0) (door r0 r1) (door r1 r2) (open r0 r1))
+      (:goal (and (reachable r2) (not (reachable r1)))))";
+    assert_eq!(
+        solve(DOORS, prob2, &opts(None, true)),
+        Err(PlanError::Unsolvable)
+    );
+    // Negated derived predicates inside rules are refused.
+    let bad = DOORS.replace(
+        "(:derived (reachable ?r) (at ?r))",
+        "(:derived (reachable ?r) (and (at ?r) (not (reachable ?r))))",
+    );
+    let e = ground(&parse_domain(&bad).unwrap(), &parse_problem(prob).unwrap()).unwrap_err();
+    assert!(matches!(e, GroundError::Unsupported(_)), "{e}");
+}

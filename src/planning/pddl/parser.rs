@@ -385,7 +385,9 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
                     name: ctx.name(h, "a predicate name")?,
                     params: ctx.typed_list(&items[1..], true)?,
                 };
-                let vars: Vec<String> = head.params.iter().map(|p| p.name.clone()).collect();
+                // Variables of the body not in the head are existentially quantified.
+                let mut vars: Vec<String> = head.params.iter().map(|p| p.name.clone()).collect();
+                collect_vars(&body[1], &mut vars);
                 let mut condition = Vec::new();
                 ctx.conjunction(&body[1], &vars, Some(&d.predicates), &mut condition)?;
                 d.derived.push(Derived { head, condition });
@@ -535,4 +537,15 @@ pub fn parse_problem(text: &str) -> Result<Problem, PddlError> {
         return Err(ctx.err(&root, "the problem has no ':goal'"));
     }
     Ok(p)
+}
+
+fn collect_vars(e: &SExpr, out: &mut Vec<String>) {
+    match e {
+        SExpr::Symbol(s, _) => {
+            if s.starts_with('?') && !out.contains(s) {
+                out.push(s.clone());
+            }
+        }
+        SExpr::List(items, _) => items.iter().for_each(|i| collect_vars(i, out)),
+    }
 }

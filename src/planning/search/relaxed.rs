@@ -8,6 +8,8 @@ use std::collections::BinaryHeap;
 
 pub const INF: u64 = u64::MAX;
 const GOAL_OP: u32 = u32::MAX;
+/// The operator id of relaxed actions that come from axioms (cost 0).
+const AXIOM_OP: u32 = u32::MAX - 1;
 
 /// A relaxed action: one effect of one operator.
 #[derive(Debug, Clone)]
@@ -54,6 +56,17 @@ impl RelaxedTask {
                 });
             }
         }
+        for ax in &task.axioms {
+            let mut pre = ax.pre_pos.clone();
+            if pre.is_empty() {
+                pre.push(true_fact);
+            }
+            actions.push(RelAction {
+                pre,
+                add: vec![ax.head],
+                op: AXIOM_OP,
+            });
+        }
         let mut gpre = task.goal_pos.clone();
         if gpre.is_empty() {
             gpre.push(true_fact);
@@ -80,7 +93,7 @@ impl RelaxedTask {
     }
 
     fn cost_of(&self, a: &RelAction, op_cost: &[u64]) -> u64 {
-        if a.op == GOAL_OP {
+        if a.op >= AXIOM_OP {
             0
         } else {
             op_cost[a.op as usize]
@@ -236,7 +249,7 @@ impl RelaxedHeuristic {
             }
             sc.marked[ai as usize] = true;
             let a = &rt.actions[ai as usize];
-            if a.op != GOAL_OP && !sc.op_marked[a.op as usize] {
+            if a.op < AXIOM_OP && !sc.op_marked[a.op as usize] {
                 sc.op_marked[a.op as usize] = true;
                 ff += rt.op_cost[a.op as usize];
             }
@@ -247,7 +260,7 @@ impl RelaxedHeuristic {
                     sc.stack.push(p);
                 }
             }
-            if all_true && a.op != GOAL_OP {
+            if all_true && a.op < AXIOM_OP {
                 if let Some(p) = pref.as_deref_mut() {
                     if task.applicable(s, a.op) && !p.contains(&a.op) {
                         p.push(a.op);
@@ -381,7 +394,7 @@ impl LmCut {
                             self.queue.push(q);
                         }
                     }
-                    if in_cut && a.op != GOAL_OP {
+                    if in_cut && a.op < AXIOM_OP {
                         m = m.min(self.cost[a.op as usize]);
                         self.cut_ops.push(a.op);
                     }

@@ -192,6 +192,7 @@ fn random_task(rng: &mut impl Rng) -> Task {
             vec![]
         },
         operators: ops,
+        ..Task::default()
     }
 }
 
