@@ -1,8 +1,9 @@
 //! PDDL: the lifted model (domain and problem), its parser and its writer.
 //!
 //! Supported subset: `:strips`, `:typing`, `:negative-preconditions`, `:equality`,
-//! `:conditional-effects` (`when`, `forall` in effects) and `:derived-predicates` (parsed and
-//! written; the grounder rejects them). Names are case-insensitive and stored lower-case.
+//! `:conditional-effects` (`when`, `forall` in effects) and `:derived-predicates` (free body
+//! variables are existential; the grounder refuses negated derived atoms inside rules).
+//! Names are case-insensitive and stored lower-case.
 
 mod parser;
 mod sexpr;
@@ -95,7 +96,7 @@ pub struct Action {
     pub effects: Vec<Effect>,
 }
 
-/// A derived predicate rule `(:derived (p ?x) cond)` (parsed and written, not grounded).
+/// A derived predicate rule `(:derived (p ?x) cond)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Derived {
     pub head: PredicateDecl,
