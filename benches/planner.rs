@@ -35,11 +35,14 @@ fn run(sh: &Arc<Shared>, name: &str) -> u64 {
 
 fn build(stage: &tablero::planning::portfolio::Stage, sh: &Arc<Shared>) -> Box<dyn Engine> {
     use tablero::planning::portfolio::Stage;
-    use tablero::planning::search::{astar::AStar, gbfs::LazySearch, width::Bfws, width::Iw};
+    use tablero::planning::search::{
+        astar::AStar, gbfs::LazySearch, width::Bfws, width::Iw, width::Siw,
+    };
     match stage {
         Stage::Lazy(c) => Box::new(LazySearch::new(sh.clone(), c.clone(), Bound::default())),
         Stage::AStar(k) => Box::new(AStar::new(sh.clone(), *k, Bound::default())),
         Stage::Iw(k) => Box::new(Iw::new(sh.clone(), *k, Bound::default())),
+        Stage::Siw => Box::new(Siw::new(sh.clone(), Bound::default())),
         Stage::Bfws => Box::new(Bfws::new(sh.clone(), Bound::default())),
     }
 }

@@ -78,6 +78,8 @@ pub enum PlanError {
     Unsolvable,
     #[error("no plan found within {0:.3} s")]
     Timeout(f64),
+    #[error("every planner gave up without a plan after {0:.3} s (only incomplete planners ran)")]
+    GaveUp(f64),
     #[error("unknown planner '{0}' (known: {known})", known = portfolio::MEMBER_NAMES.join(", "))]
     UnknownPlanner(String),
 }
@@ -140,6 +142,7 @@ pub fn solve_task(
             ops: found.plan,
         }),
         None if report.outcome == portfolio::Outcome::Unsolvable => Err(PlanError::Unsolvable),
+        None if start.elapsed() < options.timeout => Err(PlanError::GaveUp(seconds)),
         None => Err(PlanError::Timeout(seconds)),
     }
 }

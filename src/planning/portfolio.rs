@@ -6,7 +6,7 @@
 
 use super::search::astar::{AStar, AdmissibleKind};
 use super::search::gbfs::{HKind, LazyConfig, LazySearch};
-use super::search::width::{Bfws, Iw};
+use super::search::width::{Bfws, Iw, Siw};
 use super::search::{Bound, Engine, Shared, Stats, Step};
 use super::task::OpId;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,6 +19,7 @@ pub enum Stage {
     Lazy(LazyConfig),
     AStar(AdmissibleKind),
     Iw(u32),
+    Siw,
     Bfws,
 }
 
@@ -28,13 +29,14 @@ impl Stage {
             Stage::Lazy(c) => Box::new(LazySearch::new(shared.clone(), c.clone(), bound.clone())),
             Stage::AStar(k) => Box::new(AStar::new(shared.clone(), *k, bound.clone())),
             Stage::Iw(k) => Box::new(Iw::new(shared.clone(), *k, bound.clone())),
+            Stage::Siw => Box::new(Siw::new(shared.clone(), bound.clone())),
             Stage::Bfws => Box::new(Bfws::new(shared.clone(), bound.clone())),
         }
     }
 
     /// Whether exhausting this stage without a bound proves the task unsolvable.
     fn complete(&self) -> bool {
-        !matches!(self, Stage::Iw(_))
+        !matches!(self, Stage::Iw(_) | Stage::Siw)
     }
 }
 
@@ -73,6 +75,7 @@ pub const MEMBER_NAMES: &[&str] = &[
     "bfws",
     "iw1",
     "iw2",
+    "siw",
     "astar-lmcut",
     "astar-hmax",
     "astar-blind",
@@ -97,6 +100,10 @@ pub fn member(name: &str, anytime: bool) -> Option<Member> {
             name: name.into(),
             stages: vec![Stage::Iw(2)],
         },
+        "siw" => Member {
+            name: name.into(),
+            stages: vec![Stage::Siw],
+        },
         "astar-lmcut" => Member {
             name: name.into(),
             stages: vec![Stage::AStar(AdmissibleKind::LmCut)],
@@ -120,7 +127,7 @@ pub fn default_members(optimal: bool, anytime: bool) -> Vec<Member> {
     let names: &[&str] = if optimal {
         &["astar-lmcut", "astar-blind"]
     } else {
-        &["lama", "hadd-lm", "bfws", "iw1", "astar-lmcut"]
+        &["lama", "hadd-lm", "bfws", "siw", "astar-lmcut"]
     };
     names.iter().filter_map(|n| member(n, anytime)).collect()
 }

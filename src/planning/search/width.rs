@@ -61,6 +61,8 @@ pub struct Iw {
     stats: Stats,
     buf: Vec<FactId>,
     ops: Vec<OpId>,
+    start: Option<State>,
+    target: Option<u32>,
 }
 
 impl Iw {
@@ -77,6 +79,24 @@ impl Iw {
             stats: Stats::default(),
             buf: Vec::new(),
             ops: Vec::new(),
+            start: None,
+            target: None,
+        }
+    }
+
+    /// IW(k) from `start` that succeeds on any state with fewer than `target` unachieved
+    /// goals (a subproblem of serialized IW).
+    fn subproblem(shared: Arc<Shared>, k: u32, bound: Bound, start: State, target: u32) -> Iw {
+        let mut iw = Iw::new(shared, k, bound);
+        iw.start = Some(start);
+        iw.target = Some(target);
+        iw
+    }
+
+    fn success(&self, task: &Task, s: &State) -> bool {
+        match self.target {
+            Some(t) => unachieved(task, s) < t,
+            None => task.is_goal(s),
         }
     }
 }
@@ -92,8 +112,8 @@ impl Engine for Iw {
         let n = task.facts.len();
         if !self.started {
             self.started = true;
-            let s = task.initial_state();
-            if task.is_goal(&s) {
+            let s = self.start.clone().unwrap_or_else(|| task.initial_state());
+            if self.success(task, &s) {
                 return Step::Solved(Vec::new());
             }
             self.table.novelty(&s, n, self.k, &mut self.buf);
@@ -122,7 +142,7 @@ impl Engine for Iw {
                     continue;
                 }
                 self.stats.generated += 1;
-                let goal = task.is_goal(&child);
+                let goal = self.success(task, &child);
                 let w = self.table.novelty(&child, n, self.k, &mut self.buf);
                 if w > self.k && !goal {
                     continue;
@@ -235,6 +255,96 @@ impl Engine for Bfws {
             self.ops = ops;
         }
         Step::Running
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
+/// Serialized IW: IW(1), then IW(2) if needed, from the current state until one more goal
+/// atom is achieved; the sub-plans are concatenated. Incomplete.
+pub struct Siw {
+    shared: Arc<Shared>,
+    bound: Bound,
+    current: Option<State>,
+    prefix: Vec<OpId>,
+    inner: Option<Iw>,
+    stats: Stats,
+}
+
+impl Siw {
+    pub fn new(shared: Arc<Shared>, bound: Bound) -> Siw {
+        Siw {
+            shared,
+            bound,
+            current: None,
+            prefix: Vec::new(),
+            inner: None,
+            stats: Stats::default(),
+        }
+    }
+}
+
+impl Engine for Siw {
+    fn name(&self) -> &str {
+        "siw"
+    }
+
+    fn step(&mut self, expansions: u64) -> Step {
+        let shared = self.shared.clone();
+        let task = &shared.task;
+        let current = self
+            .current
+            .get_or_insert_with(|| task.initial_state())
+            .clone();
+        if task.is_goal(&current) {
+            return Step::Solved(self.prefix.clone());
+        }
+        let inner = self.inner.get_or_insert_with(|| {
+            Iw::subproblem(
+                shared.clone(),
+                1,
+                self.bound.clone(),
+                current.clone(),
+                unachieved(task, &current),
+            )
+        });
+        let before = inner.stats();
+        let res = inner.step(expansions);
+        let after = inner.stats();
+        self.stats.expanded += after.expanded - before.expanded;
+        self.stats.generated += after.generated - before.generated;
+        match res {
+            Step::Running => Step::Running,
+            Step::Solved(sub) => {
+                let mut s = current;
+                for &o in &sub {
+                    s = task.apply(&s, o);
+                }
+                self.prefix.extend(sub);
+                self.current = Some(s);
+                self.inner = None;
+                if self.bound.get() <= task.plan_cost(&self.prefix) {
+                    return Step::Exhausted;
+                }
+                Step::Running
+            }
+            Step::Exhausted | Step::GaveUp => {
+                if inner.k == 1 {
+                    self.inner = Some(Iw::subproblem(
+                        shared.clone(),
+                        2,
+                        self.bound.clone(),
+                        current.clone(),
+                        unachieved(task, &current),
+                    ));
+                    Step::Running
+                } else {
+                    Step::Exhausted
+                }
+            }
+        }
     }
 
     fn stats(&self) -> Stats {

@@ -1,3 +1,5 @@
+//! Plans the five GVG-AI Sokoban levels (grid encoding) and prints length and times.
+//! Usage: `cargo run --release --example plan_sokoban -- [planner|portfolio] [threads] [timeout_s] [sat|any|opt]`
 use std::time::Duration;
 use tablero::planning::{PlanOptions, examples, solve};
 fn main() {
