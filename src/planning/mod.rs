@@ -85,6 +85,9 @@ pub enum PlanError {
 }
 
 /// Parses, grounds and plans. The plan is validated on the grounded task.
+///
+/// Blocking and CPU-heavy (it runs the portfolio on its own std threads and returns by the
+/// deadline): call it from a std thread or `spawn_blocking`, never on a tokio worker.
 pub fn solve(
     domain_text: &str,
     problem_text: &str,

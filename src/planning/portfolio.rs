@@ -198,7 +198,7 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
         opts.threads
     }
     .clamp(1, opts.members.len().max(1));
-    let st = Shared2 {
+    let st = Arc::new(Shared2 {
         best: Mutex::new(Vec::new()),
         stop: AtomicBool::new(false),
         unsolvable: AtomicBool::new(false),
@@ -207,23 +207,39 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
         generated: AtomicU64::new(0),
         evaluated: AtomicU64::new(0),
         start: Instant::now(),
-    };
+    });
     let mut groups: Vec<Vec<Member>> = vec![Vec::new(); threads];
     for (i, m) in opts.members.iter().enumerate() {
         groups[i % threads].push(m.clone());
     }
-    std::thread::scope(|scope| {
-        for group in groups {
-            let st = &st;
-            let shared = shared.clone();
-            let opts = opts.clone();
-            std::thread::Builder::new()
-                .name("planner".into())
-                .spawn_scoped(scope, move || worker(shared, group, st, &opts))
-                .map(|_| ())
-                .unwrap_or_else(|e| tracing::error!("cannot start a planner thread: {e}"));
+    // Detached workers: the caller gets the result at the deadline (or as soon as the run is
+    // decided) without waiting for the workers to notice and free their search spaces.
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    for group in groups {
+        let st = st.clone();
+        let shared = shared.clone();
+        let opts = opts.clone();
+        let tx = tx.clone();
+        if let Err(e) = std::thread::Builder::new()
+            .name("planner".into())
+            .spawn(move || worker(shared, group, &st, &opts, &tx))
+        {
+            tracing::error!("cannot start a planner thread: {e}");
         }
-    });
+    }
+    drop(tx);
+    loop {
+        let left = opts.deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(()) if st.stop.load(Ordering::Relaxed) => break,
+            Ok(()) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                st.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
     let history = st.best.lock().map(|g| g.clone()).unwrap_or_default();
     let best = history.last().cloned();
     let outcome = if best.is_some() {
@@ -245,7 +261,13 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
     }
 }
 
-fn worker(shared: Arc<Shared>, group: Vec<Member>, st: &Shared2, opts: &PortfolioOptions) {
+fn worker(
+    shared: Arc<Shared>,
+    group: Vec<Member>,
+    st: &Shared2,
+    opts: &PortfolioOptions,
+    tx: &std::sync::mpsc::Sender<()>,
+) {
     let mut running: Vec<Running> = group
         .into_iter()
         .map(|member| Running {
@@ -311,6 +333,7 @@ fn worker(shared: Arc<Shared>, group: Vec<Member>, st: &Shared2, opts: &Portfoli
                             }
                             if optimal || !opts.anytime {
                                 st.stop.store(true, Ordering::Relaxed);
+                                let _ = tx.send(());
                             }
                         }
                         Err(e) => {
@@ -332,6 +355,7 @@ fn worker(shared: Arc<Shared>, group: Vec<Member>, st: &Shared2, opts: &Portfoli
                     if stage.complete() && st.bound.get() == u64::MAX {
                         st.unsolvable.store(true, Ordering::Relaxed);
                         st.stop.store(true, Ordering::Relaxed);
+                        let _ = tx.send(());
                     }
                     // An optimal engine exhausted under a bound proves the bound optimal.
                     if matches!(stage, Stage::AStar(_)) && st.bound.get() != u64::MAX {
@@ -341,6 +365,7 @@ fn worker(shared: Arc<Shared>, group: Vec<Member>, st: &Shared2, opts: &Portfoli
                             }
                         }
                         st.stop.store(true, Ordering::Relaxed);
+                        let _ = tx.send(());
                     }
                     r.engine = None;
                     r.stage += 1;
