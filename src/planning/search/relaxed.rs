@@ -329,8 +329,9 @@ impl LmCut {
             }
             self.pcf.clear();
             self.pcf.resize(na, u32::MAX);
-            self.by_pcf.clear();
-            self.by_pcf.resize(nf, Vec::new());
+            // Keep the inner vectors' capacity between iterations and evaluations.
+            self.by_pcf.resize_with(nf, Vec::new);
+            self.by_pcf.iter_mut().for_each(Vec::clear);
             for (ai, a) in rt.actions.iter().enumerate() {
                 let mut best = u32::MAX;
                 let mut bc = 0u64;
