@@ -10,6 +10,9 @@ use nom::combinator::{recognize, value};
 use nom::multi::many0_count;
 use nom::sequence::pair;
 
+/// The deepest list nesting accepted (the interpreter above recurses on nesting).
+pub const MAX_DEPTH: usize = 500;
+
 /// A parsed s-expression with the byte offset of its first character.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SExpr {
@@ -83,6 +86,13 @@ pub fn parse_single(text: &str) -> Result<SExpr, PddlError> {
         }
         let here = off(rest);
         if let Ok((r, _)) = char::<&str, nom::error::Error<&str>>('(')(rest) {
+            if stack.len() >= MAX_DEPTH {
+                return Err(error_at(
+                    text,
+                    here,
+                    format!("lists nested deeper than {MAX_DEPTH}"),
+                ));
+            }
             stack.push((Vec::new(), here));
             rest = r;
         } else if let Ok((r, _)) = char::<&str, nom::error::Error<&str>>(')')(rest) {
@@ -145,5 +155,12 @@ mod tests {
         assert!(e.message.contains("after the end"));
         assert!(parse_single("  ; only a comment\n").is_err());
         assert!(parse_single("abc").is_err());
+        let deep = "(".repeat(100_000);
+        assert!(
+            parse_single(&deep)
+                .unwrap_err()
+                .message
+                .contains("nested deeper")
+        );
     }
 }

@@ -160,3 +160,25 @@ fn garbage_never_panics() {
         let _ = parse_problem(&s);
     }
 }
+
+#[test]
+fn deep_nesting_is_rejected_not_overflowed() {
+    let n = 400;
+    let text = format!(
+        "(define (domain d) (:predicates (p)) (:action a :parameters () :precondition {}(p){} :effect (p)))",
+        "(and ".repeat(n),
+        ")".repeat(n)
+    );
+    assert!(parse_domain(&text).is_ok());
+    let text = format!(
+        "(define (domain d) (:predicates (p)) (:action a :parameters () :precondition {}(p){} :effect (p)))",
+        "(and ".repeat(5000),
+        ")".repeat(5000)
+    );
+    assert!(
+        parse_domain(&text)
+            .unwrap_err()
+            .message
+            .contains("nested deeper")
+    );
+}
