@@ -12,4 +12,5 @@ pub mod diplomacy;
 pub mod go;
 pub mod gtp;
 pub mod gvgai;
+pub mod planning;
 pub mod tournament;
