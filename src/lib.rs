@@ -4,6 +4,7 @@
 //! → players (Go search, Diplomacy bots, GVG-AI controllers) → pure game cores (`go`, `diplomacy`,
 //! `gvgai`, `planning`, `evolve`). See `ARCHITECTURE.md`.
 
+pub mod bots;
 pub mod budget;
 pub mod config;
 pub mod daemon;
