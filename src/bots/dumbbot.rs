@@ -143,7 +143,12 @@ impl Graph {
                 }
             }
         }
-        nodes.sort();
+        // Canonical order: by province name, then army, fleet, named coasts.
+        nodes.sort_by(|a, b| {
+            map.name(a.province)
+                .cmp(map.name(b.province))
+                .then(a.spot.cmp(&b.spot))
+        });
         let index: HashMap<Node, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
         let mut adj = Vec::with_capacity(nodes.len());
         for n in &nodes {
@@ -166,7 +171,7 @@ impl Graph {
                     .filter_map(|l| index.get(&Node::of(UnitType::Fleet, *l)).copied())
                     .collect(),
             };
-            list.sort_by_key(|i| nodes[*i]);
+            list.sort();
             list.dedup();
             adj.push(list);
         }
@@ -498,7 +503,7 @@ fn movement(
     let mine = my_units(view, me);
     let by_prov: BTreeMap<Province, Unit> =
         mine.iter().map(|u| (u.location.province, *u)).collect();
-    let provinces: Vec<Province> = by_prov.keys().copied().collect();
+    let provinces: Vec<Province> = mine.iter().map(|u| u.location.province).collect();
     let mut queue = DumbBot::random_queue(rng, &provinces);
     let mut decided: HashMap<Province, Decision> = HashMap::new();
     // Destination province → province of the own unit moving there.
@@ -591,7 +596,8 @@ fn movement(
     }
 
     // Wasted holds: a holding unit supports a needy neighbour instead.
-    for (prov, unit) in &by_prov {
+    for unit in &mine {
+        let prov = &unit.location.province;
         if decided.get(prov) != Some(&Decision::Hold) {
             continue;
         }
@@ -663,7 +669,11 @@ fn retreats(
         .iter()
         .filter(|d| d.unit.power == me)
         .collect();
-    mine.sort_by_key(|d| d.unit.location.province);
+    mine.sort_by(|a, b| {
+        view.map
+            .name(a.unit.location.province)
+            .cmp(view.map.name(b.unit.location.province))
+    });
     let provinces: Vec<Province> = mine.iter().map(|d| d.unit.location.province).collect();
     let mut queue = DumbBot::random_queue(rng, &provinces);
     let mut taken: Vec<Province> = Vec::new();

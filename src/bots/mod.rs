@@ -75,7 +75,7 @@ pub(crate) mod util {
         units
     }
 
-    /// `me`'s home centres that `me` owns and no unit stands in, in province-index order.
+    /// `me`'s home centres that `me` owns and no unit stands in, in province-name order.
     pub fn open_home_centres(view: &GameView, me: Power) -> Vec<Province> {
         let mut open: Vec<Province> = view
             .map
@@ -83,7 +83,7 @@ pub(crate) mod util {
             .filter(|p| view.owners.get(p) == Some(&me))
             .filter(|p| !view.units.iter().any(|u| u.location.province == *p))
             .collect();
-        open.sort();
+        open.sort_by(|a, b| view.map.name(*a).cmp(view.map.name(*b)));
         open
     }
 
@@ -111,9 +111,9 @@ pub(crate) mod util {
         out
     }
 
-    /// Where `u` can move (its own army or fleet graph).
+    /// Where `u` can move (its own army or fleet graph), in name order.
     pub fn destinations(view: &GameView, u: &Unit) -> Vec<Location> {
-        match u.kind {
+        let mut out: Vec<Location> = match u.kind {
             UnitType::Army => view
                 .map
                 .army_neighbours(u.location.province)
@@ -121,7 +121,14 @@ pub(crate) mod util {
                 .map(|p| Location::new(*p))
                 .collect(),
             UnitType::Fleet => view.map.fleet_neighbours(u.location).to_vec(),
-        }
+        };
+        out.sort_by(|a, b| {
+            view.map
+                .name(a.province)
+                .cmp(view.map.name(b.province))
+                .then(a.coast.cmp(&b.coast))
+        });
+        out
     }
 }
 

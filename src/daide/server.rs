@@ -6,7 +6,9 @@
 //! game over a TCP listener (IM timer, RM, per-connection tasks, a game task).
 //!
 //! What it does:
-//! - `NME` takes a free seat (powers assigned in a seeded random order) →
+//! - `NME` takes a free seat (powers assigned in a seeded random order; a
+//!   name `POW:rest`, e.g. `TUR:dumbbot`, asks for that power, as the
+//!   `diplomacy` server's power choice does — `REJ` if it is taken) →
 //!   `YES (NME …)`, `MAP ('name')`; `OBS` → `YES (OBS)`, `MAP`; `IAM (POW)
 //!   (passcode)` re-attaches a seat whose connection dropped
 //!   (`NOT (CCD (POW))` is broadcast);
@@ -267,6 +269,11 @@ impl ServerGame {
             .collect()
     }
 
+    /// The year each power was eliminated in, if it was (seat order).
+    pub fn eliminations(&self) -> Vec<(Power, Option<i16>)> {
+        self.seats.iter().map(|s| (s.power, s.out_year)).collect()
+    }
+
     /// A new connection (after its IM/RM handshake).
     pub fn connect(&mut self, id: ClientId) {
         self.clients.insert(id, Role::Joining);
@@ -487,10 +494,19 @@ impl ServerGame {
         let yes = |m: Message| Message::Yes(Box::new(Parsed::Ok(m)));
         match (role, msg) {
             (Role::Joining, m @ Message::Nme { .. }) => {
-                let free = self
-                    .seats
-                    .iter()
-                    .position(|s| s.client.is_none() && s.name.is_empty());
+                let open = |s: &Seat| s.client.is_none() && s.name.is_empty();
+                // Power choice as in the `diplomacy` server: a name `POW:rest`
+                // asks for that power's seat (refused when it is taken).
+                let wanted = match &m {
+                    Message::Nme { name, .. } => name
+                        .split_once(':')
+                        .and_then(|(pw, _)| self.cfg.map.power(&pw.to_ascii_uppercase())),
+                    _ => None,
+                };
+                let free = match wanted {
+                    Some(pw) => self.seats.iter().position(|s| s.power == pw && open(s)),
+                    None => self.seats.iter().position(open),
+                };
                 match free {
                     Some(i) if !self.started && self.ending.is_none() => {
                         if let Message::Nme { name, version } = &m {
@@ -1320,6 +1336,22 @@ mod tests {
             last = sent_to(&out, 1);
         }
         (g, last)
+    }
+
+    #[test]
+    fn a_name_prefix_chooses_the_power() {
+        let mut g = ServerGame::new(ServerConfig::standard(5)).unwrap();
+        g.connect(1);
+        let out = g.handle(1, &msg("NME ('TUR:dumbbot') ('1')"));
+        assert_eq!(sent_to(&out, 1)[0], "YES (NME ('TUR:dumbbot') ('1'))");
+        let tur = g.config().map.power("TUR").unwrap();
+        assert!(g.players().contains(&(tur, "TUR:dumbbot".to_string())));
+        g.connect(2);
+        let out = g.handle(2, &msg("NME ('tur:other') ('1')"));
+        assert_eq!(sent_to(&out, 2), ["REJ (NME ('tur:other') ('1'))"]);
+        // An unknown prefix is just a name.
+        let out = g.handle(2, &msg("NME ('XYZ:other') ('1')"));
+        assert!(sent_to(&out, 2)[0].starts_with("YES"));
     }
 
     #[test]
