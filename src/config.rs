@@ -418,19 +418,28 @@ impl Config {
             ("diplomacy.think_time", dip.think_time),
         ] {
             if !(v.is_finite() && v > 0.0 && v < 1e9) {
-                return Err(inv(key, format!("must be a number of seconds > 0, got {v}")));
+                return Err(inv(
+                    key,
+                    format!("must be a number of seconds > 0, got {v}"),
+                ));
             }
         }
         for (i, b) in dip.bots.iter().enumerate() {
             let key = format!("diplomacy.bots[{i}]");
             if !b.server.contains(':') || b.server.trim().is_empty() {
-                return Err(inv(&key, format!("server must be HOST:PORT, got {:?}", b.server)));
+                return Err(inv(
+                    &key,
+                    format!("server must be HOST:PORT, got {:?}", b.server),
+                ));
             }
             if let Err(e) = crate::bots::make(&b.bot, 0) {
                 return Err(inv(&key, e.to_string()));
             }
             if b.name.trim().is_empty() || b.name.chars().any(char::is_control) {
-                return Err(inv(&key, format!("name must be non-empty text, got {:?}", b.name)));
+                return Err(inv(
+                    &key,
+                    format!("name must be non-empty text, got {:?}", b.name),
+                ));
             }
             if let Some(p) = &b.power
                 && !(p.len() == 3 && p.chars().all(|c| c.is_ascii_alphabetic()))
@@ -931,9 +940,13 @@ mod tests {
         assert_eq!(c.diplomacy.bots[0].power.as_deref(), Some("TUR"));
         let bad = "[[diplomacy.bots]]\nserver = \"x:1\"\nbot = \"albert\"\nname = \"a\"\n";
         assert!(invalid_key(load_text(bad)).starts_with("diplomacy.bots"));
-        let typo = "[[diplomacy.bots]]\nserver = \"x:1\"\nbot = \"dumbbot\"\nname = \"a\"\npwr = 1\n";
+        let typo =
+            "[[diplomacy.bots]]\nserver = \"x:1\"\nbot = \"dumbbot\"\nname = \"a\"\npwr = 1\n";
         assert!(load_text(typo).is_err());
-        assert_eq!(invalid_key(set(&["diplomacy.reconnect_max=0"])), "diplomacy.reconnect_max");
+        assert_eq!(
+            invalid_key(set(&["diplomacy.reconnect_max=0"])),
+            "diplomacy.reconnect_max"
+        );
     }
 
     #[test]

@@ -232,7 +232,8 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
                 let listener = tokio::net::TcpListener::bind(addr).await?;
                 tracing::info!("DAIDE server listening on {}", listener.local_addr()?);
                 let make = move |n: u64| {
-                    let mut cfg = tablero::daide::server::ServerConfig::standard(seed.wrapping_add(n));
+                    let mut cfg =
+                        tablero::daide::server::ServerConfig::standard(seed.wrapping_add(n));
                     cfg.deadline = deadline;
                     cfg.end_year = end_year;
                     cfg
@@ -359,9 +360,11 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
                         ExitCode::from(EXIT_FAILURE)
                     }
                 },
-                Err(e @ (tour::PlayError::Bot(_) | tour::PlayError::SeatCount { .. } | tour::PlayError::Settings(_))) => {
-                    usage(&e.to_string())
-                }
+                Err(
+                    e @ (tour::PlayError::Bot(_)
+                    | tour::PlayError::SeatCount { .. }
+                    | tour::PlayError::Settings(_)),
+                ) => usage(&e.to_string()),
                 Err(e) => {
                     eprintln!("tablero: {e}");
                     ExitCode::from(EXIT_FAILURE)
