@@ -321,7 +321,12 @@ impl ClientSession {
                 out.push(ClientEvent::Deadline(s));
             }
             Message::Thx { order, note } if note != ThxNote::Mbv => {
-                out.push(ClientEvent::Notice(format!("order refused ({note})")));
+                let text = Message::Thx {
+                    order: order.clone(),
+                    note,
+                }
+                .to_text(&self.table);
+                out.push(ClientEvent::Notice(format!("order refused: {text}")));
                 self.replace_refused(&order);
             }
             Message::Mis(Missing::Units(_) | Missing::Count(_)) if self.resubmit => {

@@ -6,10 +6,10 @@
 //! Seat rotation: seat `s` plays power `(s + g) mod 7` in game `g`, so over
 //! any multiple of 7 games every seat (and so every bot kind) plays every
 //! power equally often. Game `g` draws every seed from `(seed, g)` only, and
-//! games may run on several threads: local results are the same for a seed
-//! whatever the number of jobs. (Known issue: games over the protocol are not
-//! yet reproducible run to run — some race between clients and the server
-//! still changes what the bots see.)
+//! games may run on several threads: the results are the same for a seed
+//! whatever the number of jobs, and the same over the protocol as by direct
+//! calls (the bots see the same positions and order in a canonical,
+//! name-based order).
 //!
 //! Per bot kind (all its seats together): `games` (seat-games), `wins`
 //! (solos), `draws` (games ended as a draw — by the year cap — with the seat
@@ -503,7 +503,7 @@ mod tests {
     }
 
     #[test]
-    fn protocol_games_are_complete() {
+    fn protocol_games_match_local_games() {
         let mut st = PlaySettings::new(seats(
             "dumbbot,randbot,dumbbot,holdbot,randbot,dumbbot,dumbbot",
         ));
@@ -513,6 +513,7 @@ mod tests {
         let local = play_one(&st, 0).unwrap();
         st.protocol = true;
         let a = play_one(&st, 0).unwrap();
+        assert_eq!(a, local, "same seed: the same game over DAIDE as locally");
         // Each seat got the power the rotation gave it (NME `POW:…`).
         let powers = |g: &GameResult| g.seats.iter().map(|s| s.power.clone()).collect::<Vec<_>>();
         assert_eq!(powers(&a), powers(&local));
