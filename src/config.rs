@@ -203,8 +203,9 @@ pub struct SearchConfig {
     pub max_tree_memory_mb: usize,
     /// Seconds kept back from every clock for network and start-up lag.
     pub lag_buffer: f64,
-    /// Playout policy: "random" (thesis: uniform over legal moves, no eye rule) or "light"
-    /// (uniform over moves that do not fill an own eye).
+    /// Playout policy: "random" (thesis: uniform over legal moves, no eye rule), "light"
+    /// (uniform over moves that do not fill an own eye) or "heavy" (captures, atari escapes,
+    /// 3×3 patterns and self-atari rejection first).
     pub playout_policy: String,
     /// RAVE equivalence parameter (visits at which AMAF and real statistics weigh the same);
     /// 0 turns RAVE off, as in the thesis.
@@ -213,6 +214,9 @@ pub struct SearchConfig {
     pub virtual_loss: u32,
     /// Stop searching when the best move can no longer be overtaken in the time left.
     pub early_stop: bool,
+    /// Heuristic priors for new tree nodes (captures, escapes, patterns, distance); off in
+    /// the thesis.
+    pub priors: bool,
 }
 
 impl Default for SearchConfig {
@@ -232,6 +236,7 @@ impl Default for SearchConfig {
             rave_equiv: 3000.0,
             virtual_loss: 3,
             early_stop: true,
+            priors: true,
         }
     }
 }

@@ -695,6 +695,245 @@ impl Board {
     }
 }
 
+// --- policy helpers ---
+// Cheap local predictions for playout policies and priors: what a stone *would* do, without
+// cloning the board.
+
+/// Largest liberty cap `liberties_after_upto` accepts.
+pub const LIBERTY_CAP_MAX: u32 = 8;
+
+impl Board {
+    /// Liberties of the chain a stone of `c` at legal `p` would form, captures included (the
+    /// points of captured stones that touch the new chain become liberties), capped at 4: the
+    /// result distinguishes 0 (only for illegal suicide), 1, 2, 3 and "4 or more".
+    #[inline]
+    pub fn liberties_after(&self, c: Color, p: Point) -> u32 {
+        self.liberties_after_upto(c, p, 4)
+    }
+
+    /// `liberties_after` with an explicit cap (`1..=LIBERTY_CAP_MAX`): stops counting at `cap`.
+    /// Walks only the adjacent own chains (until the cap is reached) and adjacent captured
+    /// chains; no allocation.
+    pub fn liberties_after_upto(&self, c: Color, p: Point, cap: u32) -> u32 {
+        let cap = cap.clamp(1, LIBERTY_CAP_MAX) as usize;
+        let own = Cell::of(c);
+        let opp = Cell::of(c.opponent());
+        let mut libs = [0 as Point; LIBERTY_CAP_MAX as usize];
+        let mut n = 0usize;
+        // Adds `q` to the liberty set; true once the cap is reached.
+        let mut add = |q: Point, libs: &mut [Point; LIBERTY_CAP_MAX as usize]| -> bool {
+            if q != p && !libs[..n].contains(&q) {
+                libs[n] = q;
+                n += 1;
+            }
+            n >= cap
+        };
+        let nbrs = Self::neighbours(p);
+        // Heads of the own chains the stone joins.
+        let mut own_heads = [NONE; 4];
+        let mut own_count = 0;
+        for q in nbrs {
+            match self.cells[q] {
+                Cell::Empty if add(q, &mut libs) => return cap as u32,
+                Cell::Empty => {}
+                cell if cell == own => {
+                    let h = self.head[q];
+                    if !own_heads[..own_count].contains(&h) {
+                        own_heads[own_count] = h;
+                        own_count += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Captured chains: every stone touching `p` or a joined own chain becomes a liberty.
+        let mut cap_heads = [NONE; 4];
+        let mut cap_count = 0;
+        for q in nbrs {
+            if self.cells[q] != opp || !self.in_atari(q) {
+                continue;
+            }
+            let h = self.head[q];
+            if cap_heads[..cap_count].contains(&h) {
+                continue;
+            }
+            cap_heads[cap_count] = h;
+            cap_count += 1;
+            let mut s = q;
+            loop {
+                let touches = Self::neighbours(s).into_iter().any(|t| {
+                    t == p
+                        || (self.cells[t] == own && own_heads[..own_count].contains(&self.head[t]))
+                });
+                if touches && add(s, &mut libs) {
+                    return cap as u32;
+                }
+                s = self.next[s] as Point;
+                if s == q {
+                    break;
+                }
+            }
+        }
+        // Liberties of the joined own chains.
+        for &h in &own_heads[..own_count] {
+            let start = h as Point;
+            let mut s = start;
+            loop {
+                for t in Self::neighbours(s) {
+                    if self.cells[t] == Cell::Empty && add(t, &mut libs) {
+                        return cap as u32;
+                    }
+                }
+                s = self.next[s] as Point;
+                if s == start {
+                    break;
+                }
+            }
+        }
+        n as u32
+    }
+
+    /// True if a stone of `c` at legal `p` would leave its chain with exactly one liberty,
+    /// after its captures (a capture that still leaves one liberty, e.g. taking a ko, counts).
+    #[inline]
+    pub fn is_self_atari(&self, c: Color, p: Point) -> bool {
+        // Fast path: two empty neighbours are two liberties.
+        let mut empties = 0;
+        for q in Self::neighbours(p) {
+            if self.cells[q] == Cell::Empty {
+                empties += 1;
+            }
+        }
+        if empties >= 2 {
+            return false;
+        }
+        self.liberties_after_upto(c, p, 2) == 1
+    }
+
+    /// Stones in the chain a stone of `c` at `p` would form (1 plus the joined own chains).
+    #[inline]
+    pub fn chain_size_after(&self, c: Color, p: Point) -> u32 {
+        let own = Cell::of(c);
+        let mut heads = [NONE; 4];
+        let mut k = 0;
+        let mut total = 1u32;
+        for q in Self::neighbours(p) {
+            if self.cells[q] == own {
+                let h = self.head[q];
+                if !heads[..k].contains(&h) {
+                    heads[k] = h;
+                    k += 1;
+                    total += self.stones[h as usize] as u32;
+                }
+            }
+        }
+        total
+    }
+
+    /// Opponent stones a stone of `c` at `p` would capture (adjacent opponent chains in atari).
+    #[inline]
+    pub fn captures_after(&self, c: Color, p: Point) -> u32 {
+        let opp = Cell::of(c.opponent());
+        let mut heads = [NONE; 4];
+        let mut k = 0;
+        let mut total = 0u32;
+        for q in Self::neighbours(p) {
+            if self.cells[q] == opp && self.in_atari(q) {
+                let h = self.head[q];
+                if !heads[..k].contains(&h) {
+                    heads[k] = h;
+                    k += 1;
+                    total += self.stones[h as usize] as u32;
+                }
+            }
+        }
+        total
+    }
+
+    /// The 8 neighbours of `p`, 2 bits each (`Cell as u16`: 0 empty, 1 black, 2 white,
+    /// 3 border), in the order of `PATTERN_OFFSETS`: neighbour `i` in bits `2i..2i+2`.
+    #[inline]
+    pub fn pattern3x3(&self, p: Point) -> u16 {
+        let mut code = 0u16;
+        for (i, off) in PATTERN_OFFSETS.iter().enumerate() {
+            let q = (p as isize + off) as usize;
+            code |= (self.cells[q] as u16) << (2 * i);
+        }
+        code
+    }
+
+    /// Writes up to `out.len()` distinct liberties of the chain through stone `p` into `out`
+    /// and returns how many it wrote (stops walking the chain once `out` is full).
+    pub fn chain_liberties_upto(&self, p: Point, out: &mut [Point]) -> usize {
+        let mut n = 0;
+        if out.is_empty() || self.cells[p].color().is_none() {
+            return 0;
+        }
+        let mut s = p;
+        loop {
+            for t in Self::neighbours(s) {
+                if self.cells[t] == Cell::Empty && !out[..n].contains(&t) {
+                    out[n] = t;
+                    n += 1;
+                    if n == out.len() {
+                        return n;
+                    }
+                }
+            }
+            s = self.next[s] as Point;
+            if s == p {
+                return n;
+            }
+        }
+    }
+
+    /// The next stone of the chain through stone `p` (circular: walking from `p` returns to
+    /// `p` after `chain_size(p)` steps).
+    #[inline]
+    pub fn next_stone(&self, p: Point) -> Point {
+        self.next[p] as Point
+    }
+
+    /// Coordinates of `p` as (column, row), both 0-based from the lower-left corner.
+    #[inline]
+    pub fn coords(p: Point) -> (usize, usize) {
+        (p % STRIDE - 1, p / STRIDE - 1)
+    }
+
+    /// Distance from `p` to the nearest edge: 0 on the first line, 1 on the second...
+    #[inline]
+    pub fn line_height(&self, p: Point) -> usize {
+        let (x, y) = Self::coords(p);
+        let n = self.size - 1;
+        x.min(y).min(n - x).min(n - y)
+    }
+}
+
+/// Array offsets of the 8 neighbours used by `Board::pattern3x3`, as (dx, dy) pairs in
+/// `PATTERN_DELTAS`: row below (y-1) left to right, then the middle row (x-1, x+1), then the row
+/// above (y+1) left to right.
+pub const PATTERN_OFFSETS: [isize; 8] = {
+    let mut out = [0isize; 8];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = PATTERN_DELTAS[i].1 * STRIDE as isize + PATTERN_DELTAS[i].0;
+        i += 1;
+    }
+    out
+};
+
+/// (dx, dy) of each neighbour in `pattern3x3` order.
+pub const PATTERN_DELTAS: [(isize, isize); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -842,5 +1081,119 @@ mod tests {
             }
             b.validate().unwrap();
         }
+    }
+    /// Random positions of varied density (light random play from the empty board).
+    fn random_positions(seed: u64, count: usize) -> Vec<Board> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut out = Vec::with_capacity(count);
+        while out.len() < count {
+            let size = [5, 7, 9, 13][rng.gen_range(0..4)];
+            let mut b = Board::new(size);
+            let plies = rng.gen_range(0..size * size * 2);
+            let mut color = Color::Black;
+            for _ in 0..plies {
+                let empty = b.empty_points();
+                let legal: Vec<Point> = empty
+                    .iter()
+                    .map(|&p| p as Point)
+                    .filter(|&p| b.is_legal(color, p) && !b.is_eye(color, p))
+                    .collect();
+                if legal.is_empty() {
+                    b.pass();
+                } else {
+                    b.play_unchecked(color, legal[rng.gen_range(0..legal.len())]);
+                }
+                color = color.opponent();
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    #[test]
+    fn liberties_after_matches_clone_and_play() {
+        let mut checked = 0;
+        for b in random_positions(11, 1000) {
+            for &p in b.empty_points() {
+                let p = p as Point;
+                for c in Color::BOTH {
+                    if !b.is_legal(c, p) {
+                        continue;
+                    }
+                    let mut after = b.clone();
+                    let captured = after.play_unchecked(c, p);
+                    let libs = after.liberties(p).len() as u32;
+                    for cap in 1..=LIBERTY_CAP_MAX {
+                        assert_eq!(
+                            b.liberties_after_upto(c, p, cap),
+                            libs.min(cap),
+                            "{c:?} at {p} cap {cap}\n{b:?}"
+                        );
+                    }
+                    assert_eq!(b.liberties_after(c, p), libs.min(4));
+                    assert_eq!(b.is_self_atari(c, p), libs == 1, "{c:?} at {p}\n{b:?}");
+                    assert_eq!(b.chain_size_after(c, p), after.chain_size(p) as u32);
+                    assert_eq!(b.captures_after(c, p), captured);
+                    let all = after.liberties(p);
+                    let mut buf = [0; 3];
+                    let k = after.chain_liberties_upto(p, &mut buf);
+                    assert_eq!(k, all.len().min(3));
+                    assert!(buf[..k].iter().all(|l| all.contains(l)));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 20000, "only {checked} moves checked");
+    }
+
+    #[test]
+    fn self_atari_examples() {
+        let b = setup(5, &["C1"], &["B2", "C2", "A1"]);
+        // Black B1: joins C1; chain {B1, C1}; liberties: D1 only (A1 white, B2/C2 white).
+        assert!(b.is_self_atari(Color::Black, pt("B1", 5)));
+        assert_eq!(b.liberties_after(Color::Black, pt("B1", 5)), 1);
+        assert_eq!(b.chain_size_after(Color::Black, pt("B1", 5)), 2);
+        // Black D1 gives the C1 chain D1's neighbours: E1, D2.
+        assert!(!b.is_self_atari(Color::Black, pt("D1", 5)));
+        // Capturing a chain in atari gives its points as liberties, including stones that
+        // touch only a joined chain (A1 touches B1, which A3 joins through B3).
+        let c = setup(5, &["B1", "B2", "B3"], &["A1", "A2"]);
+        let a3 = pt("A3", 5);
+        assert_eq!(c.captures_after(Color::Black, a3), 2);
+        assert_eq!(c.liberties_after_upto(Color::Black, a3, 8), 7);
+        assert_eq!(c.liberties_after(Color::Black, a3), 4);
+        assert!(!c.is_self_atari(Color::Black, a3));
+    }
+
+    #[test]
+    fn pattern3x3_reads_the_eight_neighbours() {
+        for b in random_positions(12, 50) {
+            for p in b.points() {
+                let code = b.pattern3x3(p);
+                for (i, &(dx, dy)) in PATTERN_DELTAS.iter().enumerate() {
+                    let (x, y) = Board::coords(p);
+                    let (nx, ny) = (x as isize + dx, y as isize + dy);
+                    let expect =
+                        if nx < 0 || ny < 0 || nx >= b.size() as isize || ny >= b.size() as isize {
+                            Cell::Border
+                        } else {
+                            b.cell(Board::point_of(Vertex::new(nx as usize, ny as usize)))
+                        };
+                    assert_eq!((code >> (2 * i)) & 3, expect as u16);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_height_counts_from_the_edge() {
+        let b = Board::new(9);
+        assert_eq!(b.line_height(pt("A1", 9)), 0);
+        assert_eq!(b.line_height(pt("B5", 9)), 1);
+        assert_eq!(b.line_height(pt("C3", 9)), 2);
+        assert_eq!(b.line_height(pt("E5", 9)), 4);
+        assert_eq!(b.line_height(pt("J7", 9)), 0);
+        assert_eq!(b.line_height(pt("G7", 9)), 2);
     }
 }

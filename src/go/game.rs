@@ -174,7 +174,9 @@ impl Game {
         &self.handicap
     }
     /// Moves played since the setup, in order.
-    pub fn history(&self) -> impl ExactSizeIterator<Item = (Color, Move)> + '_ {
+    pub fn history(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (Color, Move)> + ExactSizeIterator + '_ {
         self.history.iter().map(|p| (p.color, p.mv))
     }
     pub fn move_count(&self) -> usize {

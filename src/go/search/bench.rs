@@ -1,4 +1,5 @@
-//! Raw playout speed: light playouts from the empty board, as libego and Pachi measure it.
+//! Raw playout speed: playouts from the empty board, as libego and Pachi measure it (light by
+//! default; any policy through `bench_playouts_with`).
 
 use super::playout::{PlayoutPolicy, playout};
 use crate::go::Color;
@@ -19,10 +20,23 @@ pub struct BenchResult {
     pub playouts_per_second_per_thread: f64,
     pub moves_per_playout: f64,
     pub seed: u64,
+    /// "random", "light" or "heavy".
+    pub policy: &'static str,
 }
 
 /// Runs light playouts on `threads` threads for `seconds` and reports the rate.
 pub fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> BenchResult {
+    bench_playouts_with(PlayoutPolicy::Light, size, seconds, threads, seed)
+}
+
+/// Runs `policy` playouts on `threads` threads for `seconds` and reports the rate.
+pub fn bench_playouts_with(
+    policy: PlayoutPolicy,
+    size: usize,
+    seconds: f64,
+    threads: usize,
+    seed: u64,
+) -> BenchResult {
     let threads = threads.max(1);
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let start = Instant::now();
@@ -40,7 +54,7 @@ pub fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> B
                                 &mut b,
                                 Color::Black,
                                 0,
-                                PlayoutPolicy::Light,
+                                policy,
                                 Scoring::Area,
                                 7.5,
                                 &mut rng,
@@ -72,6 +86,11 @@ pub fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> B
         playouts_per_second_per_thread: rate / threads as f64,
         moves_per_playout: moves as f64 / playouts.max(1) as f64,
         seed,
+        policy: match policy {
+            PlayoutPolicy::Random => "random",
+            PlayoutPolicy::Light => "light",
+            PlayoutPolicy::Heavy => "heavy",
+        },
     }
 }
 
@@ -84,5 +103,17 @@ mod tests {
         assert!(r.playouts_per_second > 0.0);
         assert!(r.moves_per_playout > 50.0 && r.moves_per_playout < 3.0 * 81.0 + 20.0);
         eprintln!("{}", serde_json::to_string(&r).unwrap_or_default());
+    }
+
+    /// Heavy against light playouts per second on 9×9, one thread. Meant for release mode:
+    /// `cargo test --release --lib heavy_vs_light -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn heavy_vs_light_rates() {
+        use super::super::playout::PlayoutPolicy;
+        for policy in [PlayoutPolicy::Light, PlayoutPolicy::Heavy] {
+            let r = super::bench_playouts_with(policy, 9, 3.0, 1, 1);
+            println!("{}", serde_json::to_string(&r).unwrap_or_default());
+        }
     }
 }

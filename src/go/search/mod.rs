@@ -22,7 +22,11 @@
 //! count, same move).
 
 pub mod bench;
+pub mod patterns;
 pub mod playout;
+pub mod policy;
+pub mod priors;
+pub mod tactics;
 
 use super::board::{Board, CELLS, Point};
 use super::game::{Game, KoRule};
@@ -30,7 +34,7 @@ use super::scoring::{score, white_bonus};
 use super::{Color, Move, Vertex};
 use crate::budget::Budget;
 use crate::config::SearchConfig;
-use playout::{PlayoutPolicy, count, playout};
+use playout::{PlayoutPolicy, count, playout, playout_after};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::OnceLock;
@@ -60,6 +64,8 @@ pub struct SearchParams {
     pub virtual_loss: u32,
     /// Stop when the most visited move can no longer be overtaken.
     pub early_stop: bool,
+    /// Heuristic prior knowledge for new nodes (`priors::prior`); off in the thesis.
+    pub priors: bool,
 }
 
 impl Default for SearchParams {
@@ -89,6 +95,7 @@ impl SearchParams {
             rave_equiv: c.rave_equiv,
             virtual_loss: c.virtual_loss,
             early_stop: c.early_stop,
+            priors: c.priors,
         })
     }
 
@@ -108,6 +115,7 @@ impl SearchParams {
             rave_equiv: 0.0,
             virtual_loss: 0,
             early_stop: false,
+            priors: false,
         }
     }
 }
@@ -118,6 +126,9 @@ struct Node {
     mv: Move,
     /// The colour that played `mv`.
     color: Color,
+    /// Prior knowledge, in visits and wins: used in selection only, never as real visits.
+    prior_visits: u32,
+    prior_wins: u32,
     visits: AtomicU32,
     /// Wins in half points (a draw is 1, a win 2).
     wins2: AtomicU32,
@@ -133,6 +144,8 @@ impl Node {
         Node {
             mv,
             color,
+            prior_visits: 0,
+            prior_wins: 0,
             visits: AtomicU32::new(0),
             wins2: AtomicU32::new(0),
             virtual_loss: AtomicU32::new(0),
@@ -269,6 +282,8 @@ struct Shared<'a> {
     /// Per point: sum over playouts of +1 (Black owns) / -1 (White owns), and the count.
     ownership: Vec<AtomicI64>,
     ownership_count: AtomicU64,
+    /// The game's last two moves, newest first.
+    game_last: [Option<Point>; 2],
 }
 
 /// One worker's scratch state.
@@ -440,6 +455,10 @@ impl Player {
                 Vec::new()
             },
             ownership_count: AtomicU64::new(0),
+            game_last: {
+                let mut it = game.history().rev().map(|(_, m)| move_point(m));
+                [it.next().flatten(), it.next().flatten()]
+            },
         };
         let threads = self.params.threads.max(1);
         // Seeds: the player's stream, so that successive searches differ but replay alike.
@@ -781,9 +800,13 @@ fn select<'a>(
             continue;
         }
         let vl = c.virtual_loss.load(Relaxed) as f64;
-        let n = c.visits() as f64 + vl;
+        let n = (c.visits() + c.prior_visits) as f64 + vl;
         // First-play urgency 1.0 for children without statistics.
-        let mut q = if n > 0.0 { c.wins() / n } else { 1.0 };
+        let mut q = if n > 0.0 {
+            (c.wins() + c.prior_wins as f64) / n
+        } else {
+            1.0
+        };
         if rave {
             let an = c.amaf_visits.load(Relaxed) as f64;
             if an > 0.0 {
@@ -802,7 +825,14 @@ fn select<'a>(
 }
 
 /// Creates the children of `node` for `to_move` on `board`.
-fn expand(node: &Node, board: &Board, to_move: Color, shared: &Shared, w: &Worker) -> bool {
+fn expand(
+    node: &Node,
+    board: &Board,
+    to_move: Color,
+    last: Option<Point>,
+    shared: &Shared,
+    w: &Worker,
+) -> bool {
     let superko = shared.game.rules().ko == KoRule::Positional;
     let history = shared.game.position_hashes();
     let mut kids = Vec::with_capacity(board.empty_points().len() + 1);
@@ -819,7 +849,13 @@ fn expand(node: &Node, board: &Board, to_move: Color, shared: &Shared, w: &Worke
                 continue;
             }
         }
-        kids.push(Node::new(Move::Play(Board::vertex_of(p)), to_move));
+        let mut kid = Node::new(Move::Play(Board::vertex_of(p)), to_move);
+        if shared.params.priors {
+            let pr = priors::prior(board, to_move, p, last, &priors::PriorParams::DEFAULT);
+            kid.prior_visits = pr.visits;
+            kid.prior_wins = pr.wins;
+        }
+        kids.push(kid);
     }
     kids.push(Node::new(Move::Pass, to_move));
     shared.nodes.fetch_add(kids.len(), Relaxed);
@@ -853,7 +889,7 @@ fn iterate(root: &Node, shared: &Shared, w: &mut Worker) {
                         .expanding
                         .compare_exchange(false, true, Relaxed, Relaxed)
                         .is_ok()
-                    && expand(node, &board, to_move, shared, w);
+                    && expand(node, &board, to_move, last_moves(shared, w)[0], shared, w);
                 if !expanded {
                     break run_playout(&mut board, to_move, passes, shared, w);
                 }
@@ -903,6 +939,24 @@ fn iterate(root: &Node, shared: &Shared, w: &mut Worker) {
     }
 }
 
+/// The points of the last two moves before the current tree position (None for passes).
+fn last_moves(shared: &Shared, w: &Worker) -> [Option<Point>; 2] {
+    let mut it = w
+        .played
+        .iter()
+        .rev()
+        .map(|&(_, m)| move_point(m))
+        .chain(shared.game_last);
+    [it.next().flatten(), it.next().flatten()]
+}
+
+fn move_point(m: Move) -> Option<Point> {
+    match m {
+        Move::Play(v) => Some(Board::point_of(v)),
+        Move::Pass => None,
+    }
+}
+
 fn run_playout(
     board: &mut Board,
     to_move: Color,
@@ -910,11 +964,13 @@ fn run_playout(
     shared: &Shared,
     w: &mut Worker,
 ) -> f64 {
+    let history = last_moves(shared, w);
     let amaf = (shared.params.rave_equiv > 0.0).then_some(&mut w.played);
-    let margin = playout(
+    let margin = playout_after(
         board,
         to_move,
         passes,
+        history,
         shared.params.policy,
         shared.game.rules().scoring,
         shared.komi,

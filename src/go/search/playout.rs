@@ -4,18 +4,22 @@
 //!   until two consecutive passes. tablero adds the move cap so that it always ends.
 //! - `Light` is uniform over legal moves that do not fill the mover's own eye; a side passes
 //!   only when it has no such move (the libego/michi baseline).
+//! - `Heavy` answers the last moves first (captures, atari escapes, 3×3 patterns, self-atari
+//!   rejection; `policy::heavy_move` with `HeavyParams::DEFAULT`), then plays like `Light`.
 //!
-//! Both use simple ko only (positional superko is enforced in the tree, not in playouts).
+//! All use simple ko only (positional superko is enforced in the tree, not in playouts).
 
-use super::super::board::{Board, Point};
-use super::super::game::Scoring;
-use super::super::{Color, Move};
+use super::policy;
+use crate::go::board::{Board, Point};
+use crate::go::game::Scoring;
+use crate::go::{Color, Move};
 use rand::Rng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayoutPolicy {
     Random,
     Light,
+    Heavy,
 }
 
 impl std::str::FromStr for PlayoutPolicy {
@@ -24,14 +28,15 @@ impl std::str::FromStr for PlayoutPolicy {
         match s {
             "random" => Ok(PlayoutPolicy::Random),
             "light" => Ok(PlayoutPolicy::Light),
+            "heavy" => Ok(PlayoutPolicy::Heavy),
             other => Err(format!(
-                "unknown playout policy {other:?} (expected \"random\" or \"light\")"
+                "unknown playout policy {other:?} (expected \"random\", \"light\" or \"heavy\")"
             )),
         }
     }
 }
 
-/// Picks the policy's move for `color`, or `None` for a pass.
+/// Picks the policy's move for `color`, or `None` for a pass (no knowledge of earlier moves).
 #[inline]
 pub fn pick_move<R: Rng>(
     board: &Board,
@@ -39,9 +44,30 @@ pub fn pick_move<R: Rng>(
     policy: PlayoutPolicy,
     rng: &mut R,
 ) -> Option<Point> {
+    pick_move_after(board, color, policy, [None, None], rng)
+}
+
+/// Picks the policy's move for `color` after `history = [last, last2]`: the opponent's last
+/// move and the mover's previous one (`None` for a pass or unknown). Only `Heavy` uses them.
+#[inline]
+pub fn pick_move_after<R: Rng>(
+    board: &Board,
+    color: Color,
+    policy: PlayoutPolicy,
+    history: [Option<Point>; 2],
+    rng: &mut R,
+) -> Option<Point> {
     let empty = board.empty_points();
     let n = empty.len();
     match policy {
+        PlayoutPolicy::Heavy => policy::heavy_move(
+            board,
+            color,
+            history[0],
+            history[1],
+            &policy::HeavyParams::DEFAULT,
+            rng,
+        ),
         PlayoutPolicy::Light => {
             if n == 0 {
                 return None;
@@ -100,8 +126,36 @@ pub struct PlayoutResult {
 #[allow(clippy::too_many_arguments)]
 pub fn playout<R: Rng>(
     board: &mut Board,
+    to_move: Color,
+    passes: u32,
+    policy: PlayoutPolicy,
+    scoring: Scoring,
+    komi: f64,
+    rng: &mut R,
+    amaf: Option<&mut Vec<(Color, Move)>>,
+) -> PlayoutResult {
+    playout_after(
+        board,
+        to_move,
+        passes,
+        [None, None],
+        policy,
+        scoring,
+        komi,
+        rng,
+        amaf,
+    )
+}
+
+/// `playout` that knows the moves that led to `board`: `history = [last, last2]`, the last
+/// move (by the opponent of `to_move`) and the one before (`None` for a pass). The search
+/// should pass the last two tree moves so that the heavy policy can answer them.
+#[allow(clippy::too_many_arguments)]
+pub fn playout_after<R: Rng>(
+    board: &mut Board,
     mut to_move: Color,
     mut passes: u32,
+    history: [Option<Point>; 2],
     policy: PlayoutPolicy,
     scoring: Scoring,
     komi: f64,
@@ -111,8 +165,11 @@ pub fn playout<R: Rng>(
     let size = board.size();
     let cap = 3 * size * size + 20;
     let mut moves = 0u32;
+    let mut history = history;
     while passes < 2 && (moves as usize) < cap {
-        match pick_move(board, to_move, policy, rng) {
+        let mv = pick_move_after(board, to_move, policy, history, rng);
+        history = [mv, history[0]];
+        match mv {
             Some(p) => {
                 board.play_unchecked(to_move, p);
                 passes = 0;
@@ -208,5 +265,86 @@ mod tests {
         };
         assert_eq!(run(5), run(5));
         assert!(run(5).0 <= 3 * 81 + 20);
+    }
+    #[test]
+    fn policy_names_parse() {
+        assert_eq!("heavy".parse::<PlayoutPolicy>(), Ok(PlayoutPolicy::Heavy));
+        assert_eq!("light".parse::<PlayoutPolicy>(), Ok(PlayoutPolicy::Light));
+        assert_eq!("random".parse::<PlayoutPolicy>(), Ok(PlayoutPolicy::Random));
+        assert!("moggy".parse::<PlayoutPolicy>().is_err());
+    }
+
+    #[test]
+    fn heavy_playouts_end_legally_and_are_seeded() {
+        let run = |seed, size| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut b = Board::new(size);
+            let mut amaf = Vec::new();
+            let r = playout(
+                &mut b,
+                Color::Black,
+                0,
+                PlayoutPolicy::Heavy,
+                Scoring::Area,
+                7.5,
+                &mut rng,
+                Some(&mut amaf),
+            );
+            b.validate().unwrap();
+            assert!((r.moves as usize) < 3 * size * size + 20, "hit the cap");
+            // Nothing left but eyes, illegal points and self-ataris of two or more stones.
+            for &p in b.empty_points() {
+                let p = p as Point;
+                for c in Color::BOTH {
+                    assert!(
+                        !b.is_legal(c, p)
+                            || b.is_eye(c, p)
+                            || (b.is_self_atari(c, p) && b.chain_size_after(c, p) >= 2),
+                        "{c:?} could still play {p}\n{b:?}"
+                    );
+                }
+            }
+            (r.moves, r.margin, b.hash(), amaf.len())
+        };
+        for size in [5, 9, 13] {
+            for seed in 0..10 {
+                run(seed, size);
+            }
+        }
+        assert_eq!(run(3, 9), run(3, 9));
+    }
+
+    #[test]
+    fn heavy_playout_answers_the_history() {
+        // Black E5 in atari after white's E6 (white D5, F5, E6): a heavy playout from here
+        // with the history starts with the escape E4 (the capture/escape steps run with
+        // probability 0.9, so most seeds do).
+        let mut base = Board::new(9);
+        let at = |s: &str| Board::point_of(crate::go::Vertex::parse(s, 9).unwrap());
+        base.play_unchecked(Color::Black, at("E5"));
+        for s in ["D5", "F5", "E6"] {
+            base.play_unchecked(Color::White, at(s));
+        }
+        let mut escapes = 0;
+        for seed in 0..50 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut b = base.clone();
+            let mut amaf = Vec::new();
+            playout_after(
+                &mut b,
+                Color::Black,
+                0,
+                [Some(at("E6")), None],
+                PlayoutPolicy::Heavy,
+                Scoring::Area,
+                7.5,
+                &mut rng,
+                Some(&mut amaf),
+            );
+            if amaf.first().map(|m| m.1) == Some(Move::Play(Board::vertex_of(at("E4")))) {
+                escapes += 1;
+            }
+        }
+        assert!(escapes >= 35, "escaped in {escapes}/50 playouts");
     }
 }

@@ -1,0 +1,509 @@
+//! The heavy playout policy (MoGo/michi/Pachi-moggy style): local answers to the last move
+//! before a random move. In priority order, each step tried with its own probability:
+//!
+//! 1. **Capture**: an opponent chain in atari on the last move's 3×3 (the last-moved chain
+//!    included) or on the 3×3 of the mover's own previous move → take it.
+//! 2. **Atari escape**: own chains next to the last move in atari → capture an adjacent
+//!    opponent chain in atari (which frees them), or extend at the liberty if the extension has
+//!    at least 2 liberties.
+//! 3. **Pattern**: empty points of the 3×3 of the last two moves that match a MoGo 3×3 pattern
+//!    (`patterns`), random among matches.
+//! 4. **Random**: a uniform-ish legal move from a random start in the empty-point list,
+//!    never filling one's own eye.
+//!
+//! Within a step the candidates are tried from a random start; a candidate that is a
+//! self-atari of a chain of `self_atari_min_stones` stones or more is rejected with the
+//! step's probability (michi's `PROB_SSAREJECT`/`PROB_RSAREJECT` scheme: the random step
+//! rejects less often so that nakade throw-ins stay possible). Every returned point is legal
+//! (`Board::is_legal`) and not the mover's own eye; `None` is a pass. No allocation.
+
+use super::patterns::is_pattern;
+use crate::go::Color;
+use crate::go::board::{Board, Cell, PATTERN_OFFSETS, Point};
+use rand::Rng;
+
+/// Knobs of `heavy_move`. Probabilities outside `[0, 1]` act as clamped.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeavyParams {
+    /// Probability of looking for captures (step 1). Default 0.9 (michi `PROB_HEURISTIC`
+    /// capture): a little randomness keeps playouts from being too deterministic.
+    pub capture: f64,
+    /// Probability of looking for atari escapes (step 2). Default 0.9, same reasoning.
+    pub escape: f64,
+    /// Probability of looking for pattern moves (step 3). Default 0.95 (michi pat3).
+    pub pattern: f64,
+    /// Probability of rejecting a self-atari proposed by steps 1–3. Default 0.9 (michi
+    /// `PROB_SSAREJECT`).
+    pub reject_self_atari_heuristic: f64,
+    /// Probability of rejecting a self-atari drawn by the random step. Default 0.5 (michi
+    /// `PROB_RSAREJECT`): lower than the heuristic one so that nakade and throw-ins survive.
+    pub reject_self_atari_random: f64,
+    /// Smallest resulting chain (in stones) whose self-atari is rejected. Default 2: a
+    /// single-stone self-atari is often a useful throw-in or nakade, as in michi
+    /// (`singlept_ok`); 1 rejects every self-atari.
+    pub self_atari_min_stones: u32,
+}
+
+impl HeavyParams {
+    pub const DEFAULT: HeavyParams = HeavyParams {
+        capture: 0.9,
+        escape: 0.9,
+        pattern: 0.95,
+        reject_self_atari_heuristic: 0.9,
+        reject_self_atari_random: 0.5,
+        self_atari_min_stones: 2,
+    };
+}
+
+impl Default for HeavyParams {
+    fn default() -> Self {
+        HeavyParams::DEFAULT
+    }
+}
+
+/// True with probability `p`; draws from `rng` only when `0 < p < 1`.
+#[inline]
+fn chance<R: Rng>(rng: &mut R, p: f64) -> bool {
+    if p >= 1.0 {
+        true
+    } else if p > 0.0 {
+        rng.r#gen::<f64>() < p
+    } else {
+        false
+    }
+}
+
+/// A small de-duplicated set of candidate points, on the stack.
+struct Candidates {
+    points: [u16; 32],
+    len: usize,
+}
+
+impl Candidates {
+    fn new() -> Self {
+        Candidates {
+            points: [0; 32],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, p: Point) {
+        let p = p as u16;
+        if self.len < self.points.len() && !self.points[..self.len].contains(&p) {
+            self.points[self.len] = p;
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[u16] {
+        &self.points[..self.len]
+    }
+}
+
+/// True if `c` at legal `p` is a self-atari the policy should consider rejecting.
+#[inline]
+pub fn is_bad_self_atari(board: &Board, c: Color, p: Point, min_stones: u32) -> bool {
+    if min_stones >= 2 {
+        // Cheap exit first: without an own neighbour the new chain is a single stone.
+        let own = board_cell(c);
+        if !Board::neighbours(p).iter().any(|&q| board.cell(q) == own) {
+            return false;
+        }
+    }
+    board.is_self_atari(c, p) && (min_stones <= 2 || board.chain_size_after(c, p) >= min_stones)
+}
+
+#[inline]
+fn board_cell(c: Color) -> Cell {
+    match c {
+        Color::Black => Cell::Black,
+        Color::White => Cell::White,
+    }
+}
+
+/// A move the policy may play at all: legal and not the mover's own eye.
+#[inline]
+fn playable(board: &Board, c: Color, p: Point) -> bool {
+    board.cell(p) == Cell::Empty && !board.is_eye(c, p) && board.is_legal(c, p)
+}
+
+/// Picks among `cands` from a random start, rejecting bad self-ataris with probability
+/// `reject`.
+#[inline]
+fn pick<R: Rng>(
+    board: &Board,
+    c: Color,
+    cands: &[u16],
+    reject: f64,
+    min_stones: u32,
+    rng: &mut R,
+) -> Option<Point> {
+    let n = cands.len();
+    if n == 0 {
+        return None;
+    }
+    let start = if n == 1 { 0 } else { rng.gen_range(0..n) };
+    for i in 0..n {
+        let p = cands[(start + i) % n] as Point;
+        if is_bad_self_atari(board, c, p, min_stones) && chance(rng, reject) {
+            continue;
+        }
+        return Some(p);
+    }
+    None
+}
+
+/// The point and its 8 neighbours.
+#[inline]
+fn around(p: Point) -> impl Iterator<Item = Point> {
+    std::iter::once(p).chain(
+        PATTERN_OFFSETS
+            .iter()
+            .map(move |&o| (p as isize + o) as Point),
+    )
+}
+
+/// Step 1: liberties of opponent chains in atari on the 3×3 of `at`.
+fn capture_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
+    let opp = c.opponent();
+    for q in around(at) {
+        if board.cell(q).color() == Some(opp) && board.in_atari(q) {
+            let l = board.atari_liberty(q);
+            if playable(board, c, l) {
+                out.push(l);
+            }
+        }
+    }
+}
+
+/// Step 2: ways out of atari for the own chains next to `at`.
+fn escape_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
+    let mut heads = [usize::MAX; 4];
+    for (i, q) in Board::neighbours(at).into_iter().enumerate() {
+        if board.cell(q).color() != Some(c) || !board.in_atari(q) {
+            continue;
+        }
+        let h = board.chain_head(q);
+        if heads[..i].contains(&h) {
+            continue;
+        }
+        heads[i] = h;
+        // Counter-captures: opponent chains in atari touching the chain.
+        let opp = c.opponent();
+        let mut s = q;
+        loop {
+            for t in Board::neighbours(s) {
+                if board.cell(t).color() == Some(opp) && board.in_atari(t) {
+                    let l = board.atari_liberty(t);
+                    if playable(board, c, l) {
+                        out.push(l);
+                    }
+                }
+            }
+            s = board.next_stone(s);
+            if s == q {
+                break;
+            }
+        }
+        // Extension, if it reaches at least two liberties.
+        let l = board.atari_liberty(q);
+        if playable(board, c, l) && board.liberties_after_upto(c, l, 2) >= 2 {
+            out.push(l);
+        }
+    }
+}
+
+/// Step 3: pattern matches on the 3×3 of `at`.
+fn pattern_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
+    for &o in PATTERN_OFFSETS.iter() {
+        let q = (at as isize + o) as Point;
+        if board.cell(q) == Cell::Empty && is_pattern(board, q) && playable(board, c, q) {
+            out.push(q);
+        }
+    }
+}
+
+/// Is `p` a stone-bearing or empty on-board point we can reason around (not a pass)?
+#[inline]
+fn on_board(board: &Board, p: Option<Point>) -> Option<Point> {
+    p.filter(|&q| board.cell(q) != Cell::Border)
+}
+
+/// The heavy policy's move for `color` after the moves `last` (the opponent's) and `last2`
+/// (the mover's previous one); `None` (a pass) only when no acceptable move exists.
+pub fn heavy_move<R: Rng>(
+    board: &Board,
+    color: Color,
+    last: Option<Point>,
+    last2: Option<Point>,
+    params: &HeavyParams,
+    rng: &mut R,
+) -> Option<Point> {
+    let last = on_board(board, last);
+    let last2 = on_board(board, last2);
+    let min = params.self_atari_min_stones;
+    let reject = params.reject_self_atari_heuristic;
+    if last.is_some() || last2.is_some() {
+        if chance(rng, params.capture) {
+            let mut c = Candidates::new();
+            for at in [last, last2].into_iter().flatten() {
+                capture_moves(board, color, at, &mut c);
+            }
+            if let Some(p) = pick(board, color, c.as_slice(), reject, min, rng) {
+                return Some(p);
+            }
+        }
+        if let Some(at) = last
+            && chance(rng, params.escape)
+        {
+            let mut c = Candidates::new();
+            escape_moves(board, color, at, &mut c);
+            if let Some(p) = pick(board, color, c.as_slice(), reject, min, rng) {
+                return Some(p);
+            }
+        }
+        if chance(rng, params.pattern) {
+            let mut c = Candidates::new();
+            for at in [last, last2].into_iter().flatten() {
+                pattern_moves(board, color, at, &mut c);
+            }
+            if let Some(p) = pick(board, color, c.as_slice(), reject, min, rng) {
+                return Some(p);
+            }
+        }
+    }
+    random_move(board, color, params, rng)
+}
+
+/// Step 4: scan the empty points from a random start for a playable move.
+#[inline]
+pub fn random_move<R: Rng>(
+    board: &Board,
+    color: Color,
+    params: &HeavyParams,
+    rng: &mut R,
+) -> Option<Point> {
+    let empty = board.empty_points();
+    let n = empty.len();
+    if n == 0 {
+        return None;
+    }
+    let start = rng.gen_range(0..n);
+    for i in 0..n {
+        let mut k = start + i;
+        if k >= n {
+            k -= n;
+        }
+        let p = empty[k] as Point;
+        if board.is_eye(color, p) || !board.is_legal(color, p) {
+            continue;
+        }
+        if is_bad_self_atari(board, color, p, params.self_atari_min_stones)
+            && chance(rng, params.reject_self_atari_random)
+        {
+            continue;
+        }
+        return Some(p);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::{Move, Vertex};
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn pt(s: &str, size: usize) -> Point {
+        Board::point_of(Vertex::parse(s, size).unwrap())
+    }
+
+    fn setup(size: usize, black: &[&str], white: &[&str]) -> Board {
+        let mut b = Board::new(size);
+        for s in black {
+            b.play_move(Color::Black, Move::Play(Vertex::parse(s, size).unwrap()))
+                .unwrap();
+        }
+        for s in white {
+            b.play_move(Color::White, Move::Play(Vertex::parse(s, size).unwrap()))
+                .unwrap();
+        }
+        b
+    }
+
+    /// Every step always on, every self-atari rejected.
+    const SURE: HeavyParams = HeavyParams {
+        capture: 1.0,
+        escape: 1.0,
+        pattern: 1.0,
+        reject_self_atari_heuristic: 1.0,
+        reject_self_atari_random: 1.0,
+        self_atari_min_stones: 2,
+    };
+
+    #[test]
+    fn captures_the_chain_that_just_self_ataried() {
+        // White just extended E5 to E6 between black walls: the chain E5-E6 has one liberty,
+        // E7.
+        let b = setup(9, &["D5", "F5", "E4", "D6", "F6"], &["E5", "E6"]);
+        let last = Some(pt("E6", 9));
+        for seed in 0..20 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move(&b, Color::Black, last, None, &SURE, &mut rng);
+            assert_eq!(m, Some(pt("E7", 9)));
+        }
+    }
+
+    #[test]
+    fn escapes_from_atari_by_extending() {
+        // Black E5 with white D5, F5, E6: in atari at E4 after white's E6. Extending to E4
+        // gives three liberties.
+        let b = setup(9, &["E5"], &["D5", "F5", "E6"]);
+        for seed in 0..20 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move(&b, Color::Black, Some(pt("E6", 9)), None, &SURE, &mut rng);
+            assert_eq!(m, Some(pt("E4", 9)));
+        }
+    }
+
+    #[test]
+    fn escapes_from_atari_by_capturing() {
+        //   row 3: X O .
+        //   row 2: O X O      white just played C2
+        //   row 1: . . .
+        // Black B2 has one liberty, B1; white A2 has one too, A1 (A3 and B2 are black).
+        let b = setup(5, &["B2", "A3"], &["A2", "B3", "C2"]);
+        let b2 = pt("B2", 5);
+        assert!(b.in_atari(b2));
+        assert!(b.in_atari(pt("A2", 5)));
+        let mut seen_capture = false;
+        for seed in 0..40 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move(&b, Color::Black, Some(pt("C2", 5)), None, &SURE, &mut rng);
+            // Capturing A2 at A1 saves B2; extending at B1 gives B2-B1 liberties A1, C1: also
+            // an escape. Either is fine, nothing else is.
+            assert!(m == Some(pt("A1", 5)) || m == Some(pt("B1", 5)), "{m:?}");
+            seen_capture |= m == Some(pt("A1", 5));
+        }
+        assert!(seen_capture);
+    }
+
+    #[test]
+    fn does_not_extend_into_a_ladder_dead_end() {
+        // Black A1 in atari in the corner after white B1 (white B1-B2): extending to A2 gives
+        // A1-A2 the single liberty A3, so it is no escape, and as a self-atari of two stones
+        // it is rejected (probability 1 here) by every step.
+        let b = setup(5, &["A1"], &["B1", "B2"]);
+        assert!(b.in_atari(pt("A1", 5)));
+        for seed in 0..30 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move(&b, Color::Black, Some(pt("B1", 5)), None, &SURE, &mut rng);
+            assert_ne!(m, Some(pt("A2", 5)));
+            assert!(m.is_some());
+        }
+    }
+
+    #[test]
+    fn plays_pattern_answers() {
+        // Black E5, white E6 (white just played contact): the hane points D6 and F6 match.
+        let b = setup(9, &["E5"], &["E6"]);
+        let mut seen = [false; 2];
+        for seed in 0..40 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move(&b, Color::Black, Some(pt("E6", 9)), None, &SURE, &mut rng);
+            let m = m.unwrap();
+            assert!(is_pattern(&b, m), "{:?}", Board::vertex_of(m));
+            seen[0] |= m == pt("D6", 9);
+            seen[1] |= m == pt("F6", 9);
+        }
+        assert!(seen[0] && seen[1], "random among matches");
+    }
+
+    #[test]
+    fn never_illegal_nor_eye_filling_and_seeded() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(99);
+        let mut moves = 0;
+        for size in [5, 9, 13] {
+            for _ in 0..30 {
+                let mut b = Board::new(size);
+                let mut color = Color::Black;
+                let (mut last, mut last2) = (None, None);
+                let mut passes = 0;
+                for _ in 0..3 * size * size {
+                    let m = heavy_move(&b, color, last, last2, &HeavyParams::DEFAULT, &mut rng);
+                    match m {
+                        Some(p) => {
+                            assert!(b.is_legal(color, p), "illegal {p}\n{b:?}");
+                            assert!(!b.is_eye(color, p), "own eye {p}\n{b:?}");
+                            b.play_unchecked(color, p);
+                            passes = 0;
+                            moves += 1;
+                        }
+                        None => {
+                            // A pass only when no playable move is left that the policy would
+                            // accept: at minimum there is no legal non-eye, non-self-atari one.
+                            for &q in b.empty_points() {
+                                let q = q as Point;
+                                assert!(
+                                    !b.is_legal(color, q)
+                                        || b.is_eye(color, q)
+                                        || is_bad_self_atari(&b, color, q, 2),
+                                    "passed with {q} available\n{b:?}"
+                                );
+                            }
+                            b.pass();
+                            passes += 1;
+                        }
+                    }
+                    last2 = last;
+                    last = m;
+                    color = color.opponent();
+                    if passes == 2 {
+                        break;
+                    }
+                }
+                b.validate().unwrap();
+            }
+        }
+        assert!(moves > 1000);
+        // Same seed, same moves.
+        let run = |seed| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut b = Board::new(9);
+            let mut color = Color::Black;
+            let mut last = None;
+            let mut out = Vec::new();
+            for _ in 0..100 {
+                let m = heavy_move(&b, color, last, None, &HeavyParams::DEFAULT, &mut rng);
+                if let Some(p) = m {
+                    b.play_unchecked(color, p);
+                } else {
+                    b.pass();
+                }
+                out.push(m);
+                last = m;
+                color = color.opponent();
+            }
+            out
+        };
+        assert_eq!(run(4), run(4));
+        assert_ne!(run(4), run(5));
+    }
+
+    #[test]
+    fn random_step_is_spread_out() {
+        // On an empty 9×9 board the random step should reach most points over many draws.
+        let b = Board::new(9);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut hits = std::collections::HashSet::new();
+        for _ in 0..2000 {
+            if let Some(p) = heavy_move(&b, Color::Black, None, None, &SURE, &mut rng) {
+                hits.insert(p);
+            }
+        }
+        assert_eq!(hits.len(), 81);
+    }
+}
