@@ -1354,3 +1354,28 @@ mod tests {
         assert!(!black_dead, "{dead:?}");
     }
 }
+
+#[cfg(test)]
+mod thesis_config_tests {
+    use super::*;
+    use crate::config::Config;
+    use std::path::Path;
+
+    /// `configs/thesis.toml` reaches the thesis's search exactly.
+    #[test]
+    fn thesis_config_file_is_the_thesis_search() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/thesis.toml");
+        let config = Config::load(Some(&path), &[]).expect("thesis.toml loads");
+        let params = SearchParams::from_config(&config.search).expect("valid search section");
+        assert_eq!(
+            SearchParams {
+                max_nodes: SearchParams::thesis().max_nodes,
+                ..params
+            },
+            SearchParams::thesis()
+        );
+        let rules = crate::go::game::Rules::from(&config.go);
+        assert_eq!(rules.ko, KoRule::Simple);
+        assert_eq!(rules.scoring, crate::go::game::Scoring::Territory);
+    }
+}
