@@ -1,6 +1,6 @@
 //! Bot seats (the `[[diplomacy.bots]]` of `tablero serve`) against the
 //! embedded DAIDE server: seven DumbBot seats join a game; the server is shut
-//! down mid-game and restarted on the same port; the seats reconnect with
+//! down (mid-game) and restarted on the same port; the seats reconnect with
 //! backoff (IAM refused by the new server → a fresh NME) and play a complete
 //! game there.
 
@@ -51,9 +51,11 @@ async fn seats_reconnect_after_a_server_restart_and_play_a_game() {
         }));
     }
     tokio::time::sleep(Duration::from_millis(700)).await;
+    // Stop server A: whatever game the seats are in (in a debug build the
+    // first game is still running; an optimised build may be in a later one)
+    // is cut short and every seat loses its connection.
     let _ = stop_tx.send(());
-    let unfinished = first.await.unwrap().unwrap();
-    assert!(unfinished.is_empty(), "the first game was cut short");
+    first.await.unwrap().unwrap();
     // The port is free again; the seats are retrying meanwhile.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
