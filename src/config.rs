@@ -217,6 +217,8 @@ pub struct SearchConfig {
     /// Heuristic priors for new tree nodes (captures, escapes, patterns, distance); off in
     /// the thesis.
     pub priors: bool,
+    /// After genmove, keep searching the opponent's replies until the next command arrives.
+    pub ponder: bool,
 }
 
 impl Default for SearchConfig {
@@ -237,6 +239,7 @@ impl Default for SearchConfig {
             virtual_loss: 3,
             early_stop: true,
             priors: true,
+            ponder: false,
         }
     }
 }

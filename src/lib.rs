@@ -12,4 +12,6 @@ pub mod daide;
 pub mod diplomacy;
 pub mod go;
 pub mod gtp;
+pub mod gvgai;
+pub mod planning;
 pub mod tournament;

@@ -155,9 +155,10 @@ impl Clock {
         }
     }
 
-    /// Charges `used` to `color`'s clock after one of its moves (for controllers that do not
-    /// send `time_left`).
+    /// Charges `used`, plus the lag allowance the controller may add, to `color`'s clock after
+    /// one of its moves (for controllers that do not send `time_left`).
     pub fn record_move(&mut self, color: Color, used: Duration) {
+        let used = used + self.lag_buffer;
         let system = self.system;
         let p = &mut self.players[color.index()];
         if let (TimeSystem::Unlimited, Some((time, 0))) = (system, p.reported) {
@@ -198,10 +199,15 @@ impl Clock {
         let p = &self.players[color.index()];
         let lag = self.lag_buffer;
         // Own moves still expected: about half of 45 % of the board's points minus those played,
-        // with a floor so the end of a long game still gets a share.
-        let expected = (points as f64 * 0.45 - moves_played as f64 * 0.5).max(points as f64 / 12.0);
+        // but never fewer than a third of the points, so that a long game (captures, a long
+        // endgame) still finds time left.
+        let expected = (points as f64 * 0.45 - moves_played as f64 * 0.5).max(points as f64 / 3.0);
         let moves_left = expected.max(8.0);
-        let main_share = |main: Duration| main.saturating_sub(lag).div_f64(moves_left);
+        // Each of those moves may cost `lag` on the controller's clock besides the thinking.
+        let main_share = |main: Duration| {
+            main.saturating_sub(lag.mul_f64(moves_left + 1.0))
+                .div_f64(moves_left)
+        };
         let budget = match self.system {
             TimeSystem::Unlimited => match p.reported {
                 None => return self.unlimited_per_move,
@@ -337,7 +343,12 @@ mod tests {
 
     #[test]
     fn recording_moves_runs_the_clock_down() {
-        let mut c = clock(TimeSystem::Canadian {
+        // The lag allowance is charged with every move.
+        let mut c = clock(TimeSystem::Absolute { main: S(10) });
+        c.record_move(Color::White, S(4));
+        assert_eq!(c.players[1].main, Duration::from_millis(5500));
+        let mut c = Clock::new(S(5), Duration::ZERO);
+        c.set_system(TimeSystem::Canadian {
             main: S(10),
             period: S(20),
             stones: 2,
@@ -352,5 +363,198 @@ mod tests {
         // The period was completed: a fresh one starts.
         assert_eq!(c.players[0].period_left, S(20));
         assert_eq!(c.players[0].count, 2);
+    }
+
+    /// The controller's (server's) view of one player's clock, charging the time it measures:
+    /// the engine's thinking plus the network lag.
+    struct ServerClock {
+        system: TimeSystem,
+        main: f64,
+        period_left: f64,
+        /// Canadian: stones left in the period. Byo-yomi: periods left, the current included.
+        count: u32,
+    }
+
+    impl ServerClock {
+        fn new(system: TimeSystem) -> ServerClock {
+            let (main, period_left, count) = match system {
+                TimeSystem::Unlimited => (0.0, 0.0, 0),
+                TimeSystem::Absolute { main } => (main.as_secs_f64(), 0.0, 0),
+                TimeSystem::Canadian {
+                    main,
+                    period,
+                    stones,
+                } => (main.as_secs_f64(), period.as_secs_f64(), stones),
+                TimeSystem::Byoyomi {
+                    main,
+                    period,
+                    periods,
+                } => (main.as_secs_f64(), period.as_secs_f64(), periods),
+            };
+            ServerClock {
+                system,
+                main,
+                period_left,
+                count,
+            }
+        }
+
+        /// Charges one move of `t` seconds; false if the player ran out of time.
+        fn charge(&mut self, mut t: f64) -> bool {
+            match self.system {
+                TimeSystem::Unlimited => true,
+                TimeSystem::Absolute { .. } => {
+                    self.main -= t;
+                    self.main >= 0.0
+                }
+                TimeSystem::Canadian { period, stones, .. } => {
+                    if self.main > 0.0 {
+                        if t <= self.main {
+                            self.main -= t;
+                            return true;
+                        }
+                        t -= self.main;
+                        self.main = 0.0;
+                    }
+                    self.period_left -= t;
+                    if self.period_left < 0.0 {
+                        return false;
+                    }
+                    self.count -= 1;
+                    if self.count == 0 {
+                        self.count = stones;
+                        self.period_left = period.as_secs_f64();
+                    }
+                    true
+                }
+                TimeSystem::Byoyomi { period, .. } => {
+                    if self.main > 0.0 {
+                        if t <= self.main {
+                            self.main -= t;
+                            return true;
+                        }
+                        t -= self.main;
+                        self.main = 0.0;
+                    }
+                    let period = period.as_secs_f64();
+                    while t > period {
+                        t -= period;
+                        self.count = self.count.saturating_sub(1);
+                        if self.count == 0 {
+                            return false;
+                        }
+                    }
+                    self.period_left = period;
+                    true
+                }
+            }
+        }
+
+        /// What the controller sends with `time_left` (whole seconds, rounded down, as GTP
+        /// controllers do).
+        fn time_left(&self) -> (Duration, u32) {
+            let (t, n) = if self.main > 0.0 || self.system == (TimeSystem::Absolute { main: S(0) })
+            {
+                (self.main, 0)
+            } else {
+                match self.system {
+                    TimeSystem::Absolute { .. } => (self.main, 0),
+                    _ => (self.period_left, self.count),
+                }
+            };
+            (Duration::from_secs_f64(t.max(0.0).floor()), n)
+        }
+    }
+
+    /// Plays `own_moves` moves of one player against a controller that charges each move the
+    /// engine's thinking (its budget plus 30 ms of overshoot) plus `lag`; `report` says
+    /// whether the controller sends `time_left` before each move. Returns the move on which
+    /// time ran out, if it did.
+    fn simulate(
+        system: TimeSystem,
+        points: usize,
+        own_moves: usize,
+        lag: f64,
+        report: bool,
+    ) -> Option<usize> {
+        let mut engine = Clock::new(S(5), LAG);
+        engine.set_system(system);
+        let mut server = ServerClock::new(system);
+        for n in 0..own_moves {
+            if report {
+                let (t, stones) = server.time_left();
+                engine.time_left(Color::Black, t, stones);
+            }
+            let budget = engine.move_budget(Color::Black, 2 * n, points);
+            let used = budget + Duration::from_millis(30);
+            engine.record_move(Color::Black, used);
+            if !server.charge(used.as_secs_f64() + lag) {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn simulated_games_never_lose_on_time_with_half_a_second_of_lag() {
+        let systems = [
+            // CGOS: sudden death.
+            TimeSystem::Absolute { main: S(300) },
+            TimeSystem::Absolute { main: S(60) },
+            TimeSystem::Absolute { main: S(900) },
+            // Canadian, with and without main time.
+            TimeSystem::Canadian {
+                main: S(0),
+                period: S(30),
+                stones: 10,
+            },
+            TimeSystem::Canadian {
+                main: S(600),
+                period: S(300),
+                stones: 25,
+            },
+            TimeSystem::Canadian {
+                main: S(60),
+                period: S(10),
+                stones: 5,
+            },
+            // Japanese byo-yomi, with and without main time.
+            TimeSystem::Byoyomi {
+                main: S(0),
+                period: S(5),
+                periods: 1,
+            },
+            TimeSystem::Byoyomi {
+                main: S(300),
+                period: S(30),
+                periods: 3,
+            },
+            TimeSystem::Byoyomi {
+                main: S(20),
+                period: S(2),
+                periods: 1,
+            },
+        ];
+        for system in systems {
+            for (points, own_moves) in [(81, 90), (361, 250)] {
+                for lag in [0.0, 0.25, 0.5] {
+                    for report in [true, false] {
+                        // Sudden death cannot absorb half a second per move forever: the
+                        // lag of all moves must fit in the main time for a game to be winnable.
+                        if let TimeSystem::Absolute { main } = system
+                            && lag * own_moves as f64 > main.as_secs_f64() * 0.6
+                        {
+                            continue;
+                        }
+                        let lost = simulate(system, points, own_moves, lag, report);
+                        assert_eq!(
+                            lost, None,
+                            "{system:?}, {points} points, {own_moves} moves, lag {lag}, \
+                             time_left sent: {report}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ use nom::combinator::{all_consuming, opt};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 
+use super::analysis::{AnalyzeArgs, AnalyzeArgsError, Dialect};
 use crate::go::{Color, Move, Vertex};
 
 /// One cleaned input line, classified.
@@ -200,7 +201,31 @@ pub const COMMAND_NAMES: &[&str] = &[
     "kgs-rules",
     "gogui-analyze_commands",
     "gogui-interrupt",
+    "cputime",
+    "lz-analyze",
+    "kata-analyze",
+    "analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
+    "genmove_analyze",
+    "tablero-pv",
+    "tablero-visits",
+    "tablero-winrates",
+    "tablero-ownership",
 ];
+
+/// What a `tablero-*` GoGui analyze command shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GfxKind {
+    /// `tablero-pv`: the principal variation (GoGui `var`).
+    Pv,
+    /// `tablero-visits`: visit counts (GoGui `gfx`).
+    Visits,
+    /// `tablero-winrates`: win rates (GoGui `gfx`).
+    Winrates,
+    /// `tablero-ownership`: the ownership map (GoGui `gfx` INFLUENCE).
+    Ownership,
+}
 
 /// `final_status_list` argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,6 +306,13 @@ pub enum Command {
     KgsRules(KgsRules),
     GoguiAnalyzeCommands,
     GoguiInterrupt,
+    Cputime,
+    /// `lz-analyze`, `kata-analyze`, `analyze`: streams reports until stopped.
+    Analyze(AnalyzeArgs),
+    /// `lz-genmove_analyze`, `kata-genmove_analyze`, `genmove_analyze`.
+    GenmoveAnalyze(AnalyzeArgs),
+    /// `tablero-pv` and friends, for the colour given or the side to move.
+    Gfx(GfxKind, Option<Color>),
 }
 
 /// Why a command failed; `Display` is the text after `?`.
@@ -334,6 +366,8 @@ pub enum CommandError {
     CannotScore,
     #[error("game is over")]
     GameOver,
+    #[error("{0}")]
+    Analyze(#[from] AnalyzeArgsError),
     #[error("{0}")]
     Other(String),
 }
@@ -476,6 +510,36 @@ impl Command {
             }
             "gogui-analyze_commands" => Command::GoguiAnalyzeCommands,
             "gogui-interrupt" => Command::GoguiInterrupt,
+            "cputime" => Command::Cputime,
+            name @ ("lz-analyze"
+            | "kata-analyze"
+            | "analyze"
+            | "lz-genmove_analyze"
+            | "kata-genmove_analyze"
+            | "genmove_analyze") => {
+                let Some((dialect, genmove)) = Dialect::of_command(name) else {
+                    return Err(E::UnknownCommand);
+                };
+                let parsed = AnalyzeArgs::parse(dialect, args, size)?;
+                if genmove {
+                    Command::GenmoveAnalyze(parsed)
+                } else {
+                    Command::Analyze(parsed)
+                }
+            }
+            name @ ("tablero-pv" | "tablero-visits" | "tablero-winrates" | "tablero-ownership") => {
+                let kind = match name {
+                    "tablero-pv" => GfxKind::Pv,
+                    "tablero-visits" => GfxKind::Visits,
+                    "tablero-winrates" => GfxKind::Winrates,
+                    _ => GfxKind::Ownership,
+                };
+                let color = match arg(0) {
+                    None => None,
+                    Some(c) => Some(c.parse().map_err(|_| E::InvalidColor)?),
+                };
+                Command::Gfx(kind, color)
+            }
             _ => return Err(E::UnknownCommand),
         })
     }

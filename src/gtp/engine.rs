@@ -1,6 +1,7 @@
 //! The GTP engine for Go: dispatches every typed command to the game (`go::game`), the clock
 //! (`go::clock`), scoring (`go::scoring`), SGF (`go::sgf`) and a move generator behind the
-//! [`GoPlayer`] trait (the MCTS search, or the seeded [`RandomPlayer`]).
+//! [`GoPlayer`] trait (the MCTS search, or the seeded [`RandomPlayer`]); runs the analysis
+//! commands (`analysis`), GoGui graphics (`gogui`), `cputime` and pondering between commands.
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -9,17 +10,21 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::analysis::{AnalyzeArgs, Dialect, report_line};
 use super::command::{
-    COMMAND_NAMES, Command, CommandError, KgsRules, KgsTime, RawCommand, StoneStatus,
+    COMMAND_NAMES, Command, CommandError, GfxKind, KgsRules, KgsTime, RawCommand, StoneStatus,
 };
-use super::session::{CommandContext, Engine};
+use super::gogui;
+use super::session::{CommandContext, CommandKind, Engine};
 use crate::budget::{Budget, CancelFlag};
 use crate::config::Config;
 use crate::go::board::Board;
 use crate::go::clock::{Clock, TimeSystem};
 use crate::go::game::{Game, GameError, KoRule, Rules, Scoring};
 pub use crate::go::search::Decision;
-use crate::go::search::{Player, SearchOptions, SearchParams};
+use crate::go::search::{
+    MoveStat, Observer, Player, SearchOptions, SearchParams, SearchSnapshot, SearchSummary,
+};
 use crate::go::{Color, Move, Vertex, scoring, sgf};
 
 /// A Go move generator as the GTP engine uses it. Runs on the engine thread; must return soon
@@ -36,6 +41,57 @@ pub trait GoPlayer: Send {
     fn dead_stones(&mut self, game: &Game, budget: &Budget) -> Vec<Vertex>;
     /// The game was reset (new size, clear_board, loadsgf): forget any saved search state.
     fn new_game(&mut self) {}
+    /// A search that `observer` watches while it runs (analysis, live graphics); `cleanup` as
+    /// in [`GoPlayer::genmove_cleanup`], `ownership` asks for ownership in the snapshots. The
+    /// default, for players without a search, reports the move `genmove` chooses as one visit
+    /// (and `playouts` 0: nothing more will come of searching longer).
+    fn search_live(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: &Budget,
+        cleanup: bool,
+        _ownership: bool,
+        observer: Option<Observer<'_>>,
+    ) -> SearchSummary {
+        let start = Instant::now();
+        let decision = if cleanup {
+            self.genmove_cleanup(game, color, budget)
+        } else {
+            self.genmove(game, color, budget)
+        };
+        let moves = match decision {
+            Decision::Play(mv) => vec![MoveStat {
+                mv,
+                visits: 1,
+                winrate: 0.5,
+                prior: 1.0,
+                pv: vec![mv],
+            }],
+            Decision::Resign => Vec::new(),
+        };
+        if let Some(obs) = observer {
+            (obs.callback)(&SearchSnapshot {
+                playouts: 0,
+                root_visits: 1,
+                elapsed: start.elapsed(),
+                moves: moves.clone(),
+                ownership: None,
+            });
+        }
+        SearchSummary {
+            decision,
+            playouts: 0,
+            root_visits: 1,
+            elapsed: start.elapsed(),
+            moves,
+            tree_nodes: 1,
+            stopped_early: false,
+        }
+    }
+    /// Searches `color`'s moves in `game` until `budget` ends, to reuse the tree later
+    /// (pondering on the opponent's time). The default does nothing.
+    fn ponder(&mut self, _game: &Game, _color: Color, _budget: &Budget) {}
 }
 
 /// A seeded uniform-random player that never fills its own eyes and treats every stone as
@@ -93,16 +149,36 @@ impl GoPlayer for Player {
     }
 
     fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
-        let board = game.board();
-        let opponent_dead = Player::dead_stones(self, game, DEAD_STONE_PLAYOUTS)
-            .iter()
-            .flatten()
-            .any(|v| board.get(*v) == Some(color.opponent()));
         let options = SearchOptions {
-            forbid_pass: opponent_dead,
+            forbid_pass: opponent_has_dead_stones(self, game, color),
             ..SearchOptions::default()
         };
         self.search_with(game, color, budget, options).decision
+    }
+
+    fn search_live(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: &Budget,
+        cleanup: bool,
+        ownership: bool,
+        observer: Option<Observer<'_>>,
+    ) -> SearchSummary {
+        let options = SearchOptions {
+            forbid_pass: cleanup && opponent_has_dead_stones(self, game, color),
+            ownership,
+        };
+        self.search_observed(game, color, budget, options, observer)
+    }
+
+    fn ponder(&mut self, game: &Game, color: Color, budget: &Budget) {
+        let summary = self.search(game, color, budget);
+        tracing::debug!(
+            playouts = summary.playouts,
+            root_visits = summary.root_visits,
+            "pondered {color}'s replies"
+        );
     }
 
     fn dead_stones(&mut self, game: &Game, _budget: &Budget) -> Vec<Vertex> {
@@ -117,6 +193,15 @@ impl GoPlayer for Player {
     }
 }
 
+/// Whether the estimate of dead stones of `game` includes stones of `color`'s opponent.
+fn opponent_has_dead_stones(player: &mut Player, game: &Game, color: Color) -> bool {
+    let board = game.board();
+    Player::dead_stones(player, game, DEAD_STONE_PLAYOUTS)
+        .iter()
+        .flatten()
+        .any(|v| board.get(*v) == Some(color.opponent()))
+}
+
 /// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS
 /// search with the `[search]` parameters.
 pub fn go_engine(config: &Config) -> Result<GoEngine, String> {
@@ -124,14 +209,13 @@ pub fn go_engine(config: &Config) -> Result<GoEngine, String> {
     GoEngine::new(config, Box::new(Player::new(params))).map_err(|e| e.to_string())
 }
 
-/// Lines of `gogui-analyze_commands`: `type/label/command`.
-const ANALYZE_COMMANDS: &[&str] = &[
-    "string/Final Score/final_score",
-    "plist/Dead Stones/final_status_list dead",
-    "plist/Alive Stones/final_status_list alive",
-    "string/Show Board/showboard",
-    "string/SGF/printsgf",
-];
+/// How far away the deadline of an analysis lies: it runs until stopped.
+const ANALYSIS_HORIZON: Duration = Duration::from_secs(30 * 24 * 3600);
+/// How often live graphics are written during genmove.
+const LIVE_GFX_INTERVAL: Duration = Duration::from_millis(300);
+
+/// Where `gogui-gfx:` text goes (stderr unless a test captures it).
+pub type GfxSink = Box<dyn FnMut(&str) + Send>;
 
 /// How long `final_score` / `final_status_list` may think about dead stones.
 const STATUS_TIME: Duration = Duration::from_secs(2);
@@ -145,6 +229,15 @@ pub struct GoEngine {
     /// The last dead-stone estimate and the position (hash, move count) it is for, so that
     /// `final_score` and `final_status_list` agree on one position.
     dead_cache: Option<(u64, usize, Vec<Vertex>)>,
+    /// `search.ponder`: search the opponent's replies between commands after genmove.
+    ponder: bool,
+    /// The colour to ponder for once the engine is idle (set by genmove).
+    ponder_for: Option<Color>,
+    /// `gtp.live_gfx`: GoGui live graphics during genmove.
+    live_gfx: bool,
+    gfx_sink: GfxSink,
+    /// Search time of the `tablero-*` GoGui analyze commands.
+    analysis_time: Duration,
 }
 
 impl GoEngine {
@@ -157,7 +250,17 @@ impl GoEngine {
             clock: Clock::new(time_per_move, secs(config.search.lag_buffer)),
             player,
             dead_cache: None,
+            ponder: config.search.ponder,
+            ponder_for: None,
+            live_gfx: config.gtp.live_gfx,
+            gfx_sink: Box::new(|text: &str| eprintln!("{text}")),
+            analysis_time: time_per_move,
         })
+    }
+
+    /// Sends live graphics to `sink` instead of stderr (tests).
+    pub fn set_gfx_sink(&mut self, sink: GfxSink) {
+        self.gfx_sink = sink;
     }
 
     pub fn game(&self) -> &Game {
@@ -182,26 +285,66 @@ impl GoEngine {
         (start, Budget::new(start + time, cancel.clone()))
     }
 
-    /// Generates a move; `play` puts it on the board. Never returns an illegal move.
+    /// Generates a move; `play` puts it on the board. Never returns an illegal move. With
+    /// `analyze`, the search's reports are streamed and the result is `play <move>`.
     fn generate(
         &mut self,
         color: Color,
         cleanup: bool,
         play: bool,
-        ctx: &CommandContext<'_>,
+        ctx: &mut CommandContext<'_>,
+        analyze: Option<&AnalyzeArgs>,
     ) -> Result<String, CommandError> {
         let (start, budget) = self.budget(color, ctx.cancel_flag());
-        let decision = if cleanup {
+        let decision = if let Some(args) = analyze {
+            ctx.stream("");
+            let summary = {
+                let mut report = |snapshot: &SearchSnapshot| {
+                    if let Some(line) = report_line(args, color, snapshot) {
+                        ctx.stream(&line);
+                    }
+                };
+                let observer = args.interval.map(|interval| Observer {
+                    interval,
+                    callback: &mut report,
+                });
+                self.player.search_live(
+                    &self.game,
+                    color,
+                    &budget,
+                    cleanup,
+                    args.ownership,
+                    observer,
+                )
+            };
+            filtered_decision(args, color, &summary, &self.game)
+        } else if self.live_gfx {
+            let sink = &mut self.gfx_sink;
+            let summary = {
+                let mut draw =
+                    |snapshot: &SearchSnapshot| sink(&gogui::live_block(snapshot, color));
+                let observer = Observer {
+                    interval: LIVE_GFX_INTERVAL,
+                    callback: &mut draw,
+                };
+                self.player
+                    .search_live(&self.game, color, &budget, cleanup, false, Some(observer))
+            };
+            // Before the response, so that GoGui does not draw stale markup afterwards.
+            sink(gogui::LIVE_CLEAR);
+            summary.decision
+        } else if cleanup {
             self.player.genmove_cleanup(&self.game, color, &budget)
         } else {
             self.player.genmove(&self.game, color, &budget)
         };
+        let prefix = if analyze.is_some() { "play " } else { "" };
         let mv = match decision {
             Decision::Resign => {
                 if play {
                     self.clock.record_move(color, start.elapsed());
                 }
-                return Ok("resign".into());
+                return Ok(format!("{prefix}resign"));
             }
             Decision::Play(m) if self.game.is_legal(color, m) => m,
             Decision::Play(m) => {
@@ -214,8 +357,93 @@ impl GoEngine {
                 .play(color, mv)
                 .map_err(|_| CommandError::IllegalMove)?;
             self.clock.record_move(color, start.elapsed());
+            self.ponder_for = Some(color.opponent());
         }
-        Ok(mv.to_string())
+        Ok(format!("{prefix}{mv}"))
+    }
+
+    /// `lz-analyze` and friends: searches until stopped, streaming a report every interval.
+    fn analyze(
+        &mut self,
+        args: &AnalyzeArgs,
+        ctx: &mut CommandContext<'_>,
+    ) -> Result<String, CommandError> {
+        let color = args.color.unwrap_or(self.game.to_move());
+        ctx.stream("");
+        let budget = Budget::new(Instant::now() + ANALYSIS_HORIZON, ctx.cancel_flag().clone());
+        let mut reported = Instant::now();
+        loop {
+            let summary = {
+                let mut report = |snapshot: &SearchSnapshot| {
+                    // The search also calls back when it ends: no report right after another,
+                    // and none once the analysis was stopped.
+                    let due = args.interval.is_some_and(|i| reported.elapsed() >= i / 2);
+                    if due && !ctx.is_cancelled() {
+                        if let Some(line) = report_line(args, color, snapshot) {
+                            ctx.stream(&line);
+                        }
+                        reported = Instant::now();
+                    }
+                };
+                let observer = args.interval.map(|interval| Observer {
+                    interval,
+                    callback: &mut report,
+                });
+                self.player
+                    .search_live(&self.game, color, &budget, false, args.ownership, observer)
+            };
+            if budget.expired() {
+                break;
+            }
+            if summary.playouts == 0 {
+                // Nothing more to learn (no search, or nothing to search): wait to be stopped.
+                while !budget.expired() {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                break;
+            }
+            // The search stopped by itself (a playout cap): go on with the same tree.
+        }
+        Ok(String::new())
+    }
+
+    /// The `tablero-*` GoGui analyze commands: a search of `analysis_time`, then its picture.
+    fn gfx(
+        &mut self,
+        kind: GfxKind,
+        color: Option<Color>,
+        ctx: &CommandContext<'_>,
+    ) -> Result<String, CommandError> {
+        let color = color.unwrap_or(self.game.to_move());
+        let budget = Budget::new(
+            Instant::now() + self.analysis_time,
+            ctx.cancel_flag().clone(),
+        );
+        let mut last: Option<SearchSnapshot> = None;
+        {
+            let mut keep = |snapshot: &SearchSnapshot| last = Some(snapshot.clone());
+            let observer = Observer {
+                // Only the snapshot at the end is wanted.
+                interval: ANALYSIS_HORIZON,
+                callback: &mut keep,
+            };
+            let ownership = kind == GfxKind::Ownership;
+            self.player
+                .search_live(&self.game, color, &budget, false, ownership, Some(observer));
+        }
+        let snapshot = last.ok_or_else(|| CommandError::Other("no search result".into()))?;
+        Ok(match kind {
+            GfxKind::Pv => gogui::pv(&snapshot),
+            GfxKind::Visits => gogui::visits(&snapshot, color),
+            GfxKind::Winrates => gogui::winrates(&snapshot, color),
+            GfxKind::Ownership => {
+                let own = snapshot
+                    .ownership
+                    .as_ref()
+                    .ok_or_else(|| CommandError::Other("no ownership estimate".into()))?;
+                gogui::ownership(own, self.game.size())
+            }
+        })
     }
 
     fn dead(&mut self, ctx: &CommandContext<'_>) -> Vec<Vertex> {
@@ -307,7 +535,11 @@ impl GoEngine {
     }
 
     /// Runs one typed command.
-    pub fn run(&mut self, cmd: Command, ctx: &CommandContext<'_>) -> Result<String, CommandError> {
+    pub fn run(
+        &mut self,
+        cmd: Command,
+        ctx: &mut CommandContext<'_>,
+    ) -> Result<String, CommandError> {
         use CommandError as E;
         let ok = || Ok(String::new());
         match cmd {
@@ -332,9 +564,18 @@ impl GoEngine {
                 self.game.play(color, mv).map_err(|_| E::IllegalMove)?;
                 ok()
             }
-            Command::Genmove(color) => self.generate(color, false, true, ctx),
-            Command::KgsGenmoveCleanup(color) => self.generate(color, true, true, ctx),
-            Command::RegGenmove(color) => self.generate(color, false, false, ctx),
+            Command::Genmove(color) => self.generate(color, false, true, ctx, None),
+            Command::KgsGenmoveCleanup(color) => self.generate(color, true, true, ctx, None),
+            Command::RegGenmove(color) => self.generate(color, false, false, ctx, None),
+            Command::GenmoveAnalyze(args) => {
+                let color = args.color.unwrap_or(self.game.to_move());
+                self.generate(color, false, true, ctx, Some(&args))
+            }
+            Command::Analyze(args) => self.analyze(&args, ctx),
+            Command::Gfx(kind, color) => self.gfx(kind, color, ctx),
+            Command::Cputime => cpu_seconds()
+                .map(|s| format!("{s:.3}"))
+                .ok_or_else(|| E::Other("CPU time not available".into())),
             Command::Undo => {
                 if self.game.undo() {
                     ok()
@@ -434,7 +675,7 @@ impl GoEngine {
                 self.set_rules(rules);
                 ok()
             }
-            Command::GoguiAnalyzeCommands => Ok(ANALYZE_COMMANDS.join("\n")),
+            Command::GoguiAnalyzeCommands => Ok(gogui::ANALYZE_COMMANDS.join("\n")),
             Command::GoguiInterrupt => ok(),
         }
     }
@@ -453,6 +694,38 @@ impl GoEngine {
             }
         })
     }
+}
+
+/// The decision of a `genmove_analyze` search, honouring the request's `avoid`/`allow`: a
+/// filtered-out choice is replaced by the most visited permitted legal move, else a pass.
+fn filtered_decision(
+    args: &AnalyzeArgs,
+    color: Color,
+    summary: &SearchSummary,
+    game: &Game,
+) -> Decision {
+    match summary.decision {
+        Decision::Play(mv) if !args.permits(color, mv) => summary
+            .moves
+            .iter()
+            .filter(|m| m.visits > 0 && args.permits(color, m.mv) && game.is_legal(color, m.mv))
+            .map(|m| Decision::Play(m.mv))
+            .next()
+            .unwrap_or(Decision::Play(Move::Pass)),
+        d => d,
+    }
+}
+
+/// CPU seconds used by the whole process (all threads), from `/proc/self/stat` (Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the parenthesised command name start with field 3 (state); utime and
+    // stime are fields 14 and 15, in clock ticks of USER_HZ = 100 (fixed by the Linux ABI).
+    let (_, rest) = stat.rsplit_once(')')?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) as f64 / 100.0)
 }
 
 /// Largest SGF file `loadsgf` reads.
@@ -507,7 +780,26 @@ impl Engine for GoEngine {
         cmd: &RawCommand,
         ctx: &mut CommandContext<'_>,
     ) -> Result<String, String> {
+        // Pondering follows only directly after a genmove.
+        self.ponder_for = None;
         let typed = Command::parse(cmd, self.game.size()).map_err(|e| e.to_string())?;
         self.run(typed, ctx).map_err(|e| e.to_string())
+    }
+
+    fn kind(&self, cmd: &RawCommand) -> CommandKind {
+        match Dialect::of_command(&cmd.name) {
+            Some((_, false)) => CommandKind::Streaming,
+            _ => CommandKind::Normal,
+        }
+    }
+
+    fn idle(&mut self, stop: &CancelFlag) {
+        if !self.ponder || self.game.is_over() {
+            return;
+        }
+        if let Some(color) = self.ponder_for.take() {
+            let budget = Budget::new(Instant::now() + ANALYSIS_HORIZON, stop.clone());
+            self.player.ponder(&self.game, color, &budget);
+        }
     }
 }

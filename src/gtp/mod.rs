@@ -1,9 +1,12 @@
 //! GTP v2, as tablero speaks it (see `protocols/gtp.md`): input cleaning and the command
 //! grammar (`command`), response framing (`response`), the transport shared by stdio, TCP and
-//! tests (`session`), and the dispatch of each command to the Go game and search (`engine`).
+//! tests (`session`), the dispatch of each command to the Go game and search (`engine`), the
+//! analysis dialects for GUIs (`analysis`) and GoGui graphics (`gogui`).
 
+pub mod analysis;
 pub mod command;
 pub mod engine;
+pub mod gogui;
 pub mod response;
 pub mod session;
 

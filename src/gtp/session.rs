@@ -7,6 +7,10 @@
 //! - `quit` was received (it is answered after the commands before it), or the session shuts down;
 //! - `# interrupt` arrived after command `n` was received (GoGui's interrupt);
 //! - `n` is a streaming (analysis) command and any later line arrived, even an empty one.
+//!
+//! Idle time. When a command has been answered and no other is waiting, the engine may work
+//! in the background ([`Engine::idle`], e.g. pondering) until any input line arrives (or the
+//! input ends, or the session shuts down).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -52,6 +56,11 @@ pub trait Engine {
     fn kind(&self, _cmd: &RawCommand) -> CommandKind {
         CommandKind::Normal
     }
+
+    /// Called once after a command was answered when no other command is waiting: background
+    /// work (pondering) that must return soon after `stop` is raised, which happens as soon as
+    /// any input line arrives. The default does nothing.
+    fn idle(&mut self, _stop: &CancelFlag) {}
 }
 
 /// The running command's view of the session: its cancellation flag and, for streaming
@@ -197,8 +206,15 @@ const OUTPUT_QUEUE: usize = 256;
 
 /// What the reader hands to the engine thread, in input order.
 enum Event {
-    Command { seq: u64, cmd: RawCommand },
-    Malformed { id: Option<u64>, error: LineError },
+    Command {
+        seq: u64,
+        cmd: RawCommand,
+    },
+    Malformed {
+        seq: u64,
+        id: Option<u64>,
+        error: LineError,
+    },
 }
 
 struct Running {
@@ -217,7 +233,11 @@ struct ControlState {
     input_upto: u64,
     quit: bool,
     shutdown: bool,
+    /// The input has ended (EOF or a read error).
+    input_closed: bool,
     running: Option<Running>,
+    /// The flag of the engine's idle work, raised by any input.
+    idle: Option<CancelFlag>,
 }
 
 impl ControlState {
@@ -232,6 +252,17 @@ impl ControlState {
             && self.must_stop(r.seq, r.kind)
         {
             r.flag.cancel();
+        }
+        if let Some(idle) = &self.idle
+            && (self.quit || self.shutdown || self.input_closed)
+        {
+            idle.cancel();
+        }
+    }
+    /// Any input line ends idle work.
+    fn input_arrived(&mut self) {
+        if let Some(idle) = self.idle.take() {
+            idle.cancel();
         }
     }
 }
@@ -307,11 +338,15 @@ where
             };
             let (event, last) = match line {
                 Line::Blank => {
-                    control.update(|s| s.input_upto = s.last_seq);
+                    control.update(|s| {
+                        s.input_arrived();
+                        s.input_upto = s.last_seq;
+                    });
                     continue;
                 }
                 Line::Interrupt => {
                     control.update(|s| {
+                        s.input_arrived();
                         s.interrupt_upto = s.last_seq;
                         s.input_upto = s.last_seq;
                     });
@@ -321,6 +356,7 @@ where
                     let is_quit = cmd.name == "quit";
                     let mut seq = 0;
                     control.update(|s| {
+                        s.input_arrived();
                         s.last_seq += 1;
                         seq = s.last_seq;
                         s.quit |= is_quit;
@@ -328,8 +364,13 @@ where
                     (Event::Command { seq, cmd }, is_quit)
                 }
                 Line::Malformed { id, error } => {
-                    control.update(|s| s.last_seq += 1);
-                    (Event::Malformed { id, error }, false)
+                    let mut seq = 0;
+                    control.update(|s| {
+                        s.input_arrived();
+                        s.last_seq += 1;
+                        seq = s.last_seq;
+                    });
+                    (Event::Malformed { seq, id, error }, false)
                 }
             };
             let sent = tokio::select! {
@@ -344,6 +385,7 @@ where
                 break;
             }
         }
+        control.update(|s| s.input_closed = true);
         // Dropping the sender lets the engine thread finish the queue and stop.
         drop(event_tx);
     };
@@ -389,12 +431,31 @@ fn engine_loop(
     out: mpsc::Sender<String>,
     control: Control,
 ) {
-    while let Some(event) = events.blocking_recv() {
+    // Sequence number of the last line answered, and whether idle work is due.
+    let mut answered = 0u64;
+    let mut idle_due = false;
+    loop {
+        let event = if idle_due {
+            idle_due = false;
+            match events.try_recv() {
+                Ok(event) => event,
+                Err(mpsc::error::TryRecvError::Disconnected) => break,
+                Err(mpsc::error::TryRecvError::Empty) => {
+                    run_idle(engine.as_mut(), &control, answered);
+                    continue;
+                }
+            }
+        } else {
+            match events.blocking_recv() {
+                Some(event) => event,
+                None => break,
+            }
+        };
         if control.lock().shutdown {
             break;
         }
         let (seq, cmd) = match event {
-            Event::Malformed { id, error } => {
+            Event::Malformed { seq, id, error } => {
                 tracing::trace!(?id, "GTP malformed line: {error}");
                 if out
                     .blocking_send(response::failure(id, &error.to_string()))
@@ -402,6 +463,7 @@ fn engine_loop(
                 {
                     break;
                 }
+                answered = seq;
                 continue;
             }
             Event::Command { seq, cmd } => (seq, cmd),
@@ -446,7 +508,30 @@ fn engine_loop(
         if out.blocking_send(text).is_err() {
             break;
         }
+        answered = seq;
+        idle_due = true;
     }
+}
+
+/// Runs the engine's idle work unless a line arrived after the one answered last; any input
+/// stops it.
+fn run_idle(engine: &mut (dyn Engine + Send), control: &Control, answered: u64) {
+    let flag = CancelFlag::new();
+    let start = {
+        let mut s = control.lock();
+        let quiet = s.last_seq == answered && !s.quit && !s.shutdown && !s.input_closed;
+        if quiet {
+            s.idle = Some(flag.clone());
+        }
+        quiet
+    };
+    if !start {
+        return;
+    }
+    if catch_unwind(AssertUnwindSafe(|| engine.idle(&flag))).is_err() {
+        tracing::error!("engine panicked while idle");
+    }
+    control.lock().idle = None;
 }
 
 #[cfg(test)]
@@ -659,6 +744,90 @@ mod tests {
         token.cancel();
         drop(client_out);
         let _ = task.await;
+    }
+
+    /// An engine that works while idle until stopped, counting idle runs and stops.
+    struct Idler {
+        started: Arc<std::sync::atomic::AtomicUsize>,
+        stopped: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl Engine for Idler {
+        fn execute(
+            &mut self,
+            cmd: &RawCommand,
+            _ctx: &mut CommandContext<'_>,
+        ) -> Result<String, String> {
+            Ok(cmd.args.join(" "))
+        }
+        fn idle(&mut self, stop: &CancelFlag) {
+            use std::sync::atomic::Ordering::SeqCst;
+            self.started.fetch_add(1, SeqCst);
+            let start = Instant::now();
+            while !stop.is_cancelled() && start.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            self.stopped.fetch_add(1, SeqCst);
+        }
+    }
+
+    #[tokio::test]
+    async fn idle_work_runs_between_commands_and_stops_on_any_input() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let (mut input, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, output) = tokio::io::duplex(1 << 16);
+        let mut output = BufReader::new(output);
+        let started = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let stopped = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let engine = Idler {
+            started: started.clone(),
+            stopped: stopped.clone(),
+        };
+        let task = tokio::spawn(async move {
+            run_session(
+                server_in,
+                server_out,
+                Box::new(engine),
+                &GtpConfig::default(),
+                CancellationToken::new(),
+            )
+            .await
+        });
+        // Pipelined commands: no idle work while another command waits.
+        input.write_all(b"echo a\necho b\necho c\n").await.unwrap();
+        for x in ["a", "b", "c"] {
+            assert_eq!(response(&mut output).await, format!("= {x}\n\n"));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(started.load(SeqCst), 1);
+        assert_eq!(stopped.load(SeqCst), 0);
+        // A command stops it at once and is answered.
+        let t = Instant::now();
+        input.write_all(b"echo d\n").await.unwrap();
+        assert_eq!(response(&mut output).await, "= d\n\n");
+        assert!(
+            t.elapsed() < Duration::from_millis(100),
+            "{:?}",
+            t.elapsed()
+        );
+        assert_eq!(stopped.load(SeqCst), 1);
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        assert_eq!(started.load(SeqCst), 2);
+        // A blank line stops it too; so does the end of input.
+        input.write_all(b"\n").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        assert_eq!(stopped.load(SeqCst), 2);
+        input.write_all(b"echo e\n").await.unwrap();
+        assert_eq!(response(&mut output).await, "= e\n\n");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        assert_eq!(started.load(SeqCst), 3);
+        drop(input);
+        tokio::time::timeout(Duration::from_secs(2), task)
+            .await
+            .expect("session ends at EOF while idle")
+            .unwrap()
+            .unwrap();
+        assert_eq!(stopped.load(SeqCst), 3);
     }
 
     fn decode_all(codec: &mut GtpLineCodec, chunks: &[&[u8]]) -> Vec<RawLine> {

@@ -194,6 +194,9 @@ pub struct MoveStat {
     pub visits: u32,
     /// Win rate for the side to move, 0..1.
     pub winrate: f64,
+    /// The move's share of the root's prior knowledge (prior wins), 0..1; uniform when the
+    /// search runs without priors.
+    pub prior: f64,
     /// Principal variation starting with `mv` (most-visited line).
     pub pv: Vec<Move>,
 }
@@ -666,11 +669,18 @@ fn root_moves(root: &Node, forbid_pass: bool) -> Vec<MoveStat> {
             .cmp(&x.visits())
             .then(y.wins2.load(Relaxed).cmp(&x.wins2.load(Relaxed)))
     });
+    let total: u32 = kids.iter().map(|n| n.prior_wins).sum();
+    let count = kids.len().max(1) as f64;
     kids.into_iter()
         .map(|n| MoveStat {
             mv: n.mv,
             visits: n.visits(),
             winrate: n.winrate(),
+            prior: if total > 0 {
+                n.prior_wins as f64 / total as f64
+            } else {
+                1.0 / count
+            },
             pv: pv(n),
         })
         .collect()
@@ -1259,12 +1269,14 @@ mod tests {
                 mv: Move::Pass,
                 visits: 10,
                 winrate: 0.5,
+                prior: 0.0,
                 pv: vec![],
             },
             MoveStat {
                 mv: Move::parse("C3", 9).unwrap(),
                 visits: 5,
                 winrate: 0.47,
+                prior: 0.0,
                 pv: vec![],
             },
         ];
@@ -1277,12 +1289,14 @@ mod tests {
                 mv: Move::Pass,
                 visits: 10,
                 winrate: 0.5,
+                prior: 0.0,
                 pv: vec![],
             },
             MoveStat {
                 mv: Move::parse("C3", 9).unwrap(),
                 visits: 5,
                 winrate: 0.47,
+                prior: 0.0,
                 pv: vec![],
             },
         ];

@@ -1,0 +1,219 @@
+//! Breadth-first search for deterministic games: expands states in order of depth, merging
+//! equal states by [`GameState::key`], until a winning state appears, then plays the path.
+//! With IW(1) (`--controller iw`), a new state is kept only if some sprite stands where no
+//! sprite of its type has stood before in the search (novelty 1); when that search runs dry
+//! without a win, it falls back to plain BFS.
+//! The search persists across acts (NIL is played while it runs) as long as the game state
+//! does not change; a plan is dropped as soon as the game deviates from it.
+
+use std::collections::{HashSet, VecDeque};
+use std::time::{Duration, Instant};
+
+use super::{Controller, choices};
+use crate::budget::Budget;
+use crate::gvgai::engine::{Action, GameState, Winner};
+
+/// Stop expanding beyond this many distinct states (memory bound).
+const MAX_STATES: usize = 2_000_000;
+/// Stop this long before the deadline.
+const MARGIN: Duration = Duration::from_millis(5);
+
+struct Search {
+    root_key: u64,
+    root: GameState,
+    /// (parent node, action) per node; node 0 is the root.
+    nodes: Vec<(u32, Action)>,
+    queue: VecDeque<(u32, GameState)>,
+    seen: HashSet<u64>,
+    /// IW(1) atoms seen: (sprite type, x, y); `None` for plain BFS.
+    atoms: Option<HashSet<(u16, i32, i32)>>,
+}
+
+impl Search {
+    fn new(state: &GameState, key: u64, width1: bool) -> Search {
+        let mut seen = HashSet::with_capacity(1 << 12);
+        seen.insert(key);
+        let atoms = width1.then(|| {
+            let mut a = HashSet::new();
+            novel(&mut a, state);
+            a
+        });
+        Search {
+            root_key: key,
+            root: state.clone(),
+            nodes: vec![(0, Action::Nil)],
+            queue: VecDeque::from([(0, state.clone())]),
+            seen,
+            atoms,
+        }
+    }
+
+    fn path_to(&self, mut node: u32) -> Vec<Action> {
+        let mut path = Vec::new();
+        while node != 0 {
+            let (parent, a) = self.nodes[node as usize];
+            path.push(a);
+            node = parent;
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// Record the atoms of `state`; true if any is new.
+fn novel(atoms: &mut HashSet<(u16, i32, i32)>, state: &GameState) -> bool {
+    let mut new = false;
+    for s in state.sprites() {
+        if !s.killed {
+            new |= atoms.insert((s.ty, s.x, s.y));
+        }
+    }
+    new
+}
+
+/// Free a search off the clock (dropping millions of states takes time).
+fn discard(search: Option<Search>) {
+    if let Some(old) = search {
+        if old.seen.len() > 10_000 {
+            std::thread::spawn(move || drop(old));
+        }
+    }
+}
+
+/// BFS controller (`--controller bfs`), or IW(1) falling back to BFS (`--controller iw`).
+#[derive(Default)]
+pub struct Bfs {
+    iw: bool,
+    search: Option<Search>,
+    /// Remaining plan: action and the state key expected before playing it.
+    plan: VecDeque<(Action, u64)>,
+    /// States expanded by the last act (for reporting).
+    pub last_expansions: usize,
+}
+
+impl Bfs {
+    pub fn new() -> Self {
+        Bfs::default()
+    }
+
+    pub fn iw() -> Self {
+        Bfs {
+            iw: true,
+            ..Bfs::default()
+        }
+    }
+
+    /// Expand until the deadline; the winning path if one is found.
+    fn expand(&mut self, budget: &Budget) -> Option<Vec<Action>> {
+        let stop = budget
+            .deadline
+            .checked_sub(MARGIN)
+            .unwrap_or(budget.deadline);
+        self.last_expansions = 0;
+        loop {
+            let search = self.search.as_mut()?;
+            if Instant::now() >= stop || budget.expired() || search.seen.len() >= MAX_STATES {
+                return None;
+            }
+            let Some((node, state)) = search.queue.pop_front() else {
+                if search.atoms.is_some() {
+                    // IW(1) ran dry: search again without pruning.
+                    let fresh = Search::new(&search.root, search.root_key, false);
+                    discard(self.search.replace(fresh));
+                    continue;
+                }
+                return None;
+            };
+            self.last_expansions += 1;
+            for a in choices(&state) {
+                let mut next = state.clone();
+                next.advance(a);
+                if next.winner() == Winner::PlayerWins {
+                    let mut path = search.path_to(node);
+                    path.push(a);
+                    return Some(path);
+                }
+                if next.is_over() || !search.seen.insert(next.key()) {
+                    continue;
+                }
+                if let Some(atoms) = search.atoms.as_mut() {
+                    if !novel(atoms, &next) {
+                        continue;
+                    }
+                }
+                search.nodes.push((node, a));
+                let id = (search.nodes.len() - 1) as u32;
+                search.queue.push_back((id, next));
+            }
+        }
+    }
+
+    fn act_inner(&mut self, state: &GameState, budget: &Budget) -> Action {
+        let key = state.key();
+        if let Some(&(a, expected)) = self.plan.front() {
+            if expected == key {
+                self.plan.pop_front();
+                return a;
+            }
+            self.plan.clear();
+        }
+        if self.search.as_ref().is_none_or(|s| s.root_key != key) {
+            discard(self.search.take());
+            self.search = Some(Search::new(state, key, self.iw));
+        }
+        if let Some(path) = self.expand(budget) {
+            discard(self.search.take());
+            // Record the expected key before each step, to detect deviations.
+            let mut s = state.clone();
+            for a in path {
+                let k = s.key();
+                self.plan.push_back((a, k));
+                s.advance(a);
+            }
+            if let Some((a, _)) = self.plan.pop_front() {
+                return a;
+            }
+        }
+        Action::Nil
+    }
+}
+
+impl Controller for Bfs {
+    fn name(&self) -> &'static str {
+        if self.iw { "iw" } else { "bfs" }
+    }
+
+    fn init(&mut self, state: &GameState, budget: &Budget) {
+        let _ = self.act_inner(state, budget);
+    }
+
+    fn act(&mut self, state: &GameState, budget: &Budget) -> Action {
+        self.act_inner(state, budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gvgai::controllers::{ACT_TIME, play};
+    use crate::gvgai::games::shipped;
+
+    #[test]
+    fn bfs_solves_sokoban_level_4_optimally() {
+        let game = shipped("sokoban").unwrap();
+        let mut c = Bfs::new();
+        let r = play(&game, 4, 0, &mut c, ACT_TIME).unwrap();
+        assert!(r.outcome.win, "{r:?}");
+        // 8 moves is optimal; a few NIL ticks may precede them while searching.
+        assert!(r.outcome.ticks < 20, "{r:?}");
+    }
+
+    #[test]
+    fn iw_solves_sokoban_level_4() {
+        let game = shipped("sokoban").unwrap();
+        let mut c = Bfs::iw();
+        let r = play(&game, 4, 0, &mut c, ACT_TIME).unwrap();
+        assert!(r.outcome.win, "{r:?}");
+        assert!(r.outcome.ticks < 40, "{r:?}");
+    }
+}

@@ -1,0 +1,192 @@
+//! Open-loop Monte Carlo tree search (in the manner of GVG-AI's `sampleMCTS`): the tree stores
+//! action sequences, not states; every iteration copies the root state (re-seeded, so
+//! stochastic games are sampled), follows UCT down the tree, expands one node, finishes with a
+//! random rollout up to a fixed depth, and backs the state value up. The tree is rebuilt at
+//! every act; the most visited root action is played.
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::{Controller, choices, value};
+use crate::budget::Budget;
+use crate::gvgai::engine::{Action, GameState};
+
+/// MCTS settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MctsParams {
+    /// UCT exploration constant.
+    pub k: f64,
+    /// Depth (from the root) at which simulations stop.
+    pub rollout_depth: usize,
+    /// Safety cap on iterations per act (the budget normally ends the search first).
+    pub max_iterations: usize,
+    /// Stop this long before the deadline, to answer in time.
+    pub margin: std::time::Duration,
+}
+
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            k: std::f64::consts::SQRT_2,
+            rollout_depth: 10,
+            max_iterations: 1_000_000,
+            margin: std::time::Duration::from_millis(5),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Node {
+    parent: usize,
+    /// Child node per action index (`usize::MAX` = not expanded).
+    children: Vec<usize>,
+    visits: u32,
+    total: f64,
+}
+
+/// Open-loop UCT.
+pub struct Mcts {
+    rng: Xoshiro256PlusPlus,
+    params: MctsParams,
+    nodes: Vec<Node>,
+    /// Observed value range, for normalising UCT exploitation terms.
+    lo: f64,
+    hi: f64,
+    /// Iterations run by the last act (for reporting).
+    pub last_iterations: usize,
+}
+
+impl Mcts {
+    pub fn new(seed: u64, params: MctsParams) -> Self {
+        Mcts {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            params,
+            nodes: Vec::new(),
+            lo: f64::INFINITY,
+            hi: f64::NEG_INFINITY,
+            last_iterations: 0,
+        }
+    }
+
+    fn new_node(&mut self, parent: usize, n_actions: usize) -> usize {
+        self.nodes.push(Node {
+            parent,
+            children: vec![usize::MAX; n_actions],
+            visits: 0,
+            total: 0.0,
+        });
+        self.nodes.len() - 1
+    }
+
+    fn uct_child(&mut self, node: usize) -> usize {
+        let parent_visits = f64::from(self.nodes[node].visits.max(1));
+        let mut best = f64::NEG_INFINITY;
+        let mut best_a = 0;
+        for (a, &c) in self.nodes[node].children.iter().enumerate() {
+            let child = &self.nodes[c];
+            let n = f64::from(child.visits.max(1));
+            let mean = child.total / n;
+            let exploit = if self.hi > self.lo {
+                (mean - self.lo) / (self.hi - self.lo)
+            } else {
+                0.0
+            };
+            let explore = self.params.k * (parent_visits.ln() / n).sqrt();
+            let score = exploit + explore + self.rng.r#gen::<f64>() * 1e-6;
+            if score > best {
+                best = score;
+                best_a = a;
+            }
+        }
+        best_a
+    }
+
+    fn iterate(&mut self, root: &GameState, actions: &[Action]) {
+        let n_actions = actions.len();
+        let mut s = root.clone();
+        s.reseed(self.rng.r#gen());
+        let mut cur = 0;
+        let mut depth = 0;
+        // Selection and expansion.
+        while !s.is_over() && depth < self.params.rollout_depth {
+            let unexpanded: Vec<usize> = (0..n_actions)
+                .filter(|&a| self.nodes[cur].children[a] == usize::MAX)
+                .collect();
+            if !unexpanded.is_empty() {
+                let a = unexpanded[self.rng.gen_range(0..unexpanded.len())];
+                let child = self.new_node(cur, n_actions);
+                self.nodes[cur].children[a] = child;
+                s.advance(actions[a]);
+                cur = child;
+                depth += 1;
+                break;
+            }
+            let a = self.uct_child(cur);
+            s.advance(actions[a]);
+            cur = self.nodes[cur].children[a];
+            depth += 1;
+        }
+        // Rollout.
+        while !s.is_over() && depth < self.params.rollout_depth {
+            s.advance(actions[self.rng.gen_range(0..n_actions)]);
+            depth += 1;
+        }
+        let v = value(&s);
+        self.lo = self.lo.min(v);
+        self.hi = self.hi.max(v);
+        // Backup.
+        let mut n = cur;
+        loop {
+            self.nodes[n].visits += 1;
+            self.nodes[n].total += v;
+            if n == 0 {
+                break;
+            }
+            n = self.nodes[n].parent;
+        }
+    }
+}
+
+impl Controller for Mcts {
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+
+    fn act(&mut self, state: &GameState, budget: &Budget) -> Action {
+        let actions = choices(state);
+        self.nodes.clear();
+        self.lo = f64::INFINITY;
+        self.hi = f64::NEG_INFINITY;
+        self.new_node(0, actions.len());
+        let mut it = 0;
+        let stop = budget
+            .deadline
+            .checked_sub(self.params.margin)
+            .unwrap_or(budget.deadline);
+        while it < self.params.max_iterations
+            && !budget.expired()
+            && std::time::Instant::now() < stop
+        {
+            self.iterate(state, &actions);
+            it += 1;
+        }
+        self.last_iterations = it;
+        // Most visited root action; ties by mean value.
+        let root = &self.nodes[0];
+        let mut best: Option<(u32, f64, usize)> = None;
+        for (a, &c) in root.children.iter().enumerate() {
+            if c == usize::MAX {
+                continue;
+            }
+            let n = self.nodes[c].visits;
+            let mean = self.nodes[c].total / f64::from(n.max(1));
+            if best.is_none_or(|(bn, bm, _)| n > bn || (n == bn && mean > bm)) {
+                best = Some((n, mean, a));
+            }
+        }
+        match best {
+            Some((_, _, a)) => actions[a],
+            None => actions[self.rng.gen_range(0..actions.len())],
+        }
+    }
+}

@@ -1,0 +1,747 @@
+//! The effects of the InteractionSet, applied to the first sprite of a collision (and for some,
+//! to the second). Semantics follow GVG-AI's `ontology/effects`.
+
+use super::rules::Rules;
+use super::state::{GameState, SpriteRef, Timer};
+use crate::gvgai::vgdl::{Dir, EffectKind, SpeedMode, TypeId};
+
+/// What an execution changed besides the game: GVG-AI keeps `applyScore` on the effect
+/// object (so it persists), and `subtractHealthPoints` swaps its score when it kills.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct EffectOutcome {
+    pub apply_score: Option<bool>,
+    pub score_override: Option<i32>,
+}
+
+impl EffectOutcome {
+    fn apply(a: bool) -> Self {
+        EffectOutcome {
+            apply_score: Some(a),
+            score_override: None,
+        }
+    }
+}
+
+impl GameState {
+    fn last_direction(&self, r: SpriteRef) -> Dir {
+        let s = self.sprite(r);
+        Dir {
+            x: f64::from(s.x - s.lx),
+            y: f64::from(s.y - s.ly),
+        }
+    }
+
+    /// GVG-AI `TransformTo.transformTo`.
+    fn transform_into(
+        &mut self,
+        new: Option<SpriteRef>,
+        s1: SpriteRef,
+        s2: Option<SpriteRef>,
+        kill_second: bool,
+        force_orientation: bool,
+        rules: &Rules,
+    ) {
+        let Some(n) = new else { return };
+        let old = self.sprite(s1).clone();
+        let p_new = rules.props(n.ty);
+        let p_old = rules.props(s1.ty);
+        {
+            let ns = self.sprite_mut(n);
+            if force_orientation
+                || (p_new.is_oriented && p_old.is_oriented && ns.orientation.is_none())
+            {
+                ns.orientation = old.orientation;
+            }
+            ns.lx = old.lx;
+            ns.ly = old.ly;
+            for &(res, v) in &old.resources {
+                ns.modify(res, v);
+            }
+        }
+        let mut transformed = true;
+        if p_old.is_avatar {
+            if p_new.is_avatar {
+                let id = self.sprite(n).id;
+                self.avatar = Some((n.ty, id));
+            } else {
+                transformed = false;
+            }
+        }
+        self.sprite_mut(n).health = old.health;
+        self.kill(s1, transformed);
+        if let (true, Some(s2)) = (kill_second, s2) {
+            self.kill(s2, true);
+        }
+    }
+
+    /// TransformToSingleton `setSpriteFields`.
+    fn singleton_fields(&mut self, n: SpriteRef, old: SpriteRef, rules: &Rules) {
+        let o = self.sprite(old).clone();
+        let (p_new, p_old) = (rules.props(n.ty), rules.props(old.ty));
+        {
+            let ns = self.sprite_mut(n);
+            if p_new.is_oriented && p_old.is_oriented {
+                ns.orientation = o.orientation;
+            }
+            ns.lx = o.lx;
+            ns.ly = o.ly;
+            for &(res, v) in &o.resources {
+                ns.modify(res, v);
+            }
+        }
+        let mut transformed = true;
+        if p_old.is_avatar {
+            if p_new.is_avatar {
+                let id = self.sprite(n).id;
+                self.avatar = Some((n.ty, id));
+            } else {
+                transformed = false;
+            }
+        }
+        self.kill(old, transformed);
+    }
+
+    /// StepBack with `pixelPerfect`: stop flush against `s2` on the side it came from.
+    fn pixel_perfect(&self, s1: SpriteRef, s2: SpriteRef) -> (i32, i32) {
+        let a = self.sprite(s1);
+        let b = self.sprite(s2);
+        let w = self.block;
+        let v = Dir {
+            x: f64::from(a.x - a.lx),
+            y: f64::from(a.y - a.ly),
+        }
+        .normalised();
+        if v == Dir::DOWN {
+            (a.x, a.y - ((a.y + w) - b.y))
+        } else if v == Dir::RIGHT {
+            (a.x - ((a.x + w) - b.x), a.y)
+        } else if v == Dir::UP {
+            (a.x, b.y + w)
+        } else if v == Dir::LEFT {
+            (b.x + w, a.y)
+        } else {
+            (a.lx, a.ly)
+        }
+    }
+
+    /// Apply one effect. `e` is the top-level effect index (`usize::MAX` for timer delegates).
+    pub(crate) fn run_effect(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        e: usize,
+        s1: Option<SpriteRef>,
+        s2: Option<SpriteRef>,
+    ) -> EffectOutcome {
+        use EffectKind as E;
+        let none = EffectOutcome::default();
+        match kind {
+            E::TransformToAll {
+                stype,
+                stype_to,
+                kill_second,
+                force_orientation,
+            } => {
+                let n = self.groups[usize::from(*stype)].len();
+                for i in 0..n {
+                    let s = SpriteRef {
+                        ty: *stype,
+                        idx: i as u32,
+                    };
+                    let (x, y) = (self.sprite(s).x, self.sprite(s).y);
+                    let new = self.add_sprite(*stype_to, x, y, true);
+                    self.transform_into(new, s, s2, *kill_second, *force_orientation, rules);
+                }
+                return none;
+            }
+            E::SpeedForAll { stype, value, mode } => {
+                for &st in &rules.props(*stype).subtypes {
+                    for sp in self.group_mut(st).iter_mut() {
+                        sp.speed = match mode {
+                            SpeedMode::Set => *value,
+                            SpeedMode::Increase => sp.speed + value,
+                            SpeedMode::Decrease => (sp.speed - value).max(0.0),
+                        };
+                    }
+                }
+                return none;
+            }
+            E::KillAll { stype } => {
+                for i in 0..self.groups[usize::from(*stype)].len() {
+                    self.kill(
+                        SpriteRef {
+                            ty: *stype,
+                            idx: i as u32,
+                        },
+                        false,
+                    );
+                }
+                return none;
+            }
+            E::SubtractHealthPoints {
+                value,
+                limit,
+                stype,
+                score_if_killed,
+            } => {
+                let mut target = s1;
+                if let Some(t) = stype {
+                    for &st in &rules.props(*t).subtypes {
+                        if !self.groups[usize::from(st)].is_empty() {
+                            target = Some(SpriteRef { ty: st, idx: 0 });
+                        }
+                    }
+                }
+                let Some(s) = target else { return none };
+                let h = &mut self.sprite_mut(s).health;
+                *h = h.saturating_sub(*value);
+                if self.sprite(s).health <= *limit {
+                    self.kill(s, false);
+                    return EffectOutcome {
+                        apply_score: None,
+                        score_override: Some(*score_if_killed),
+                    };
+                }
+                return none;
+            }
+            _ => {}
+        }
+        let Some(s1) = s1 else { return none };
+        match kind {
+            E::StepBack { pixel_perfect } => {
+                let (x, y) = match (pixel_perfect, s2) {
+                    (true, Some(s2)) => self.pixel_perfect(s1, s2),
+                    _ => (self.sprite(s1).lx, self.sprite(s1).ly),
+                };
+                let s = self.sprite_mut(s1);
+                s.x = x;
+                s.y = y;
+            }
+            E::UndoAll { not_types } => {
+                for &t in &rules.desc.sprite_order {
+                    if not_types.contains(&t) {
+                        continue;
+                    }
+                    if self.groups[usize::from(t)]
+                        .iter()
+                        .any(|s| s.x != s.lx || s.y != s.ly)
+                    {
+                        for s in self.group_mut(t).iter_mut() {
+                            s.x = s.lx;
+                            s.y = s.ly;
+                        }
+                    }
+                }
+            }
+            E::KillSprite => self.kill(s1, false),
+            E::KillIfHasMore { resource, limit } => {
+                if self.sprite(s1).amount(*resource) >= *limit {
+                    self.kill(s1, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::KillIfHasLess { resource, limit } => {
+                if self.sprite(s1).amount(*resource) <= *limit {
+                    self.kill(s1, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::TransformTo {
+                stype,
+                kill_second,
+                force_orientation,
+            } => {
+                if !self.sprite(s1).disabled {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    let new = self.add_sprite(*stype, x, y, false);
+                    self.transform_into(new, s1, s2, *kill_second, *force_orientation, rules);
+                }
+            }
+            E::CloneSprite => {
+                let (t, x, y) = (s1.ty, self.sprite(s1).x, self.sprite(s1).y);
+                self.add_sprite(t, x, y, false);
+            }
+            E::Spawn { stype } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() < prob {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    self.add_sprite(*stype, x, y, false);
+                }
+            }
+            E::SpawnIfHasMore {
+                resource,
+                limit,
+                stype,
+                spend,
+            } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() >= prob {
+                    return EffectOutcome::apply(false);
+                }
+                if self.sprite(s1).amount(*resource) >= *limit {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    self.add_sprite(*stype, x, y, false);
+                    self.sprite_mut(s1).modify(*resource, -spend);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::ReverseDirection => {
+                let s = self.sprite_mut(s1);
+                s.orientation = s.orientation.reversed();
+            }
+            E::TurnAround => {
+                let p = rules.props(s1.ty);
+                {
+                    let s = self.sprite_mut(s1);
+                    s.x = s.lx;
+                    s.y = s.ly;
+                    s.lastmove = p.cooldown;
+                }
+                self.active_movement(s1, Dir::DOWN, self.sprite(s1).speed);
+                self.sprite_mut(s1).lastmove = p.cooldown;
+                self.active_movement(s1, Dir::DOWN, self.sprite(s1).speed);
+                let s = self.sprite_mut(s1);
+                s.orientation = s.orientation.reversed();
+            }
+            E::WrapAround { offset } => {
+                let (w, sw, sh) = (
+                    f64::from(self.block),
+                    f64::from(self.width),
+                    f64::from(self.height),
+                );
+                let s = self.sprite_mut(s1);
+                if s.orientation.x > 0.0 {
+                    s.x = (offset * w) as i32;
+                } else if s.orientation.x < 0.0 {
+                    s.x = (sw - w * (1.0 + offset)) as i32;
+                } else if s.orientation.y > 0.0 {
+                    s.y = (offset * w) as i32;
+                } else if s.orientation.y < 0.0 {
+                    s.y = (sh - w * (1.0 + offset)) as i32;
+                }
+                s.lastmove = 0;
+            }
+            E::ShieldFrom { stype, ftype } => {
+                self.shields.push((s1.ty, *stype, ftype.clone()));
+            }
+            E::AddTimer {
+                timer, repeating, ..
+            } => {
+                if e != usize::MAX {
+                    let at = self.tick.saturating_add(*timer);
+                    self.insert_timer(Timer {
+                        at,
+                        effect: e,
+                        native: None,
+                        timer: *timer,
+                        repeating: *repeating,
+                    });
+                }
+            }
+            E::FlipDirection => {
+                let d = Dir::BASE[self.rng.next_int_bounded(4) as usize];
+                self.sprite_mut(s1).orientation = d;
+            }
+            E::SpawnIfHasLess {
+                resource,
+                limit,
+                stype,
+            } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() >= prob {
+                    return EffectOutcome::apply(false);
+                }
+                if self.sprite(s1).amount(*resource) <= *limit {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    self.add_sprite(*stype, x, y, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::AddHealthPointsToMax { value, kill_second } => {
+                let limit = rules.props(s1.ty).limit_health;
+                let s = self.sprite_mut(s1);
+                if s.health.saturating_add(*value) < limit {
+                    s.health = s.health.saturating_add(*value);
+                } else {
+                    s.health = limit;
+                }
+                if s.health > s.max_health {
+                    s.max_health = s.health;
+                }
+                if let (true, Some(s2)) = (kill_second, s2) {
+                    self.kill(s2, false);
+                }
+                return EffectOutcome::apply(true);
+            }
+            E::HalfSpeed => {
+                self.sprite_mut(s1).speed *= 0.5;
+            }
+            E::TransformToRandomChild {
+                stype,
+                kill_second,
+                force_orientation,
+            } => {
+                let children: Vec<TypeId> = rules
+                    .props(*stype)
+                    .subtypes
+                    .iter()
+                    .copied()
+                    .filter(|t| t != stype)
+                    .collect();
+                if !children.is_empty() {
+                    let k = self.rng.next_int_bounded(children.len() as i32) as usize;
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    let new = self.add_sprite(children[k], x, y, false);
+                    self.transform_into(new, s1, s2, *kill_second, *force_orientation, rules);
+                }
+            }
+            E::AddHealthPoints { value, kill_second } => {
+                let limit = rules.props(s1.ty).limit_health;
+                let s = self.sprite_mut(s1);
+                if s.health.saturating_add(*value) < limit {
+                    s.health = s.health.saturating_add(*value);
+                    if s.health > s.max_health {
+                        s.max_health = s.health;
+                    }
+                    if let (true, Some(s2)) = (kill_second, s2) {
+                        self.kill(s2, false);
+                    }
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            // Effects that need the second sprite.
+            _ => {
+                let Some(s2) = s2 else { return none };
+                return self.run_binary(rules, kind, e, s1, s2);
+            }
+        }
+        none
+    }
+
+    fn run_binary(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        e: usize,
+        s1: SpriteRef,
+        s2: SpriteRef,
+    ) -> EffectOutcome {
+        use EffectKind as E;
+        let none = EffectOutcome::default();
+        match kind {
+            E::BounceForward => {
+                let ld = self.last_direction(s2);
+                let mut dir = ld.normalised();
+                let o = self.sprite(s2).orientation;
+                if ld.x * o.x < 0.0 {
+                    dir.x = -dir.x;
+                }
+                if ld.y * o.y < 0.0 {
+                    dir.y = -dir.y;
+                }
+                self.active_movement(s1, dir, self.sprite(s2).speed);
+                self.sprite_mut(s1).orientation = dir;
+            }
+            E::KillBoth => {
+                self.kill(s1, false);
+                self.kill(s2, false);
+            }
+            E::KillIfOtherHasMore {
+                resource,
+                limit,
+                subtract,
+            } => {
+                if self.sprite(s2).amount(*resource) >= *limit {
+                    self.kill(s1, false);
+                    if *subtract {
+                        self.sprite_mut(s2).modify(*resource, -limit);
+                    }
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::KillIfFrontal | E::KillIfNotFrontal => {
+                let a = self.last_direction(s1).normalised();
+                let b = self.last_direction(s2).normalised();
+                let sum = Dir {
+                    x: a.x + b.x,
+                    y: a.y + b.y,
+                };
+                let frontal = sum.is_none();
+                let hit = if matches!(kind, E::KillIfFrontal) {
+                    frontal
+                } else {
+                    !frontal
+                };
+                if a.is_none() || hit {
+                    self.kill(s1, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::SpawnBehind { stype } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() < prob {
+                    let (x, y, lx, ly) = {
+                        let t = self.sprite(s2);
+                        (t.x, t.y, t.lx, t.ly)
+                    };
+                    let w = self.block;
+                    let overlap = lx < x + w && x < lx + w && ly < y + w && y < ly + w;
+                    if !overlap {
+                        self.add_sprite(*stype, lx, ly, false);
+                    }
+                }
+            }
+            E::TransformIfCount {
+                stype,
+                count_type,
+                geq,
+                leq,
+                else_type,
+                kill_second,
+                force_orientation,
+            } => {
+                let n = rules
+                    .props(*count_type)
+                    .subtypes
+                    .iter()
+                    .map(|&t| self.groups[usize::from(t)].len())
+                    .sum::<usize>() as i64;
+                let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                if n <= i64::from(*leq) && n >= i64::from(*geq) {
+                    let new = self.add_sprite(*stype, x, y, true);
+                    self.transform_into(new, s1, Some(s2), *kill_second, *force_orientation, rules);
+                    return EffectOutcome::apply(true);
+                } else if let Some(t) = else_type {
+                    let new = self.add_sprite(*t, x, y, true);
+                    self.transform_into(new, s1, Some(s2), *kill_second, *force_orientation, rules);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::TransformToSingleton {
+                stype,
+                stype_other,
+                take_orientation,
+            } => {
+                for i in 0..self.groups[usize::from(*stype)].len() {
+                    let old = SpriteRef {
+                        ty: *stype,
+                        idx: i as u32,
+                    };
+                    let (x, y) = (self.sprite(old).x, self.sprite(old).y);
+                    if let Some(n) = self.add_sprite(*stype_other, x, y, false) {
+                        self.singleton_fields(n, old, rules);
+                    }
+                }
+                let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                if let Some(n) = self.add_sprite(*stype, x, y, false) {
+                    self.singleton_fields(n, s1, rules);
+                    if *take_orientation {
+                        let o = self.sprite(s2).orientation.reversed();
+                        self.sprite_mut(n).orientation = o;
+                    }
+                }
+            }
+            E::CollectResourceIfHeld {
+                held,
+                value,
+                kill_resource,
+            } if rules.props(s1.ty).is_resource => {
+                if self.sprite(s2).amount(*held) < *value {
+                    return EffectOutcome::apply(false);
+                }
+                let rtype = s1.ty;
+                let limit = rules.resource_limit[usize::from(rtype)];
+                let rvalue = rules.props(rtype).value;
+                let collected = self.sprite(s2).amount(rtype) + rvalue <= limit;
+                if collected {
+                    self.sprite_mut(s2).modify(rtype, rvalue);
+                }
+                if *kill_resource {
+                    self.kill(s1, false);
+                }
+                return EffectOutcome::apply(collected);
+            }
+            E::Align { orient } => {
+                let (x, y, o) = {
+                    let t = self.sprite(s2);
+                    (t.x, t.y, t.orientation)
+                };
+                let s = self.sprite_mut(s1);
+                if *orient {
+                    s.orientation = o;
+                }
+                s.x = x;
+                s.y = y;
+            }
+            E::SpawnNextTo {
+                stype,
+                dir,
+                step_back,
+            } => {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() < prob {
+                    let (x, y, lx, ly) = {
+                        let t = self.sprite(s2);
+                        (t.x, t.y, t.lx, t.ly)
+                    };
+                    let w = self.block;
+                    let pos = if *step_back {
+                        let overlap = lx < x + w && x < lx + w && ly < y + w && y < ly + w;
+                        (!overlap).then_some((lx, ly))
+                    } else {
+                        Some((x, y))
+                    };
+                    if let Some((px, py)) = pos {
+                        let nx = px + (dir.x as i32) * w;
+                        let ny = py + (dir.y as i32) * w;
+                        self.add_sprite(*stype, nx, ny, false);
+                    }
+                }
+            }
+            E::KillIfFromAbove => {
+                let (a, b) = (self.sprite(s1), self.sprite(s2));
+                let other_higher = a.ly > b.ly + self.block / 2;
+                let going_down = b.y > b.ly;
+                if other_higher && going_down {
+                    self.kill(s1, false);
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::CollectResource { kill_resource } if rules.props(s1.ty).is_resource => {
+                let rtype: TypeId = s1.ty;
+                let limit = rules.resource_limit[usize::from(rtype)];
+                let value = rules.props(s1.ty).value;
+                let num = self.sprite(s2).amount(rtype);
+                if num < limit {
+                    let topup = value.min(limit - num);
+                    self.sprite_mut(s2).modify(rtype, topup);
+                    if *kill_resource {
+                        self.kill(s1, true);
+                    }
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::ChangeResource {
+                resource,
+                value,
+                kill_resource,
+            } => {
+                let limit = rules.resource_limit[usize::from(*resource)];
+                let num = self.sprite(s1).amount(*resource);
+                if num.saturating_add(*value) <= limit {
+                    self.sprite_mut(s1).modify(*resource, *value);
+                    if *kill_resource {
+                        self.kill(s2, true);
+                    }
+                    return EffectOutcome::apply(true);
+                }
+                return EffectOutcome::apply(false);
+            }
+            E::TeleportToExit => {
+                let p2 = rules.props(s2.ty);
+                let has_itype = matches!(
+                    p2.class,
+                    Some(
+                        crate::gvgai::vgdl::SpriteClass::Portal
+                            | crate::gvgai::vgdl::SpriteClass::SpawnPoint
+                            | crate::gvgai::vgdl::SpriteClass::Bomber
+                            | crate::gvgai::vgdl::SpriteClass::Chaser
+                            | crate::gvgai::vgdl::SpriteClass::Fleeing
+                            | crate::gvgai::vgdl::SpriteClass::PathChaser
+                            | crate::gvgai::vgdl::SpriteClass::LOSChaser
+                            | crate::gvgai::vgdl::SpriteClass::Spreader
+                    )
+                );
+                let Some(&dest) = p2.stype.first().filter(|_| has_itype) else {
+                    return none;
+                };
+                let n = self.groups[usize::from(dest)].len();
+                if n > 0 {
+                    let k = self.rng.next_int_bounded(n as i32) as usize;
+                    let d = self.groups[usize::from(dest)][k].clone();
+                    let oriented = rules.props(dest).is_oriented;
+                    let s = self.sprite_mut(s1);
+                    s.x = d.x;
+                    s.y = d.y;
+                    s.lastmove = 0;
+                    if oriented {
+                        s.orientation = d.orientation;
+                    }
+                } else {
+                    self.kill(s1, false);
+                }
+            }
+            E::PullWithIt { pixel_perfect } => {
+                let id = self.sprite(s1).id;
+                if self.pulled.contains(&(e, id)) {
+                    return none;
+                }
+                self.pulled.push((e, id));
+                let (lx, ly) = (self.sprite(s1).lx, self.sprite(s1).ly);
+                let v = self.last_direction(s2).normalised();
+                let px = (self.sprite(s2).speed * f64::from(self.block)) as i32;
+                self.update_pos(s1, v, px);
+                let (x2, y2) = (self.sprite(s2).x, self.sprite(s2).y);
+                let s = self.sprite_mut(s1);
+                s.lx = lx;
+                s.ly = ly;
+                if *pixel_perfect {
+                    s.x = x2;
+                    s.y = y2;
+                }
+            }
+            E::AttractGaze { align }
+                if rules.props(s1.ty).is_oriented && rules.props(s2.ty).is_oriented =>
+            {
+                let prob = if e == usize::MAX {
+                    1.0
+                } else {
+                    rules.effects[e].prob
+                };
+                if self.rng.next_double() < prob {
+                    let b = self.sprite(s2).clone();
+                    let s = self.sprite_mut(s1);
+                    s.orientation = b.orientation;
+                    if *align {
+                        if s.orientation == Dir::LEFT || s.orientation == Dir::RIGHT {
+                            s.y = b.y;
+                        } else {
+                            s.x = b.x;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        none
+    }
+}

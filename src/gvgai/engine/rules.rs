@@ -1,0 +1,511 @@
+//! Compiled rules: per-type properties with the GVG-AI class defaults applied, the interaction
+//! tables in GVG-AI's evaluation order, and the checks that a description can be run.
+
+use super::EngineError;
+use crate::gvgai::vgdl::{Dir, Effect, EffectKind, GameDescription, Other, SpriteClass, TypeId};
+
+/// An avatar action (GVG-AI `Types.ACTIONS` without ESCAPE).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    Nil,
+    Up,
+    Left,
+    Down,
+    Right,
+    Use,
+}
+
+impl Action {
+    pub const ALL: [Action; 6] = [
+        Action::Nil,
+        Action::Up,
+        Action::Left,
+        Action::Down,
+        Action::Right,
+        Action::Use,
+    ];
+
+    /// `U D L R N S` (S = use), as in `tablero gvgai replay --actions`.
+    pub fn from_char(c: char) -> Option<Action> {
+        Some(match c.to_ascii_uppercase() {
+            'U' => Action::Up,
+            'D' => Action::Down,
+            'L' => Action::Left,
+            'R' => Action::Right,
+            'N' => Action::Nil,
+            'S' => Action::Use,
+            _ => return None,
+        })
+    }
+
+    pub fn to_char(self) -> char {
+        match self {
+            Action::Nil => 'N',
+            Action::Up => 'U',
+            Action::Left => 'L',
+            Action::Down => 'D',
+            Action::Right => 'R',
+            Action::Use => 'S',
+        }
+    }
+
+    /// The GVG-AI name, e.g. `ACTION_UP`.
+    pub fn gvgai_name(self) -> &'static str {
+        match self {
+            Action::Nil => "ACTION_NIL",
+            Action::Up => "ACTION_UP",
+            Action::Left => "ACTION_LEFT",
+            Action::Down => "ACTION_DOWN",
+            Action::Right => "ACTION_RIGHT",
+            Action::Use => "ACTION_USE",
+        }
+    }
+
+    pub fn direction(self) -> Dir {
+        match self {
+            Action::Up => Dir::UP,
+            Action::Down => Dir::DOWN,
+            Action::Left => Dir::LEFT,
+            Action::Right => Dir::RIGHT,
+            Action::Nil | Action::Use => Dir::NONE,
+        }
+    }
+}
+
+/// Per-type properties after class defaults (GVG-AI `loadDefaults` + parameters + `postProcess`).
+#[derive(Debug, Clone)]
+pub struct TypeProps {
+    pub class: Option<SpriteClass>,
+    pub speed: f64,
+    pub cooldown: i32,
+    pub is_static: bool,
+    pub is_oriented: bool,
+    pub orientation: Dir,
+    pub rotate_in_place: bool,
+    pub is_avatar: bool,
+    pub is_resource: bool,
+    pub limit: i32,
+    pub value: i32,
+    pub prob: f64,
+    pub total: i32,
+    pub cons: i32,
+    pub stype: Vec<TypeId>,
+    pub stype1: Vec<TypeId>,
+    pub stype2: Vec<TypeId>,
+    pub ammo: Vec<TypeId>,
+    pub min_ammo: i32,
+    pub ammo_cost: i32,
+    pub health: i32,
+    pub max_health: i32,
+    pub limit_health: i32,
+    pub spread_prob: f64,
+    pub epsilon: f64,
+    pub max_distance: f64,
+    pub spawn_orientation: Dir,
+    pub fleeing: bool,
+    /// Actions the avatar accepts, in GVG-AI order (without NIL).
+    pub actions: Vec<Action>,
+    /// Ancestors then self.
+    pub itypes: Vec<TypeId>,
+    pub subtypes: Vec<TypeId>,
+    pub singleton: bool,
+    /// Static and without behaviour (Immovable, Door, Portal): its update does nothing.
+    pub inert: bool,
+    pub is_npc: bool,
+    /// OngoingTurningAvatar's trail type (GVG-AI defaults to type 0 when unset).
+    pub spawn_behind: TypeId,
+    pub stype_missile: Vec<TypeId>,
+    pub stypes: Vec<TypeId>,
+    /// `timeToLive` (-1: forever).
+    pub time_to_live: i32,
+    /// PathAltChaser `randomTarget`: pick a random target instead of the nearest.
+    pub random_target: bool,
+    /// GVG-AI `portal` flag (Door, Portal, or `portal=True`): observation category only.
+    pub portal: bool,
+}
+
+fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
+    use SpriteClass as C;
+    let ty = &desc.types[t];
+    let class = ty.class;
+    let p = &ty.params;
+    let mut speed = 0.0;
+    let mut is_static = false;
+    let mut is_oriented = false;
+    let mut orientation = Dir::NONE;
+    let mut rotate_in_place = false;
+    let mut limit = 0;
+    let mut value = 0;
+    let mut prob = 0.0;
+    let mut cooldown = 0;
+    let mut actions = Vec::new();
+    let mut fleeing = false;
+    if let Some(c) = class {
+        match c {
+            C::Immovable | C::Door | C::Portal => is_static = true,
+            C::Passive => {}
+            C::Resource => {
+                limit = 2;
+                value = 1;
+            }
+            C::Flicker | C::Spreader => limit = 1,
+            C::OrientedFlicker => {
+                limit = 1;
+                is_oriented = true;
+            }
+            C::Missile => {
+                speed = 1.0;
+                is_oriented = true;
+            }
+            C::RandomMissile => {
+                speed = 1.0;
+                is_oriented = true;
+                orientation = Dir::NIL;
+            }
+            C::SpawnPointMultiSprite => {
+                prob = 1.0;
+                cooldown = 1;
+                is_static = true;
+                is_oriented = true;
+                orientation = Dir::RIGHT;
+            }
+            C::RandomBomber => {
+                prob = 1.0;
+                cooldown = 1;
+                is_oriented = true;
+                orientation = Dir::RIGHT;
+                speed = 1.0;
+            }
+            C::BomberRandomMissile => {
+                prob = 1.0;
+                cooldown = 1;
+                is_oriented = true;
+                orientation = Dir::RIGHT;
+            }
+            C::MissileAvatar | C::OngoingAvatar | C::OngoingTurningAvatar => {
+                speed = 1.0;
+                orientation = Dir::RIGHT;
+                is_oriented = true;
+                rotate_in_place = true;
+                actions = vec![Action::Left, Action::Right, Action::Down, Action::Up];
+            }
+            C::OngoingShootAvatar => {
+                speed = 1.0;
+                orientation = Dir::RIGHT;
+                is_oriented = true;
+                rotate_in_place = true;
+                actions = vec![
+                    Action::Use,
+                    Action::Left,
+                    Action::Right,
+                    Action::Down,
+                    Action::Up,
+                ];
+            }
+            C::RandomNPC
+            | C::PathChaser
+            | C::LOSChaser
+            | C::Chaser
+            | C::AlternateChaser
+            | C::RandomAltChaser
+            | C::PathAltChaser
+            | C::RandomPathAltChaser => speed = 1.0,
+            C::Fleeing => {
+                speed = 1.0;
+                fleeing = true;
+            }
+            C::SpawnPoint => {
+                prob = 1.0;
+                cooldown = 1;
+                is_static = true;
+            }
+            C::Bomber => {
+                prob = 1.0;
+                cooldown = 1;
+                is_oriented = true;
+                orientation = Dir::RIGHT;
+            }
+            C::MovingAvatar => {
+                speed = 1.0;
+                actions = vec![Action::Left, Action::Right, Action::Down, Action::Up];
+            }
+            C::HorizontalAvatar => {
+                speed = 1.0;
+                actions = vec![Action::Left, Action::Right];
+            }
+            C::VerticalAvatar => {
+                speed = 1.0;
+                actions = vec![Action::Up, Action::Down];
+            }
+            C::OrientedAvatar => {
+                speed = 1.0;
+                orientation = Dir::RIGHT;
+                is_oriented = true;
+                rotate_in_place = true;
+                actions = vec![Action::Left, Action::Right, Action::Down, Action::Up];
+            }
+            C::ShootAvatar => {
+                speed = 1.0;
+                orientation = Dir::RIGHT;
+                is_oriented = true;
+                rotate_in_place = true;
+                actions = vec![
+                    Action::Use,
+                    Action::Left,
+                    Action::Right,
+                    Action::Down,
+                    Action::Up,
+                ];
+            }
+            C::FlakAvatar => {
+                speed = 1.0;
+                actions = vec![Action::Use, Action::Left, Action::Right];
+            }
+        }
+    }
+    if let Some(s) = p.speed {
+        speed = s;
+    }
+    if let Some(o) = p.orientation {
+        orientation = o;
+    }
+    if !orientation.is_none() {
+        is_oriented = true;
+    }
+    if let Some(r) = p.rotate_in_place {
+        rotate_in_place = r;
+    }
+    if let Some(c) = p.cooldown {
+        cooldown = c;
+    }
+    let health = p.health_points.unwrap_or(0);
+    let mut max_health = p.max_health_points.unwrap_or(0);
+    if max_health == 0 {
+        max_health = health;
+    }
+    TypeProps {
+        class,
+        speed,
+        cooldown: cooldown.max(1),
+        is_static,
+        is_oriented,
+        orientation,
+        rotate_in_place,
+        is_avatar: class.is_some_and(SpriteClass::is_avatar),
+        is_resource: class == Some(C::Resource),
+        limit: p.limit.unwrap_or(limit),
+        value: p.value.unwrap_or(value),
+        prob: p.prob.unwrap_or(prob),
+        total: p.total.unwrap_or(0),
+        cons: p.cons.unwrap_or(0),
+        stype: p.stype.clone().unwrap_or_default(),
+        stype1: p.stype1.clone().unwrap_or_default(),
+        stype2: p.stype2.clone().unwrap_or_default(),
+        ammo: p.ammo.clone().unwrap_or_default(),
+        min_ammo: p.min_ammo.unwrap_or(-1),
+        ammo_cost: p.ammo_cost.unwrap_or(1),
+        health: health.min(max_health),
+        max_health,
+        limit_health: p.limit_health_points.unwrap_or(1000),
+        spread_prob: p.spread_prob.unwrap_or(1.0),
+        epsilon: p.epsilon.unwrap_or(0.0),
+        max_distance: p.max_distance.unwrap_or(-1.0),
+        spawn_orientation: p.spawn_orientation.unwrap_or(Dir::NONE),
+        fleeing,
+        actions,
+        itypes: ty.itypes.clone(),
+        subtypes: ty.subtypes.clone(),
+        singleton: ty.singleton,
+        inert: matches!(class, Some(C::Immovable | C::Door | C::Portal))
+            && p.time_to_live.is_none(),
+        spawn_behind: p
+            .spawn_behind
+            .as_ref()
+            .and_then(|v| v.first().copied())
+            .unwrap_or(0),
+        stype_missile: p.stype_missile.clone().unwrap_or_default(),
+        stypes: p.stypes.clone().unwrap_or_default(),
+        time_to_live: p.time_to_live.unwrap_or(-1),
+        random_target: p.random_target.unwrap_or(false),
+        is_npc: matches!(
+            class,
+            Some(
+                C::RandomNPC
+                    | C::PathChaser
+                    | C::LOSChaser
+                    | C::SpawnPointMultiSprite
+                    | C::Chaser
+                    | C::Fleeing
+                    | C::AlternateChaser
+                    | C::RandomAltChaser
+                    | C::PathAltChaser
+                    | C::RandomPathAltChaser
+                    | C::Bomber
+                    | C::RandomBomber
+                    | C::BomberRandomMissile
+            )
+        ),
+        portal: p
+            .portal
+            .unwrap_or(matches!(class, Some(C::Door | C::Portal))),
+    }
+}
+
+/// A game description compiled for the engine. Immutable and shared (`Arc`) between states.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub desc: GameDescription,
+    pub props: Vec<TypeProps>,
+    /// Top-level effects (one per interaction line × right-hand type, repeats expanded).
+    pub effects: Vec<Effect>,
+    /// Sprite pairs in order of first declaration, with their effects in declaration order.
+    pub pairs: Vec<(TypeId, TypeId, Vec<usize>)>,
+    /// Types with EOS effects, one entry per EOS interaction (GVG-AI keeps duplicates).
+    pub eos_types: Vec<TypeId>,
+    /// EOS effects per type.
+    pub eos_effects: Vec<Vec<usize>>,
+    /// Resource capacity per resource type (`limit` of `Resource` sprites, 0 otherwise).
+    pub resource_limit: Vec<i32>,
+    /// Native timed effects in declaration order: (sprite type, effect, timer, repeating,
+    /// planned).
+    pub native_timers: Vec<(TypeId, usize, i32, bool, bool)>,
+}
+
+fn check_target(
+    desc: &GameDescription,
+    t: TypeId,
+    line: usize,
+    what: &str,
+) -> Result<(), EngineError> {
+    if desc
+        .types
+        .get(usize::from(t))
+        .and_then(|ty| ty.class)
+        .is_none()
+    {
+        return Err(EngineError::Invalid {
+            message: format!(
+                "line {line}: {what} \"{}\" has no sprite class",
+                desc.type_name(t)
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn check_effect(desc: &GameDescription, e: &Effect) -> Result<(), EngineError> {
+    use EffectKind as E;
+    match &e.kind {
+        E::TransformTo { stype, .. } | E::Spawn { stype } | E::SpawnIfHasMore { stype, .. } => {
+            check_target(desc, *stype, e.line, "created sprite")
+        }
+        E::TransformToAll { stype_to, .. } => {
+            check_target(desc, *stype_to, e.line, "created sprite")
+        }
+        E::AddTimer { delegate, .. } => check_effect(desc, delegate),
+        _ => Ok(()),
+    }
+}
+
+impl Rules {
+    pub fn new(desc: GameDescription) -> Result<Rules, EngineError> {
+        let n = desc.types.len();
+        let props: Vec<TypeProps> = (0..n).map(|t| props_for(&desc, t)).collect();
+        for (t, p) in props.iter().enumerate() {
+            let needs_stype = matches!(
+                p.class,
+                Some(
+                    SpriteClass::SpawnPoint
+                        | SpriteClass::Bomber
+                        | SpriteClass::RandomBomber
+                        | SpriteClass::ShootAvatar
+                        | SpriteClass::OngoingShootAvatar
+                        | SpriteClass::FlakAvatar
+                        | SpriteClass::Chaser
+                        | SpriteClass::LOSChaser
+                        | SpriteClass::Fleeing
+                        | SpriteClass::Portal
+                )
+            );
+            let is_leaf = desc.types[t].children.is_empty();
+            if needs_stype && is_leaf && p.stype.is_empty() {
+                return Err(EngineError::Invalid {
+                    message: format!(
+                        "line {}: sprite \"{}\" ({:?}) needs stype=",
+                        desc.types[t].line, desc.types[t].name, p.class
+                    ),
+                });
+            }
+            let alt = matches!(
+                p.class,
+                Some(
+                    SpriteClass::AlternateChaser
+                        | SpriteClass::RandomAltChaser
+                        | SpriteClass::PathAltChaser
+                        | SpriteClass::RandomPathAltChaser
+                )
+            );
+            if alt && is_leaf && p.stype1.is_empty() {
+                return Err(EngineError::Invalid {
+                    message: format!(
+                        "line {}: sprite \"{}\" needs stype1=",
+                        desc.types[t].line, desc.types[t].name
+                    ),
+                });
+            }
+        }
+        let mut effects = Vec::new();
+        let mut pairs: Vec<(TypeId, TypeId, Vec<usize>)> = Vec::new();
+        let mut eos_types = Vec::new();
+        let mut eos_effects = vec![Vec::new(); n];
+        let mut native_timers = Vec::new();
+        for it in &desc.interactions {
+            check_effect(&desc, &it.effect)?;
+            let idx = effects.len();
+            effects.push(it.effect.clone());
+            match it.other {
+                Other::Sprite(b) => {
+                    let pos = match pairs.iter().position(|(x, y, _)| *x == it.first && *y == b) {
+                        Some(p) => p,
+                        None => {
+                            pairs.push((it.first, b, Vec::new()));
+                            pairs.len() - 1
+                        }
+                    };
+                    for _ in 0..it.effect.repeat {
+                        pairs[pos].2.push(idx);
+                    }
+                }
+                Other::Eos => {
+                    eos_types.push(it.first);
+                    eos_effects[usize::from(it.first)].push(idx);
+                }
+                Other::Time {
+                    timer,
+                    repeating,
+                    planned,
+                } => {
+                    native_timers.push((it.first, idx, timer, repeating, planned));
+                }
+            }
+        }
+        let resource_limit = props
+            .iter()
+            .map(|p| if p.is_resource { p.limit } else { 0 })
+            .collect();
+        Ok(Rules {
+            desc,
+            props,
+            effects,
+            pairs,
+            eos_types,
+            eos_effects,
+            resource_limit,
+            native_timers,
+        })
+    }
+
+    pub fn props(&self, t: TypeId) -> &TypeProps {
+        &self.props[usize::from(t)]
+    }
+}

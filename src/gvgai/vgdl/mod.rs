@@ -1,0 +1,26 @@
+//! VGDL: the game-description language of GVG-AI. This module owns parsing game descriptions
+//! ([`parse_game`]) and level files ([`parse_level`]) into a typed model ([`model`]).
+//! Errors name the line and the problem; constructs GVG-AI has but tablero does not implement
+//! yet are reported as "unsupported".
+
+pub mod level;
+pub mod model;
+pub mod parse;
+
+pub use level::{Level, parse_level};
+pub use model::*;
+pub use parse::parse_game;
+
+/// A VGDL game or level file could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VgdlError {
+    /// The text does not have the shape VGDL requires.
+    #[error("line {line}: {message}")]
+    Syntax { line: usize, message: String },
+    /// Well-formed, but refers to something unknown or unsupported.
+    #[error("line {line}: {message}")]
+    Semantic { line: usize, message: String },
+    /// A level file problem.
+    #[error("level line {line}: {message}")]
+    Level { line: usize, message: String },
+}

@@ -1,0 +1,599 @@
+//! The typed model of a VGDL game description: sprite types (with their resolved class and
+//! parameters), level mapping, interactions (effects with typed parameters) and terminations.
+//!
+//! Type ids (`TypeId`) follow GVG-AI's registration order: `wall` = 0 and `avatar` = 1 are
+//! pre-registered, then every SpriteSet identifier in declaration order, parents included.
+
+use std::fmt;
+
+/// Index of a sprite type in [`GameDescription::types`] (GVG-AI's `itype`).
+pub type TypeId = u16;
+
+/// The pre-registered id of `wall`.
+pub const WALL: TypeId = 0;
+/// The pre-registered id of `avatar`.
+pub const AVATAR: TypeId = 1;
+
+/// A grid direction (GVG-AI `Direction`): unit vectors for the four base directions, `(0, 0)`
+/// for none. Components are `f64` because GVG-AI normalises arbitrary movement vectors.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dir {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Dir {
+    pub const NONE: Dir = Dir { x: 0.0, y: 0.0 };
+    pub const UP: Dir = Dir { x: 0.0, y: -1.0 };
+    pub const DOWN: Dir = Dir { x: 0.0, y: 1.0 };
+    pub const LEFT: Dir = Dir { x: -1.0, y: 0.0 };
+    pub const RIGHT: Dir = Dir { x: 1.0, y: 0.0 };
+    /// GVG-AI `DNIL` (-1, -1): "not chosen yet" (RandomMissile).
+    pub const NIL: Dir = Dir { x: -1.0, y: -1.0 };
+    /// GVG-AI's `DBASEDIRS` order, used by random choices.
+    pub const BASE: [Dir; 4] = [Dir::UP, Dir::LEFT, Dir::DOWN, Dir::RIGHT];
+
+    pub fn is_none(self) -> bool {
+        self.x == 0.0 && self.y == 0.0
+    }
+
+    /// Vector normalisation as in GVG-AI's `Vector2d.normalise` (zero stays zero).
+    pub fn normalised(self) -> Dir {
+        let mag = (self.x * self.x + self.y * self.y).sqrt();
+        if mag == 0.0 {
+            self
+        } else {
+            Dir {
+                x: self.x / mag,
+                y: self.y / mag,
+            }
+        }
+    }
+
+    pub fn reversed(self) -> Dir {
+        Dir {
+            x: -self.x,
+            y: -self.y,
+        }
+    }
+}
+
+/// Sprite classes supported by the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpriteClass {
+    Immovable,
+    Passive,
+    Door,
+    Resource,
+    Flicker,
+    OrientedFlicker,
+    Spreader,
+    Missile,
+    RandomMissile,
+    RandomNPC,
+    Chaser,
+    PathChaser,
+    LOSChaser,
+    Fleeing,
+    AlternateChaser,
+    RandomAltChaser,
+    PathAltChaser,
+    RandomPathAltChaser,
+    SpawnPoint,
+    SpawnPointMultiSprite,
+    Bomber,
+    RandomBomber,
+    BomberRandomMissile,
+    Portal,
+    MovingAvatar,
+    HorizontalAvatar,
+    VerticalAvatar,
+    OrientedAvatar,
+    ShootAvatar,
+    FlakAvatar,
+    MissileAvatar,
+    OngoingAvatar,
+    OngoingTurningAvatar,
+    OngoingShootAvatar,
+}
+
+/// Sprite classes that exist in GVG-AI but are not implemented yet: naming one gives an
+/// "unsupported" error rather than "unknown".
+pub const UNSUPPORTED_CLASSES: &[&str] = &[
+    "Conveyor",
+    "ResourcePack",
+    "ErraticMissile",
+    "RandomInertial",
+    "Walker",
+    "WalkerJumper",
+    "NullAvatar",
+    "AimedAvatar",
+    "BirdAvatar",
+    "CarAvatar",
+    "LanderAvatar",
+    "PlatformerAvatar",
+    "ShootOnlyAvatar",
+    "SpaceshipAvatar",
+    "WizardAvatar",
+];
+
+impl SpriteClass {
+    pub fn from_name(name: &str) -> Option<SpriteClass> {
+        use SpriteClass::*;
+        Some(match name {
+            "Immovable" => Immovable,
+            "Passive" => Passive,
+            "Door" => Door,
+            "Resource" => Resource,
+            "Flicker" => Flicker,
+            "OrientedFlicker" => OrientedFlicker,
+            "Spreader" => Spreader,
+            "Missile" => Missile,
+            "RandomMissile" => RandomMissile,
+            "RandomBomber" => RandomBomber,
+            "BomberRandomMissile" => BomberRandomMissile,
+            "MissileAvatar" => MissileAvatar,
+            "OngoingAvatar" => OngoingAvatar,
+            "OngoingTurningAvatar" => OngoingTurningAvatar,
+            "OngoingShootAvatar" => OngoingShootAvatar,
+            "RandomNPC" => RandomNPC,
+            "Chaser" => Chaser,
+            "PathChaser" => PathChaser,
+            "LOSChaser" => LOSChaser,
+            "SpawnPointMultiSprite" => SpawnPointMultiSprite,
+            "Fleeing" => Fleeing,
+            "AlternateChaser" => AlternateChaser,
+            "RandomAltChaser" => RandomAltChaser,
+            "PathAltChaser" => PathAltChaser,
+            "RandomPathAltChaser" => RandomPathAltChaser,
+            "SpawnPoint" => SpawnPoint,
+            "Bomber" => Bomber,
+            "Portal" => Portal,
+            "MovingAvatar" => MovingAvatar,
+            "HorizontalAvatar" => HorizontalAvatar,
+            "VerticalAvatar" => VerticalAvatar,
+            "OrientedAvatar" => OrientedAvatar,
+            "ShootAvatar" => ShootAvatar,
+            "FlakAvatar" => FlakAvatar,
+            _ => return None,
+        })
+    }
+
+    pub fn is_avatar(self) -> bool {
+        use SpriteClass::*;
+        matches!(
+            self,
+            MovingAvatar
+                | HorizontalAvatar
+                | VerticalAvatar
+                | OrientedAvatar
+                | ShootAvatar
+                | FlakAvatar
+                | MissileAvatar
+                | OngoingAvatar
+                | OngoingTurningAvatar
+                | OngoingShootAvatar
+        )
+    }
+
+    /// Classes deriving from `Flicker` (age-limited).
+    pub fn is_flicker(self) -> bool {
+        matches!(
+            self,
+            SpriteClass::Flicker | SpriteClass::OrientedFlicker | SpriteClass::Spreader
+        )
+    }
+
+    pub fn is_spawner(self) -> bool {
+        matches!(self, SpriteClass::SpawnPoint | SpriteClass::Bomber)
+    }
+}
+
+impl fmt::Display for SpriteClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+/// Sprite parameters after inheritance, typed. `None` means "the class default".
+/// Rendering-only parameters (`img`, `color`, ...) are accepted and dropped.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SpriteParams {
+    pub speed: Option<f64>,
+    pub cooldown: Option<i32>,
+    pub orientation: Option<Dir>,
+    pub spawn_orientation: Option<Dir>,
+    pub limit: Option<i32>,
+    pub value: Option<i32>,
+    pub prob: Option<f64>,
+    pub total: Option<i32>,
+    pub cons: Option<i32>,
+    pub stype: Option<Vec<TypeId>>,
+    pub stype1: Option<Vec<TypeId>>,
+    pub stype2: Option<Vec<TypeId>>,
+    pub ammo: Option<Vec<TypeId>>,
+    pub min_ammo: Option<i32>,
+    pub ammo_cost: Option<i32>,
+    pub health_points: Option<i32>,
+    pub max_health_points: Option<i32>,
+    pub limit_health_points: Option<i32>,
+    pub rotate_in_place: Option<bool>,
+    pub spread_prob: Option<f64>,
+    pub epsilon: Option<f64>,
+    pub max_distance: Option<f64>,
+    pub portal: Option<bool>,
+    pub random_target: Option<bool>,
+    pub spawn_behind: Option<Vec<TypeId>>,
+    pub stype_missile: Option<Vec<TypeId>>,
+    /// Ticks before the sprite dies by itself (`timeToLive`, GVG-AI `VGDLSprite.update`).
+    pub time_to_live: Option<i32>,
+    /// SpawnPointMultiSprite's `stypes`.
+    pub stypes: Option<Vec<TypeId>>,
+}
+
+/// One sprite type of the SpriteSet (or the implicit `wall` / `avatar`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpriteType {
+    pub name: String,
+    /// Effective class (GVG-AI rule: the nearest ancestor's declared class wins over the
+    /// sprite's own; a sprite with no class anywhere in its chain has `None` and cannot be
+    /// instantiated).
+    pub class: Option<SpriteClass>,
+    pub params: SpriteParams,
+    pub parent: Option<TypeId>,
+    pub children: Vec<TypeId>,
+    /// Ancestors then self (GVG-AI `itypes`).
+    pub itypes: Vec<TypeId>,
+    /// Self, then every descendant in declaration order (GVG-AI `iSubTypes`).
+    pub subtypes: Vec<TypeId>,
+    /// `singleton=True` declared on this very type (applies to its whole subtree).
+    pub singleton: bool,
+    /// 1-based line of the declaration; 0 for the implicit defaults.
+    pub line: usize,
+}
+
+/// Effects with typed parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EffectKind {
+    StepBack {
+        pixel_perfect: bool,
+    },
+    UndoAll {
+        not_types: Vec<TypeId>,
+    },
+    BounceForward,
+    KillSprite,
+    KillBoth,
+    KillAll {
+        stype: TypeId,
+    },
+    KillIfHasMore {
+        resource: TypeId,
+        limit: i32,
+    },
+    KillIfHasLess {
+        resource: TypeId,
+        limit: i32,
+    },
+    KillIfOtherHasMore {
+        resource: TypeId,
+        limit: i32,
+        subtract: bool,
+    },
+    KillIfFromAbove,
+    KillIfFrontal,
+    KillIfNotFrontal,
+    CollectResourceIfHeld {
+        held: TypeId,
+        value: i32,
+        kill_resource: bool,
+    },
+    /// setSpeedForAll / increaseSpeedToAll / decreaseSpeedToAll.
+    SpeedForAll {
+        stype: TypeId,
+        value: f64,
+        mode: SpeedMode,
+    },
+    HalfSpeed,
+    /// spawnRight / spawnLeft / spawnAbove / spawnBelow: one cell from the second sprite.
+    SpawnNextTo {
+        stype: TypeId,
+        dir: Dir,
+        step_back: bool,
+    },
+    Align {
+        orient: bool,
+    },
+    TransformToRandomChild {
+        stype: TypeId,
+        kill_second: bool,
+        force_orientation: bool,
+    },
+    FlipDirection,
+    TransformIfCount {
+        stype: TypeId,
+        count_type: TypeId,
+        geq: i32,
+        leq: i32,
+        else_type: Option<TypeId>,
+        kill_second: bool,
+        force_orientation: bool,
+    },
+    TransformToSingleton {
+        stype: TypeId,
+        stype_other: TypeId,
+        take_orientation: bool,
+    },
+    SpawnIfHasLess {
+        resource: TypeId,
+        limit: i32,
+        stype: TypeId,
+    },
+    SpawnBehind {
+        stype: TypeId,
+    },
+    AddHealthPointsToMax {
+        value: i32,
+        kill_second: bool,
+    },
+    TransformTo {
+        stype: TypeId,
+        kill_second: bool,
+        force_orientation: bool,
+    },
+    TransformToAll {
+        stype: TypeId,
+        stype_to: TypeId,
+        kill_second: bool,
+        force_orientation: bool,
+    },
+    CloneSprite,
+    Spawn {
+        stype: TypeId,
+    },
+    SpawnIfHasMore {
+        resource: TypeId,
+        limit: i32,
+        stype: TypeId,
+        spend: i32,
+    },
+    CollectResource {
+        kill_resource: bool,
+    },
+    ChangeResource {
+        resource: TypeId,
+        value: i32,
+        kill_resource: bool,
+    },
+    SubtractHealthPoints {
+        value: i32,
+        limit: i32,
+        stype: Option<TypeId>,
+        score_if_killed: i32,
+    },
+    AddHealthPoints {
+        value: i32,
+        kill_second: bool,
+    },
+    TeleportToExit,
+    WrapAround {
+        offset: f64,
+    },
+    PullWithIt {
+        pixel_perfect: bool,
+    },
+    TurnAround,
+    ReverseDirection,
+    AttractGaze {
+        align: bool,
+    },
+    ShieldFrom {
+        stype: TypeId,
+        ftype: String,
+    },
+    AddTimer {
+        timer: i32,
+        repeating: bool,
+        delegate: Box<Effect>,
+    },
+}
+
+impl EffectKind {
+    /// The VGDL function name (used by `shieldFrom ftype=...`).
+    pub fn function_name(&self) -> &'static str {
+        use EffectKind::*;
+        match self {
+            StepBack { .. } => "stepBack",
+            UndoAll { .. } => "undoAll",
+            BounceForward => "bounceForward",
+            KillSprite => "killSprite",
+            KillBoth => "killBoth",
+            KillAll { .. } => "killAll",
+            KillIfHasMore { .. } => "killIfHasMore",
+            KillIfHasLess { .. } => "killIfHasLess",
+            KillIfOtherHasMore { .. } => "killIfOtherHasMore",
+            KillIfFromAbove => "killIfFromAbove",
+            KillIfFrontal => "killIfFrontal",
+            KillIfNotFrontal => "killIfNotFrontal",
+            CollectResourceIfHeld { .. } => "collectResourceIfHeld",
+            SpeedForAll {
+                mode: SpeedMode::Set,
+                ..
+            } => "setSpeedForAll",
+            SpeedForAll {
+                mode: SpeedMode::Increase,
+                ..
+            } => "increaseSpeedToAll",
+            SpeedForAll {
+                mode: SpeedMode::Decrease,
+                ..
+            } => "decreaseSpeedToAll",
+            HalfSpeed => "halfSpeed",
+            SpawnNextTo { dir, .. } => {
+                if *dir == Dir::RIGHT {
+                    "spawnRight"
+                } else if *dir == Dir::LEFT {
+                    "spawnLeft"
+                } else if *dir == Dir::UP {
+                    "spawnAbove"
+                } else {
+                    "spawnBelow"
+                }
+            }
+            Align { .. } => "align",
+            TransformToRandomChild { .. } => "transformToRandomChild",
+            FlipDirection => "flipDirection",
+            TransformIfCount { .. } => "transformIfCount",
+            TransformToSingleton { .. } => "transformToSingleton",
+            SpawnIfHasLess { .. } => "spawnIfHasLess",
+            SpawnBehind { .. } => "spawnBehind",
+            AddHealthPointsToMax { .. } => "addHealthPointsToMax",
+            TransformTo { .. } => "transformTo",
+            TransformToAll { .. } => "transformToAll",
+            CloneSprite => "cloneSprite",
+            Spawn { .. } => "spawn",
+            SpawnIfHasMore { .. } => "spawnIfHasMore",
+            CollectResource { .. } => "collectResource",
+            ChangeResource { .. } => "changeResource",
+            SubtractHealthPoints { .. } => "subtractHealthPoints",
+            AddHealthPoints { .. } => "addHealthPoints",
+            TeleportToExit => "teleportToExit",
+            WrapAround { .. } => "wrapAround",
+            PullWithIt { .. } => "pullWithIt",
+            TurnAround => "turnAround",
+            ReverseDirection => "reverseDirection",
+            AttractGaze { .. } => "attractGaze",
+            ShieldFrom { .. } => "shieldFrom",
+            AddTimer { .. } => "addTimer",
+        }
+    }
+}
+
+/// How a speed effect changes speeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeedMode {
+    Set,
+    Increase,
+    Decrease,
+}
+
+/// An effect with the parameters common to all effects.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Effect {
+    pub kind: EffectKind,
+    /// `scoreChange` (first player's value).
+    pub score_change: i32,
+    pub prob: f64,
+    pub repeat: u32,
+    pub line: usize,
+}
+
+/// What the second side of an interaction is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Other {
+    Sprite(TypeId),
+    /// End of screen.
+    Eos,
+    /// A native timed effect (`sprite TIME > effect timer=N`): applied to every sprite of the
+    /// type when the timer fires. `planned` means `nextExecution` was given (GVG-AI then plans
+    /// the first firing at `timer`; otherwise it fires on the first tick).
+    Time {
+        timer: i32,
+        repeating: bool,
+        planned: bool,
+    },
+}
+
+/// One `a b c > effect` line, expanded into one interaction per right-hand type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Interaction {
+    pub first: TypeId,
+    pub other: Other,
+    pub effect: Effect,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TerminationKind {
+    SpriteCounter {
+        stype: TypeId,
+        limit: i32,
+    },
+    /// Count of `stype` equals `limit` and exactly `subtypes` of its subtypes have sprites.
+    MultiSpriteCounterSubTypes {
+        stype: TypeId,
+        limit: i32,
+        subtypes: i32,
+    },
+    /// Holds when the count is at least `limit`.
+    SpriteCounterMore {
+        stype: TypeId,
+        limit: i32,
+    },
+    MultiSpriteCounter {
+        stypes: Vec<TypeId>,
+        limit: i32,
+        min: bool,
+    },
+    Timeout {
+        limit: i32,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Termination {
+    pub kind: TerminationKind,
+    pub win: bool,
+    pub line: usize,
+}
+
+/// `BasicGame` parameters.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GameParams {
+    pub square_size: Option<u32>,
+    pub key_handler: Option<String>,
+    /// Obstacle types for path finding (`obs=`).
+    pub obs: Vec<TypeId>,
+}
+
+/// A parsed and resolved game description.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameDescription {
+    pub params: GameParams,
+    /// Indexed by `TypeId`.
+    pub types: Vec<SpriteType>,
+    /// GVG-AI `spriteOrder`: leaves in declaration order (plus `wall` and `avatar`), with
+    /// `avatar` moved to the end. Updates run in reverse of this order.
+    pub sprite_order: Vec<TypeId>,
+    /// Character → stacked sprite types, including the defaults `w` → wall and `A` → avatar.
+    pub level_mapping: Vec<(char, Vec<TypeId>)>,
+    pub interactions: Vec<Interaction>,
+    pub terminations: Vec<Termination>,
+    /// LevelMapping characters naming unknown sprites (character, name, line): an error only
+    /// if a level uses them, as in GVG-AI.
+    pub unresolved_mapping: Vec<(char, String, usize)>,
+    /// Problems GVG-AI tolerates (e.g. unknown parameters, which it ignores).
+    pub warnings: Vec<String>,
+}
+
+impl GameDescription {
+    pub fn type_id(&self, name: &str) -> Option<TypeId> {
+        self.types
+            .iter()
+            .position(|t| t.name == name)
+            .and_then(|i| TypeId::try_from(i).ok())
+    }
+
+    pub fn type_name(&self, id: TypeId) -> &str {
+        self.types
+            .get(usize::from(id))
+            .map(|t| t.name.as_str())
+            .unwrap_or("?")
+    }
+
+    pub fn mapping(&self, c: char) -> Option<&[TypeId]> {
+        self.level_mapping
+            .iter()
+            .find(|(k, _)| *k == c)
+            .map(|(_, v)| v.as_slice())
+    }
+}

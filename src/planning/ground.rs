@@ -1,0 +1,931 @@
+//! Grounding: lifted PDDL → a compact [`Task`]. Only facts and actions reachable in the
+//! delete relaxation (a semi-naive fixpoint over the positive preconditions) are produced;
+//! static predicates are evaluated away.
+
+use super::pddl::{self, Atom, Domain, Effect, Literal, Problem, Term};
+use super::task::{Axiom, CondEffect, FactId, Operator, Task};
+use std::collections::{HashMap, HashSet};
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GroundError {
+    #[error("unknown object or constant '{0}'")]
+    UnknownObject(String),
+    #[error("undeclared predicate '{0}'")]
+    UnknownPredicate(String),
+    #[error("predicate '{0}' takes {1} arguments, given {2}")]
+    Arity(String, usize, usize),
+    #[error("object '{0}' has undeclared type '{1}'")]
+    UnknownType(String, String),
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    #[error("the goal fact {0} is unreachable (the task is unsolvable)")]
+    GoalUnreachable(String),
+    #[error("the problem is for domain '{0}', not '{1}'")]
+    DomainMismatch(String, String),
+    #[error("grounding exceeded the limit of {0} ground actions")]
+    TooLarge(usize),
+}
+
+/// The maximum number of ground actions before grounding gives up.
+pub const MAX_GROUND_ACTIONS: usize = 2_000_000;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Arg {
+    Var(usize),
+    Obj(u32),
+}
+
+#[derive(Clone, Debug)]
+struct LAtom {
+    pred: u32,
+    args: Vec<Arg>,
+}
+
+#[derive(Clone, Debug)]
+enum LLit {
+    Pos(LAtom),
+    Neg(LAtom),
+    Eq(Arg, Arg),
+    NotEq(Arg, Arg),
+}
+
+#[derive(Clone, Debug)]
+struct LEffect {
+    /// forall variables introduced by this effect (indices into the binding).
+    cond: Vec<LLit>,
+    add: Vec<LAtom>,
+    del: Vec<LAtom>,
+    /// Extra variables (from enclosing foralls) with their allowed objects.
+    forall_vars: Vec<(usize, Vec<u32>)>,
+}
+
+struct LAction {
+    name: String,
+    /// Allowed objects per variable (action parameters first, then forall variables).
+    domains: Vec<Vec<u32>>,
+    num_params: usize,
+    pos: Vec<LAtom>,
+    neg: Vec<LAtom>,
+    eqs: Vec<(Arg, Arg, bool)>,
+    effects: Vec<LEffect>,
+}
+
+type Key = (u32, Vec<u32>);
+
+struct Grounder<'a> {
+    domain: &'a Domain,
+    objects: Vec<String>,
+    obj_index: HashMap<String, u32>,
+    obj_type: Vec<String>,
+    preds: Vec<(String, usize)>,
+    pred_index: HashMap<String, u32>,
+    fluent: Vec<bool>,
+    derived: Vec<bool>,
+}
+
+impl<'a> Grounder<'a> {
+    fn new(domain: &'a Domain, problem: &Problem) -> Result<Self, GroundError> {
+        let mut g = Grounder {
+            domain,
+            objects: Vec::new(),
+            obj_index: HashMap::new(),
+            obj_type: Vec::new(),
+            preds: Vec::new(),
+            pred_index: HashMap::new(),
+            fluent: Vec::new(),
+            derived: Vec::new(),
+        };
+        for o in domain.constants.iter().chain(&problem.objects) {
+            if o.ty != "object" && !domain.types.iter().any(|t| t.name == o.ty) {
+                return Err(GroundError::UnknownType(o.name.clone(), o.ty.clone()));
+            }
+            if g.obj_index.contains_key(&o.name) {
+                continue; // a problem may repeat a domain constant
+            }
+            g.obj_index.insert(o.name.clone(), g.objects.len() as u32);
+            g.objects.push(o.name.clone());
+            g.obj_type.push(o.ty.clone());
+        }
+        for p in &domain.predicates {
+            g.pred_index.insert(p.name.clone(), g.preds.len() as u32);
+            g.preds.push((p.name.clone(), p.params.len()));
+        }
+        g.fluent = vec![false; g.preds.len()];
+        g.derived = vec![false; g.preds.len()];
+        fn mark(g: &mut Grounder, es: &[Effect]) {
+            for e in es {
+                match e {
+                    Effect::Add(a) | Effect::Del(a) => {
+                        if let Some(&p) = g.pred_index.get(&a.predicate) {
+                            g.fluent[p as usize] = true;
+                        }
+                    }
+                    Effect::When(_, inner) | Effect::Forall(_, inner) => mark(g, inner),
+                }
+            }
+        }
+        for a in &domain.actions {
+            mark(&mut g, &a.effects);
+        }
+        for d in &domain.derived {
+            let &p = g
+                .pred_index
+                .get(&d.head.name)
+                .ok_or_else(|| GroundError::UnknownPredicate(d.head.name.clone()))?;
+            g.fluent[p as usize] = true;
+            g.derived[p as usize] = true;
+        }
+        Ok(g)
+    }
+
+    fn objects_of(&self, ty: &str) -> Vec<u32> {
+        (0..self.objects.len() as u32)
+            .filter(|&o| self.domain.is_subtype(&self.obj_type[o as usize], ty))
+            .collect()
+    }
+
+    fn pred(&self, name: &str, arity: usize) -> Result<u32, GroundError> {
+        let &p = self
+            .pred_index
+            .get(name)
+            .ok_or_else(|| GroundError::UnknownPredicate(name.into()))?;
+        let want = self.preds[p as usize].1;
+        if want != arity {
+            return Err(GroundError::Arity(name.into(), want, arity));
+        }
+        Ok(p)
+    }
+
+    fn arg(&self, t: &Term, vars: &HashMap<String, usize>) -> Result<Arg, GroundError> {
+        match t {
+            Term::Var(v) => vars
+                .get(v)
+                .map(|&i| Arg::Var(i))
+                .ok_or_else(|| GroundError::UnknownObject(v.clone())),
+            Term::Object(o) => self
+                .obj_index
+                .get(o)
+                .map(|&i| Arg::Obj(i))
+                .ok_or_else(|| GroundError::UnknownObject(o.clone())),
+        }
+    }
+
+    fn latom(&self, a: &Atom, vars: &HashMap<String, usize>) -> Result<LAtom, GroundError> {
+        Ok(LAtom {
+            pred: self.pred(&a.predicate, a.args.len())?,
+            args: a
+                .args
+                .iter()
+                .map(|t| self.arg(t, vars))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    fn llit(&self, l: &Literal, vars: &HashMap<String, usize>) -> Result<LLit, GroundError> {
+        Ok(match l {
+            Literal::Pos(a) => LLit::Pos(self.latom(a, vars)?),
+            Literal::Neg(a) => LLit::Neg(self.latom(a, vars)?),
+            Literal::Eq(a, b) => LLit::Eq(self.arg(a, vars)?, self.arg(b, vars)?),
+            Literal::NotEq(a, b) => LLit::NotEq(self.arg(a, vars)?, self.arg(b, vars)?),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn flatten_effects(
+        &self,
+        es: &[Effect],
+        vars: &mut HashMap<String, usize>,
+        domains: &mut Vec<Vec<u32>>,
+        cond: &[LLit],
+        forall_vars: &[(usize, Vec<u32>)],
+        out: &mut Vec<LEffect>,
+    ) -> Result<(), GroundError> {
+        let mut simple = LEffect {
+            cond: cond.to_vec(),
+            add: vec![],
+            del: vec![],
+            forall_vars: forall_vars.to_vec(),
+        };
+        for e in es {
+            match e {
+                Effect::Add(a) => simple.add.push(self.latom(a, vars)?),
+                Effect::Del(a) => simple.del.push(self.latom(a, vars)?),
+                Effect::When(c, inner) => {
+                    let mut c2 = cond.to_vec();
+                    for l in c {
+                        c2.push(self.llit(l, vars)?);
+                    }
+                    self.flatten_effects(inner, vars, domains, &c2, forall_vars, out)?;
+                }
+                Effect::Forall(params, inner) => {
+                    let saved = vars.clone();
+                    let mut fv = forall_vars.to_vec();
+                    for p in params {
+                        let idx = domains.len();
+                        let objs = self.objects_of(&p.ty);
+                        domains.push(objs.clone());
+                        vars.insert(p.name.clone(), idx);
+                        fv.push((idx, objs));
+                    }
+                    self.flatten_effects(inner, vars, domains, cond, &fv, out)?;
+                    *vars = saved;
+                }
+            }
+        }
+        if !simple.add.is_empty() || !simple.del.is_empty() {
+            out.push(simple);
+        }
+        Ok(())
+    }
+
+    fn lift_action(&self, a: &pddl::Action) -> Result<LAction, GroundError> {
+        let mut vars = HashMap::new();
+        let mut domains = Vec::new();
+        for p in &a.params {
+            vars.insert(p.name.clone(), domains.len());
+            domains.push(self.objects_of(&p.ty));
+        }
+        let mut la = LAction {
+            name: a.name.clone(),
+            domains: Vec::new(),
+            num_params: a.params.len(),
+            pos: vec![],
+            neg: vec![],
+            eqs: vec![],
+            effects: vec![],
+        };
+        for l in &a.precondition {
+            match self.llit(l, &vars)? {
+                LLit::Pos(x) => la.pos.push(x),
+                LLit::Neg(x) => la.neg.push(x),
+                LLit::Eq(x, y) => la.eqs.push((x, y, true)),
+                LLit::NotEq(x, y) => la.eqs.push((x, y, false)),
+            }
+        }
+        self.flatten_effects(
+            &a.effects,
+            &mut vars,
+            &mut domains,
+            &[],
+            &[],
+            &mut la.effects,
+        )?;
+        la.domains = domains;
+        Ok(la)
+    }
+
+    fn ground_key(&self, a: &LAtom, b: &[u32]) -> Key {
+        (
+            a.pred,
+            a.args
+                .iter()
+                .map(|x| match *x {
+                    Arg::Var(i) => b[i],
+                    Arg::Obj(o) => o,
+                })
+                .collect(),
+        )
+    }
+
+    fn fact_name(&self, k: &Key) -> String {
+        let mut s = format!("({}", self.preds[k.0 as usize].0);
+        for &o in &k.1 {
+            s.push(' ');
+            s.push_str(&self.objects[o as usize]);
+        }
+        s.push(')');
+        s
+    }
+}
+
+fn val(a: Arg, b: &[u32]) -> u32 {
+    match a {
+        Arg::Var(i) => b[i],
+        Arg::Obj(o) => o,
+    }
+}
+
+struct FactTable {
+    index: HashMap<Key, u32>,
+    keys: Vec<Key>,
+    round: Vec<u32>,
+    by_pred: Vec<Vec<u32>>,
+    /// Facts by (predicate, argument position, object).
+    by_arg: HashMap<(u32, u32, u32), Vec<u32>>,
+}
+
+impl FactTable {
+    fn insert(&mut self, k: Key, round: u32) -> bool {
+        if self.index.contains_key(&k) {
+            return false;
+        }
+        let id = self.keys.len() as u32;
+        self.by_pred[k.0 as usize].push(id);
+        for (pos, &o) in k.1.iter().enumerate() {
+            self.by_arg
+                .entry((k.0, pos as u32, o))
+                .or_default()
+                .push(id);
+        }
+        self.index.insert(k.clone(), id);
+        self.keys.push(k);
+        self.round.push(round);
+        true
+    }
+}
+
+/// Which facts an atom may match in the current round of the semi-naive join.
+#[derive(Clone, Copy)]
+enum Window {
+    Delta(u32),
+    Old(u32),
+    Upto(u32),
+}
+
+impl Window {
+    fn ok(self, r: u32) -> bool {
+        match self {
+            Window::Delta(x) => r == x,
+            Window::Old(x) => r < x,
+            Window::Upto(x) => r <= x,
+        }
+    }
+}
+
+fn bound_value(a: Arg, binding: &[Option<u32>]) -> Option<u32> {
+    match a {
+        Arg::Obj(o) => Some(o),
+        Arg::Var(i) => binding[i],
+    }
+}
+
+/// Joins the atoms not yet `used`, picking at each level the atom with the most bound
+/// arguments and scanning only the facts indexed under its most selective bound argument.
+fn join(
+    facts: &FactTable,
+    atoms: &[(&LAtom, Window)],
+    used: &mut Vec<bool>,
+    binding: &mut Vec<Option<u32>>,
+    out: &mut dyn FnMut(&[Option<u32>]),
+) {
+    let mut pick: Option<(usize, usize)> = None;
+    for (j, (a, _)) in atoms.iter().enumerate() {
+        if used[j] {
+            continue;
+        }
+        let nb = a
+            .args
+            .iter()
+            .filter(|&&x| bound_value(x, binding).is_some())
+            .count();
+        if pick.is_none_or(|(_, best)| nb > best) {
+            pick = Some((j, nb));
+        }
+    }
+    let Some((j, _)) = pick else {
+        out(binding);
+        return;
+    };
+    let (atom, window) = atoms[j];
+    used[j] = true;
+    let empty = Vec::new();
+    let mut candidates = &facts.by_pred[atom.pred as usize];
+    for (k, &x) in atom.args.iter().enumerate() {
+        if let Some(o) = bound_value(x, binding) {
+            let list = facts
+                .by_arg
+                .get(&(atom.pred, k as u32, o))
+                .unwrap_or(&empty);
+            if list.len() < candidates.len() {
+                candidates = list;
+            }
+        }
+    }
+    for &fid in candidates {
+        if !window.ok(facts.round[fid as usize]) {
+            continue;
+        }
+        let args = &facts.keys[fid as usize].1;
+        let mut newly = Vec::new();
+        let mut ok = true;
+        for (a, &o) in atom.args.iter().zip(args) {
+            match *a {
+                Arg::Obj(x) => {
+                    if x != o {
+                        ok = false;
+                        break;
+                    }
+                }
+                Arg::Var(i) => match binding[i] {
+                    Some(x) if x != o => {
+                        ok = false;
+                        break;
+                    }
+                    Some(_) => {}
+                    None => {
+                        binding[i] = Some(o);
+                        newly.push(i);
+                    }
+                },
+            }
+        }
+        if ok {
+            join(facts, atoms, used, binding, out);
+        }
+        for i in newly {
+            binding[i] = None;
+        }
+    }
+    used[j] = false;
+}
+
+/// Enumerates completions of a partial binding over the variables `vars` (product of domains).
+fn complete(
+    domains: &[Vec<u32>],
+    partial: &[Option<u32>],
+    vars: &[usize],
+    out: &mut dyn FnMut(&[u32]),
+) {
+    let mut b: Vec<u32> = partial.iter().map(|x| x.unwrap_or(u32::MAX)).collect();
+    let free: Vec<usize> = vars
+        .iter()
+        .copied()
+        .filter(|&v| partial[v].is_none())
+        .collect();
+    // Bound variables must respect their declared types.
+    for &v in vars {
+        if let Some(o) = partial[v] {
+            if domains[v].binary_search(&o).is_err() {
+                return;
+            }
+        }
+    }
+    fn rec(domains: &[Vec<u32>], free: &[usize], b: &mut Vec<u32>, out: &mut dyn FnMut(&[u32])) {
+        let Some((&v, rest)) = free.split_first() else {
+            out(b);
+            return;
+        };
+        for &o in &domains[v] {
+            b[v] = o;
+            rec(domains, rest, b, out);
+        }
+    }
+    rec(domains, &free, &mut b, out);
+}
+
+/// The head parameters of a derived rule plus its free (existential) body variables.
+fn rule_params(d: &pddl::Derived) -> Vec<pddl::TypedName> {
+    let mut params = d.head.params.clone();
+    let mut add = |t: &Term| {
+        if let Term::Var(v) = t {
+            if !params.iter().any(|p| &p.name == v) {
+                params.push(pddl::TypedName {
+                    name: v.clone(),
+                    ty: "object".into(),
+                });
+            }
+        }
+    };
+    for l in &d.condition {
+        match l {
+            Literal::Pos(a) | Literal::Neg(a) => a.args.iter().for_each(&mut add),
+            Literal::Eq(x, y) | Literal::NotEq(x, y) => {
+                add(x);
+                add(y);
+            }
+        }
+    }
+    params
+}
+
+struct GroundAction {
+    schema: usize,
+    binding: Vec<u32>,
+}
+
+/// Grounds a domain and problem into a task with relaxed-reachability pruning.
+pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
+    if !problem.domain.is_empty() && problem.domain != domain.name {
+        return Err(GroundError::DomainMismatch(
+            problem.domain.clone(),
+            domain.name.clone(),
+        ));
+    }
+    let g = Grounder::new(domain, problem)?;
+    // Derived-predicate rules are grounded like actions that add their head; their ground
+    // instances become axioms of the task.
+    let n_ops = domain.actions.len();
+    let rules: Vec<pddl::Action> = domain
+        .derived
+        .iter()
+        .map(|d| pddl::Action {
+            name: d.head.name.clone(),
+            params: rule_params(d),
+            precondition: d.condition.clone(),
+            effects: vec![Effect::Add(Atom {
+                predicate: d.head.name.clone(),
+                args: d
+                    .head
+                    .params
+                    .iter()
+                    .map(|p| Term::Var(p.name.clone()))
+                    .collect(),
+            })],
+        })
+        .collect();
+    let schemas: Vec<LAction> = domain
+        .actions
+        .iter()
+        .chain(&rules)
+        .map(|a| g.lift_action(a))
+        .collect::<Result<_, _>>()?;
+    let no_vars = HashMap::new();
+
+    let mut facts = FactTable {
+        index: HashMap::new(),
+        keys: Vec::new(),
+        round: Vec::new(),
+        by_pred: vec![Vec::new(); g.preds.len()],
+        by_arg: HashMap::new(),
+    };
+    for a in &problem.init {
+        let la = g.latom(a, &no_vars)?;
+        facts.insert(g.ground_key(&la, &[]), 0);
+    }
+    let static_true = |facts: &FactTable, k: &Key| facts.index.contains_key(k);
+
+    let mut actions: Vec<GroundAction> = Vec::new();
+    let mut seen: HashSet<(usize, Vec<u32>)> = HashSet::new();
+    // Pending conditional adds: (condition keys, add keys).
+    let mut pending: Vec<(Vec<Key>, Vec<Key>)> = Vec::new();
+    let mut round = 1u32;
+    loop {
+        let mut found: Vec<(usize, Vec<u32>)> = Vec::new();
+        for (si, s) in schemas.iter().enumerate() {
+            let params: Vec<usize> = (0..s.num_params).collect();
+            let mut emit = |b: &[Option<u32>]| {
+                complete(&s.domains, b, &params, &mut |full: &[u32]| {
+                    let full = full.to_vec();
+                    for &(x, y, eq) in &s.eqs {
+                        if (val(x, &full) == val(y, &full)) != eq {
+                            return;
+                        }
+                    }
+                    for n in &s.neg {
+                        if !g.fluent[n.pred as usize]
+                            && static_true(&facts, &g.ground_key(n, &full))
+                        {
+                            return;
+                        }
+                    }
+                    found.push((si, full[..s.num_params].to_vec()));
+                });
+            };
+            let mut binding = vec![None; s.domains.len()];
+            if s.pos.is_empty() {
+                if round == 1 {
+                    emit(&binding);
+                }
+                continue;
+            }
+            for i in 0..s.pos.len() {
+                let mut order: Vec<(&LAtom, Window)> = vec![(&s.pos[i], Window::Delta(round - 1))];
+                for (j, a) in s.pos.iter().enumerate() {
+                    if j < i {
+                        order.push((a, Window::Old(round - 1)));
+                    } else if j > i {
+                        order.push((a, Window::Upto(round - 1)));
+                    }
+                }
+                let mut used = vec![false; order.len()];
+                // The delta atom goes first: it has the fewest candidate facts.
+                used[0] = true;
+                let (a0, w0) = order[0];
+                let rest_order = order.clone();
+                let mut cands: Vec<u32> = facts.by_pred[a0.pred as usize].clone();
+                cands.retain(|&f| w0.ok(facts.round[f as usize]));
+                for fid in cands {
+                    let args = &facts.keys[fid as usize].1;
+                    let mut ok = true;
+                    let mut newly = Vec::new();
+                    for (a, &o) in a0.args.iter().zip(args) {
+                        match *a {
+                            Arg::Obj(x) => ok &= x == o,
+                            Arg::Var(v) => match binding[v] {
+                                Some(x) => ok &= x == o,
+                                None => {
+                                    binding[v] = Some(o);
+                                    newly.push(v);
+                                }
+                            },
+                        }
+                    }
+                    if ok {
+                        join(&facts, &rest_order, &mut used, &mut binding, &mut emit);
+                    }
+                    for v in newly {
+                        binding[v] = None;
+                    }
+                }
+            }
+        }
+        let mut new_facts = false;
+        for (si, b) in found {
+            if !seen.insert((si, b.clone())) {
+                continue;
+            }
+            if actions.len() >= MAX_GROUND_ACTIONS {
+                return Err(GroundError::TooLarge(MAX_GROUND_ACTIONS));
+            }
+            let s = &schemas[si];
+            for e in &s.effects {
+                let vars: Vec<usize> = e.forall_vars.iter().map(|(v, _)| *v).collect();
+                let mut partial: Vec<Option<u32>> = vec![None; s.domains.len()];
+                for (i, &o) in b.iter().enumerate() {
+                    partial[i] = Some(o);
+                }
+                let all: Vec<usize> = (0..s.num_params).chain(vars.iter().copied()).collect();
+                complete(&s.domains, &partial, &all, &mut |full: &[u32]| {
+                    let mut conds = Vec::new();
+                    for c in &e.cond {
+                        match c {
+                            LLit::Pos(a) => {
+                                let k = g.ground_key(a, full);
+                                if g.fluent[a.pred as usize] {
+                                    conds.push(k);
+                                } else if !static_true(&facts, &k) {
+                                    return;
+                                }
+                            }
+                            LLit::Neg(a) => {
+                                if !g.fluent[a.pred as usize]
+                                    && static_true(&facts, &g.ground_key(a, full))
+                                {
+                                    return;
+                                }
+                            }
+                            LLit::Eq(x, y) => {
+                                if val(*x, full) != val(*y, full) {
+                                    return;
+                                }
+                            }
+                            LLit::NotEq(x, y) => {
+                                if val(*x, full) == val(*y, full) {
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                    let adds: Vec<Key> = e.add.iter().map(|a| g.ground_key(a, full)).collect();
+                    if !adds.is_empty() {
+                        pending.push((conds, adds));
+                    }
+                });
+            }
+            actions.push(GroundAction {
+                schema: si,
+                binding: b,
+            });
+        }
+        // Fire pending conditional adds until nothing changes.
+        loop {
+            let mut changed = false;
+            let mut keep = Vec::with_capacity(pending.len());
+            for (conds, adds) in pending.drain(..) {
+                if conds.iter().all(|k| facts.index.contains_key(k)) {
+                    for k in adds {
+                        if facts.insert(k, round) {
+                            new_facts = true;
+                            changed = true;
+                        }
+                    }
+                } else {
+                    keep.push((conds, adds));
+                }
+            }
+            pending = keep;
+            if !changed {
+                break;
+            }
+        }
+        if !new_facts {
+            break;
+        }
+        round += 1;
+    }
+
+    // Build the task over the reachable fluent facts.
+    let mut task = Task::default();
+    let mut fact_id: HashMap<u32, FactId> = HashMap::new();
+    for (i, k) in facts.keys.iter().enumerate() {
+        if g.fluent[k.0 as usize] {
+            fact_id.insert(i as u32, task.facts.len() as FactId);
+            task.facts.push(g.fact_name(k));
+        }
+    }
+    let id_of = |k: &Key| facts.index.get(k).and_then(|i| fact_id.get(i)).copied();
+    task.derived_facts = facts
+        .keys
+        .iter()
+        .filter(|k| g.derived[k.0 as usize])
+        .filter_map(&id_of)
+        .collect();
+    for a in &problem.init {
+        let la = g.latom(a, &no_vars)?;
+        if let Some(f) = id_of(&g.ground_key(&la, &[])) {
+            task.init.push(f);
+        }
+    }
+    task.init.sort_unstable();
+    task.init.dedup();
+    for ga in &actions {
+        let s = &schemas[ga.schema];
+        let b = &ga.binding;
+        let mut pre_pos: Vec<FactId> = s
+            .pos
+            .iter()
+            .filter_map(|a| id_of(&g.ground_key(a, b)))
+            .collect();
+        let mut pre_neg: Vec<FactId> = s
+            .neg
+            .iter()
+            .filter(|a| g.fluent[a.pred as usize])
+            .filter_map(|a| id_of(&g.ground_key(a, b)))
+            .collect();
+        pre_pos.sort_unstable();
+        pre_pos.dedup();
+        pre_neg.sort_unstable();
+        pre_neg.dedup();
+        if pre_pos.iter().any(|f| pre_neg.binary_search(f).is_ok()) {
+            continue;
+        }
+        if ga.schema >= n_ops {
+            let negated_derived = s
+                .neg
+                .iter()
+                .any(|a| g.derived[a.pred as usize] && id_of(&g.ground_key(a, b)).is_some());
+            if negated_derived {
+                return Err(GroundError::Unsupported(format!(
+                    "a negated derived predicate in the rule for '{}'",
+                    s.name
+                )));
+            }
+            let head = &s.effects[0].add[0];
+            if let Some(h) = id_of(&g.ground_key(head, b)) {
+                task.axioms.push(Axiom {
+                    pre_pos,
+                    pre_neg,
+                    head: h,
+                });
+            }
+            continue;
+        }
+        let mut uncond = CondEffect::default();
+        let mut conds: Vec<CondEffect> = Vec::new();
+        for e in &s.effects {
+            let vars: Vec<usize> = e.forall_vars.iter().map(|(v, _)| *v).collect();
+            let mut partial: Vec<Option<u32>> = vec![None; s.domains.len()];
+            for (i, &o) in b.iter().enumerate() {
+                partial[i] = Some(o);
+            }
+            let all: Vec<usize> = (0..s.num_params).chain(vars.iter().copied()).collect();
+            complete(&s.domains, &partial, &all, &mut |full: &[u32]| {
+                let mut ce = CondEffect::default();
+                for c in &e.cond {
+                    match c {
+                        LLit::Pos(a) => {
+                            let k = g.ground_key(a, full);
+                            if g.fluent[a.pred as usize] {
+                                match id_of(&k) {
+                                    Some(f) => ce.cond_pos.push(f),
+                                    None => return, // never true
+                                }
+                            } else if !static_true(&facts, &k) {
+                                return;
+                            }
+                        }
+                        LLit::Neg(a) => {
+                            let k = g.ground_key(a, full);
+                            if g.fluent[a.pred as usize] {
+                                if let Some(f) = id_of(&k) {
+                                    ce.cond_neg.push(f);
+                                }
+                            } else if static_true(&facts, &k) {
+                                return;
+                            }
+                        }
+                        LLit::Eq(x, y) => {
+                            if val(*x, full) != val(*y, full) {
+                                return;
+                            }
+                        }
+                        LLit::NotEq(x, y) => {
+                            if val(*x, full) == val(*y, full) {
+                                return;
+                            }
+                        }
+                    }
+                }
+                // Conditions already implied by the precondition are dropped.
+                ce.cond_pos.retain(|f| pre_pos.binary_search(f).is_err());
+                ce.cond_neg.retain(|f| pre_neg.binary_search(f).is_err());
+                if ce.cond_pos.iter().any(|f| pre_neg.binary_search(f).is_ok())
+                    || ce.cond_neg.iter().any(|f| pre_pos.binary_search(f).is_ok())
+                {
+                    return;
+                }
+                ce.add = e
+                    .add
+                    .iter()
+                    .filter_map(|a| id_of(&g.ground_key(a, full)))
+                    .collect();
+                ce.del = e
+                    .del
+                    .iter()
+                    .filter_map(|a| id_of(&g.ground_key(a, full)))
+                    .collect();
+                if ce.cond_pos.is_empty() && ce.cond_neg.is_empty() {
+                    uncond.add.extend(ce.add);
+                    uncond.del.extend(ce.del);
+                } else if !ce.add.is_empty() || !ce.del.is_empty() {
+                    ce.cond_pos.sort_unstable();
+                    ce.cond_neg.sort_unstable();
+                    conds.push(ce);
+                }
+            });
+        }
+        uncond.add.sort_unstable();
+        uncond.add.dedup();
+        uncond.del.sort_unstable();
+        uncond.del.dedup();
+        let mut effects = Vec::new();
+        if !uncond.add.is_empty() || !uncond.del.is_empty() {
+            effects.push(uncond);
+        }
+        effects.extend(conds);
+        if effects.is_empty() {
+            continue;
+        }
+        let mut name = format!("({}", s.name);
+        for &o in &b[..s.num_params] {
+            name.push(' ');
+            name.push_str(&g.objects[o as usize]);
+        }
+        name.push(')');
+        task.operators.push(Operator {
+            name,
+            pre_pos,
+            pre_neg,
+            effects,
+            cost: 1,
+        });
+    }
+    for l in &problem.goal {
+        match g.llit(l, &no_vars)? {
+            LLit::Pos(a) => {
+                let k = g.ground_key(&a, &[]);
+                if g.fluent[a.pred as usize] {
+                    match id_of(&k) {
+                        Some(f) => task.goal_pos.push(f),
+                        None => return Err(GroundError::GoalUnreachable(g.fact_name(&k))),
+                    }
+                } else if !static_true(&facts, &k) {
+                    return Err(GroundError::GoalUnreachable(g.fact_name(&k)));
+                }
+            }
+            LLit::Neg(a) => {
+                let k = g.ground_key(&a, &[]);
+                if g.fluent[a.pred as usize] {
+                    if let Some(f) = id_of(&k) {
+                        task.goal_neg.push(f);
+                    }
+                } else if static_true(&facts, &k) {
+                    return Err(GroundError::GoalUnreachable(format!(
+                        "(not {})",
+                        g.fact_name(&k)
+                    )));
+                }
+            }
+            LLit::Eq(x, y) => {
+                if val(x, &[]) != val(y, &[]) {
+                    return Err(GroundError::GoalUnreachable(
+                        "an equality of distinct objects".into(),
+                    ));
+                }
+            }
+            LLit::NotEq(x, y) => {
+                if val(x, &[]) == val(y, &[]) {
+                    return Err(GroundError::GoalUnreachable(
+                        "an inequality of an object with itself".into(),
+                    ));
+                }
+            }
+        }
+    }
+    task.goal_pos.sort_unstable();
+    task.goal_pos.dedup();
+    task.goal_neg.sort_unstable();
+    task.goal_neg.dedup();
+    Ok(task)
+}

@@ -1,0 +1,154 @@
+//! Classical planning, Fast-Downward-like: PDDL parsing ([`pddl`]), grounding with relaxed
+//! reachability ([`ground`]) into a STRIPS task with conditional effects ([`task`]), search
+//! engines with pluggable heuristics ([`search`]) and a concurrent anytime portfolio
+//! ([`portfolio`]). Pure computation: no I/O; CPU work runs on std threads.
+//!
+//! Entry point: [`solve`] (text in, validated plan out) or [`solve_task`] for a grounded task.
+
+pub mod examples;
+pub mod ground;
+pub mod pddl;
+pub mod portfolio;
+pub mod search;
+pub mod task;
+
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Options for [`solve`].
+#[derive(Debug, Clone)]
+pub struct PlanOptions {
+    /// Wall-clock limit for grounding and search together.
+    pub timeout: Duration,
+    /// Only optimal planners; the plan returned is provably shortest.
+    pub optimal: bool,
+    /// Worker threads (0: the available parallelism).
+    pub threads: usize,
+    /// Keep improving the first plan until the deadline (satisficing mode).
+    pub anytime: bool,
+    /// Run one named member (see [`portfolio::MEMBER_NAMES`]) instead of the portfolio.
+    pub planner: Option<String>,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        PlanOptions {
+            timeout: Duration::from_secs(10),
+            optimal: false,
+            threads: 0,
+            anytime: false,
+            planner: None,
+        }
+    }
+}
+
+/// A validated plan, serialisable as one JSON object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanResult {
+    /// Ground action names, e.g. `"(move up c1_1 c1_2)"`.
+    pub plan: Vec<String>,
+    pub length: usize,
+    pub cost: u64,
+    /// Wall time of the whole call (parse, ground, search).
+    pub seconds: f64,
+    /// Wall time until the returned plan was found.
+    pub found_seconds: f64,
+    /// The portfolio member (stage) that found the returned plan.
+    pub planner: String,
+    /// Whether the plan is proved optimal.
+    pub optimal: bool,
+    /// Nodes expanded by all members together.
+    pub expanded: u64,
+    /// Operator indices into the grounded task (for replaying with [`task::Task`]).
+    #[serde(skip)]
+    pub ops: Vec<task::OpId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum PlanError {
+    #[error("domain: {0}")]
+    Domain(pddl::PddlError),
+    #[error("problem: {0}")]
+    Problem(pddl::PddlError),
+    #[error("grounding: {0}")]
+    Ground(#[from] ground::GroundError),
+    #[error("the task has no plan (the search space was exhausted)")]
+    Unsolvable,
+    #[error("no plan found within {0:.3} s")]
+    Timeout(f64),
+    #[error("every planner gave up without a plan after {0:.3} s (only incomplete planners ran)")]
+    GaveUp(f64),
+    #[error("unknown planner '{0}' (known: {known})", known = portfolio::MEMBER_NAMES.join(", "))]
+    UnknownPlanner(String),
+}
+
+/// Parses, grounds and plans. The plan is validated on the grounded task.
+///
+/// Blocking and CPU-heavy (it runs the portfolio on its own std threads and returns by the
+/// deadline): call it from a std thread or `spawn_blocking`, never on a tokio worker.
+pub fn solve(
+    domain_text: &str,
+    problem_text: &str,
+    options: &PlanOptions,
+) -> Result<PlanResult, PlanError> {
+    let start = Instant::now();
+    let domain = pddl::parse_domain(domain_text).map_err(PlanError::Domain)?;
+    let problem = pddl::parse_problem(problem_text).map_err(PlanError::Problem)?;
+    let task = match ground::ground(&domain, &problem) {
+        Ok(t) => t,
+        Err(ground::GroundError::GoalUnreachable(_)) => return Err(PlanError::Unsolvable),
+        Err(e) => return Err(e.into()),
+    };
+    solve_task(task, options, start)
+}
+
+/// Plans on a grounded task; `start` is when the caller's clock started (for the deadline).
+pub fn solve_task(
+    task: task::Task,
+    options: &PlanOptions,
+    start: Instant,
+) -> Result<PlanResult, PlanError> {
+    let members = match &options.planner {
+        Some(name) if name != "portfolio" => vec![
+            portfolio::member(name, options.anytime && !options.optimal)
+                .ok_or_else(|| PlanError::UnknownPlanner(name.clone()))?,
+        ],
+        _ => portfolio::default_members(options.optimal, options.anytime),
+    };
+    let shared = search::Shared::new(task);
+    let report = portfolio::run(
+        Arc::clone(&shared),
+        &portfolio::PortfolioOptions {
+            deadline: start + options.timeout,
+            threads: options.threads,
+            anytime: options.anytime,
+            members,
+        },
+    );
+    let seconds = start.elapsed().as_secs_f64();
+    match report.best {
+        Some(found) => Ok(PlanResult {
+            plan: found
+                .plan
+                .iter()
+                .map(|&o| shared.task.operators[o as usize].name.clone())
+                .collect(),
+            length: found.plan.len(),
+            cost: found.cost,
+            seconds,
+            found_seconds: found.found_after.as_secs_f64(),
+            planner: found.planner,
+            optimal: found.optimal,
+            expanded: report.stats.expanded,
+            ops: found.plan,
+        }),
+        None if report.outcome == portfolio::Outcome::Unsolvable => Err(PlanError::Unsolvable),
+        None if start.elapsed() < options.timeout => Err(PlanError::GaveUp(seconds)),
+        None => Err(PlanError::Timeout(seconds)),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,184 @@
+use super::*;
+use crate::planning::examples;
+
+#[test]
+fn examples_parse_and_round_trip() {
+    for ex in examples::all() {
+        let d = parse_domain(ex.domain).unwrap_or_else(|e| panic!("{}: {e}", ex.name));
+        let p = parse_problem(&ex.problem).unwrap_or_else(|e| panic!("{}: {e}", ex.name));
+        let d2 = parse_domain(&write_domain(&d))
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", ex.name, write_domain(&d)));
+        let p2 = parse_problem(&write_problem(&p)).unwrap_or_else(|e| panic!("{}: {e}", ex.name));
+        assert_eq!(d, d2, "{}", ex.name);
+        assert_eq!(p, p2, "{}", ex.name);
+        // Writing is a fixpoint.
+        assert_eq!(write_domain(&d), write_domain(&d2));
+    }
+}
+
+#[test]
+fn model_details() {
+    let d = parse_domain(examples::BRIEFCASE).unwrap();
+    assert_eq!(d.name, "briefcase");
+    assert_eq!(d.types.len(), 2);
+    let mv = &d.actions[0];
+    assert_eq!(mv.params.len(), 2);
+    assert_eq!(
+        mv.params[1],
+        TypedName {
+            name: "?to".into(),
+            ty: "place".into()
+        }
+    );
+    assert!(matches!(mv.precondition[1], Literal::Neg(_)));
+    let Effect::Forall(vars, inner) = &mv.effects[2] else {
+        panic!("no forall: {:?}", mv.effects)
+    };
+    assert_eq!(vars[0].name, "?t");
+    assert!(matches!(&inner[0], Effect::When(c, e) if c.len() == 1 && e.len() == 2));
+    let g = parse_domain(examples::GRIPPER).unwrap();
+    assert!(matches!(g.actions[0].precondition[1], Literal::NotEq(_, _)));
+    // Case-insensitive names, comments.
+    let p = parse_problem("; c\n(DEFINE (PROBLEM X) (:Domain D) (:objects A) (:init (P A)) (:goal (and (P A) (not (= A A)))))").unwrap();
+    assert_eq!(p.name, "x");
+    assert_eq!(p.init[0].args[0], Term::Object("a".into()));
+    assert_eq!(p.goal.len(), 2);
+}
+
+#[test]
+fn derived_predicates_round_trip() {
+    let text = "(define (domain z) (:predicates (p ?x) (q ?x) (r))
+       (:derived (r) (and (p a) (not (q a))))
+       (:action go :parameters (?x) :precondition (r) :effect (q ?x)))";
+    let d = parse_domain(text).unwrap();
+    assert_eq!(d.derived.len(), 1);
+    assert_eq!(parse_domain(&write_domain(&d)).unwrap(), d);
+}
+
+fn err_domain(text: &str) -> PddlError {
+    match parse_domain(text) {
+        Err(e) => e,
+        Ok(d) => panic!("accepted: {d:?}"),
+    }
+}
+
+#[test]
+fn malformed_domains_are_rejected_with_location() {
+    let e = err_domain(
+        "(define (domain d)\n  (:predicates (p ?x))\n  (:action a :parameters (?x) :precondition (q ?x) :effect (p ?x)))",
+    );
+    assert_eq!(e.line, 3);
+    assert!(e.message.contains("undeclared predicate 'q'"), "{e}");
+    let e = err_domain(
+        "(define (domain d) (:predicates (p ?x))\n(:action a :parameters (?x) :precondition (p ?x ?x) :effect (p ?x)))",
+    );
+    assert!(e.message.contains("takes 1 arguments, given 2"), "{e}");
+    assert_eq!(e.line, 2);
+    let e = err_domain(
+        "(define (domain d) (:predicates (p ?x))\n(:action a :parameters (?x) :precondition (p ?y) :effect (p ?x)))",
+    );
+    assert!(e.message.contains("unknown variable '?y'"), "{e}");
+    assert_eq!((e.line, e.column), (2, 46));
+    let e = err_domain("(define (domain d) (:predicates (p ?x))");
+    assert!(e.message.contains("unclosed"), "{e}");
+    assert_eq!((e.line, e.column), (1, 1));
+    let e = err_domain(
+        "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (or (p ?x) (p ?x)) :effect (p ?x)))",
+    );
+    assert!(e.message.contains("unsupported in conditions: 'or'"), "{e}");
+    let e = err_domain("(define (domain d) (:types a -) (:predicates))");
+    assert!(e.message.contains("without a type"), "{e}");
+    let e = err_domain("(define (domain d) (:predicates (p ?x - thing)))");
+    assert!(e.message.contains("undeclared type 'thing'"), "{e}");
+    let e = err_domain("(define (domain d) (:frobnicate))");
+    assert!(
+        e.message.contains("unknown domain section ':frobnicate'"),
+        "{e}"
+    );
+    let e = err_domain("(define (problem d))");
+    assert!(e.message.contains("(domain <name>)"), "{e}");
+    let e = err_domain(
+        "(define (domain d) (:predicates (p)) (:action a :parameters () :effect (increase (total-cost) 1)))",
+    );
+    assert!(e.message.contains("unsupported"), "{e}");
+    let e = err_domain("(define (domain d) (:predicates (p ?x) (p ?y)))");
+    assert!(e.message.contains("duplicate predicate 'p'"), "{e}");
+    let e = err_domain(
+        "(define (domain d) (:predicates (p ?x)) (:action a :parameters (x) :effect (p ?x)))",
+    );
+    assert!(e.message.contains("expected a variable"), "{e}");
+    let e = err_domain(
+        "(define (domain d) (:predicates (p)) (:action a :parameters () :precondition))",
+    );
+    assert!(e.message.contains("':precondition' without a value"), "{e}");
+    let e = err_domain("");
+    assert!(e.message.contains("empty input"), "{e}");
+}
+
+#[test]
+fn malformed_problems_are_rejected_with_location() {
+    let e =
+        parse_problem("(define (problem p) (:domain d) (:objects a) (:init (p a)))").unwrap_err();
+    assert!(e.message.contains("no ':goal'"), "{e}");
+    let e = parse_problem("(define (problem p) (:domain d)\n (:init (p ?x)) (:goal (p a)))")
+        .unwrap_err();
+    assert!(e.message.contains("unknown variable"), "{e}");
+    assert_eq!(e.line, 2);
+    let e = parse_problem("(define (problem p) (:domain d) (:init (= (f) 3)) (:goal (p a)))")
+        .unwrap_err();
+    assert!(e.message.contains("numeric"), "{e}");
+    let e =
+        parse_problem("(define (problem p) (:domain d) (:objects a a) (:goal (p a)))").unwrap_err();
+    assert!(e.message.contains("duplicate object 'a'"), "{e}");
+    let e = parse_problem("(define (problem p) (:domain d) (:goal (p a)) extra)").unwrap_err();
+    assert!(e.message.contains("expected a list"), "{e}");
+}
+
+/// Random garbage never panics the parser.
+#[test]
+fn garbage_never_panics() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    let base = examples::BLOCKSWORLD.as_bytes();
+    for _ in 0..300 {
+        let mut t = base.to_vec();
+        for _ in 0..rng.gen_range(1..6) {
+            if t.is_empty() {
+                break;
+            }
+            let i = rng.gen_range(0..t.len());
+            match rng.gen_range(0..3) {
+                0 => {
+                    t.remove(i);
+                }
+                1 => t.insert(i, b"()?- ;x"[rng.gen_range(0..7)]),
+                _ => t.truncate(i),
+            }
+        }
+        let s = String::from_utf8_lossy(&t);
+        let _ = parse_domain(&s);
+        let _ = parse_problem(&s);
+    }
+}
+
+#[test]
+fn deep_nesting_is_rejected_not_overflowed() {
+    let n = 400;
+    let text = format!(
+        "(define (domain d) (:predicates (p)) (:action a :parameters () :precondition {}(p){} :effect (p)))",
+        "(and ".repeat(n),
+        ")".repeat(n)
+    );
+    assert!(parse_domain(&text).is_ok());
+    let text = format!(
+        "(define (domain d) (:predicates (p)) (:action a :parameters () :precondition {}(p){} :effect (p)))",
+        "(and ".repeat(5000),
+        ")".repeat(5000)
+    );
+    assert!(
+        parse_domain(&text)
+            .unwrap_err()
+            .message
+            .contains("nested deeper")
+    );
+}

@@ -1,0 +1,466 @@
+//! The planner portfolio: members (each a sequence of search stages) run concurrently on std
+//! threads under one deadline, interleaved in short time slices when there are more members
+//! than threads. The first valid plan wins and is improved while time remains (later stages
+//! and other members search under the shared cost bound). Every plan is validated by
+//! simulation on the grounded task before it is accepted.
+
+use super::search::astar::{AStar, AdmissibleKind};
+use super::search::gbfs::{HKind, LazyConfig, LazySearch};
+use super::search::width::{Bfws, Iw, Siw};
+use super::search::{Bound, Engine, Shared, Stats, Step};
+use super::task::OpId;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// One search configuration.
+#[derive(Debug, Clone)]
+pub enum Stage {
+    Lazy(LazyConfig),
+    AStar(AdmissibleKind),
+    Iw(u32),
+    Siw,
+    Bfws,
+}
+
+impl Stage {
+    fn build(&self, shared: &Arc<Shared>, bound: &Bound) -> Box<dyn Engine> {
+        match self {
+            Stage::Lazy(c) => Box::new(LazySearch::new(shared.clone(), c.clone(), bound.clone())),
+            Stage::AStar(k) => Box::new(AStar::new(shared.clone(), *k, bound.clone())),
+            Stage::Iw(k) => Box::new(Iw::new(shared.clone(), *k, bound.clone())),
+            Stage::Siw => Box::new(Siw::new(shared.clone(), bound.clone())),
+            Stage::Bfws => Box::new(Bfws::new(shared.clone(), bound.clone())),
+        }
+    }
+
+    /// Whether exhausting this stage without a bound proves the task unsolvable.
+    fn complete(&self) -> bool {
+        !matches!(self, Stage::Iw(_) | Stage::Siw)
+    }
+}
+
+/// A portfolio member: stages run one after the other (the later ones improve the plan).
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub name: String,
+    pub stages: Vec<Stage>,
+}
+
+fn lazy(name: &str, hs: &[HKind], weight: Option<u64>) -> Stage {
+    Stage::Lazy(LazyConfig {
+        name: name.into(),
+        heuristics: hs.to_vec(),
+        preferred: true,
+        weight,
+    })
+}
+
+fn lama_like(name: &str, hs: &[HKind], weights: &[u64]) -> Member {
+    let mut stages = vec![lazy(name, hs, None)];
+    for &w in weights {
+        stages.push(lazy(&format!("{name}-wastar{w}"), hs, Some(w)));
+    }
+    Member {
+        name: name.into(),
+        stages,
+    }
+}
+
+/// All member names accepted by [`member`].
+pub const MEMBER_NAMES: &[&str] = &[
+    "lama",
+    "hadd-lm",
+    "hff",
+    "bfws",
+    "iw1",
+    "iw2",
+    "siw",
+    "astar-lmcut",
+    "astar-hmax",
+    "astar-blind",
+];
+
+/// A member by name (`anytime` adds the weighted-A* improvement stages).
+pub fn member(name: &str, anytime: bool) -> Option<Member> {
+    let w: &[u64] = if anytime { &[5, 3, 2, 1] } else { &[] };
+    Some(match name {
+        "lama" => lama_like("lama", &[HKind::FF, HKind::LmCount], w),
+        "hadd-lm" => lama_like("hadd-lm", &[HKind::Add, HKind::LmCount], w),
+        "hff" => lama_like("hff", &[HKind::FF], w),
+        "bfws" => Member {
+            name: name.into(),
+            stages: vec![Stage::Bfws],
+        },
+        "iw1" => Member {
+            name: name.into(),
+            stages: vec![Stage::Iw(1)],
+        },
+        "iw2" => Member {
+            name: name.into(),
+            stages: vec![Stage::Iw(2)],
+        },
+        "siw" => Member {
+            name: name.into(),
+            stages: vec![Stage::Siw],
+        },
+        "astar-lmcut" => Member {
+            name: name.into(),
+            stages: vec![Stage::AStar(AdmissibleKind::LmCut)],
+        },
+        "astar-hmax" => Member {
+            name: name.into(),
+            stages: vec![Stage::AStar(AdmissibleKind::HMax)],
+        },
+        "astar-blind" => Member {
+            name: name.into(),
+            stages: vec![Stage::AStar(AdmissibleKind::Blind)],
+        },
+        _ => return None,
+    })
+}
+
+/// The default members: satisficing (no single point of failure: two relaxation
+/// heuristics with landmarks, width-based search, and an optimal member that ends the run
+/// with a proof of optimality), or optimal only.
+pub fn default_members(optimal: bool, anytime: bool) -> Vec<Member> {
+    let names: &[&str] = if optimal {
+        &["astar-lmcut", "astar-blind"]
+    } else {
+        &["lama", "hadd-lm", "bfws", "siw", "astar-lmcut"]
+    };
+    names.iter().filter_map(|n| member(n, anytime)).collect()
+}
+
+#[derive(Debug, Clone)]
+pub struct PortfolioOptions {
+    pub deadline: Instant,
+    /// 0: the available parallelism.
+    pub threads: usize,
+    /// Keep improving after the first plan until the deadline (or an optimal plan).
+    pub anytime: bool,
+    pub members: Vec<Member>,
+}
+
+/// A validated plan.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub plan: Vec<OpId>,
+    pub cost: u64,
+    pub planner: String,
+    pub optimal: bool,
+    pub found_after: Duration,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Solved,
+    /// The search space was exhausted by a complete member: no plan exists.
+    Unsolvable,
+    /// The deadline passed (or every member gave up) without a plan.
+    NoPlan,
+}
+
+/// What the portfolio did.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub outcome: Outcome,
+    pub best: Option<Found>,
+    /// Every plan accepted, in order (anytime improvement).
+    pub history: Vec<Found>,
+    pub stats: Stats,
+}
+
+struct Shared2 {
+    best: Mutex<Vec<Found>>,
+    stop: AtomicBool,
+    unsolvable: AtomicBool,
+    bound: Bound,
+    expanded: AtomicU64,
+    generated: AtomicU64,
+    evaluated: AtomicU64,
+    start: Instant,
+}
+
+struct Running {
+    member: Member,
+    stage: usize,
+    engine: Option<Box<dyn Engine>>,
+    batch: u64,
+    done: bool,
+}
+
+/// Runs the portfolio on a grounded task.
+pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
+    let threads = if opts.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        opts.threads
+    }
+    .clamp(1, opts.members.len().max(1));
+    let st = Arc::new(Shared2 {
+        best: Mutex::new(Vec::new()),
+        stop: AtomicBool::new(false),
+        unsolvable: AtomicBool::new(false),
+        bound: Bound::default(),
+        expanded: AtomicU64::new(0),
+        generated: AtomicU64::new(0),
+        evaluated: AtomicU64::new(0),
+        start: Instant::now(),
+    });
+    let mut groups: Vec<Vec<Member>> = vec![Vec::new(); threads];
+    for (i, m) in opts.members.iter().enumerate() {
+        groups[i % threads].push(m.clone());
+    }
+    // Detached workers: the caller gets the result at the deadline (or as soon as the run is
+    // decided) without waiting for the workers to notice and free their search spaces.
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    for group in groups {
+        let st = st.clone();
+        let shared = shared.clone();
+        let opts = opts.clone();
+        let tx = tx.clone();
+        if let Err(e) = std::thread::Builder::new()
+            .name("planner".into())
+            .spawn(move || worker(shared, group, &st, &opts, &tx))
+        {
+            tracing::error!("cannot start a planner thread: {e}");
+        }
+    }
+    drop(tx);
+    loop {
+        let left = opts.deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(()) if st.stop.load(Ordering::Relaxed) => break,
+            Ok(()) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                st.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let history = st.best.lock().map(|g| g.clone()).unwrap_or_default();
+    let best = history.last().cloned();
+    let outcome = if best.is_some() {
+        Outcome::Solved
+    } else if st.unsolvable.load(Ordering::Relaxed) {
+        Outcome::Unsolvable
+    } else {
+        Outcome::NoPlan
+    };
+    Report {
+        outcome,
+        best,
+        history,
+        stats: Stats {
+            expanded: st.expanded.load(Ordering::Relaxed),
+            generated: st.generated.load(Ordering::Relaxed),
+            evaluated: st.evaluated.load(Ordering::Relaxed),
+        },
+    }
+}
+
+fn worker(
+    shared: Arc<Shared>,
+    group: Vec<Member>,
+    st: &Shared2,
+    opts: &PortfolioOptions,
+    tx: &std::sync::mpsc::Sender<()>,
+) {
+    let mut running: Vec<Running> = group
+        .into_iter()
+        .map(|member| Running {
+            member,
+            stage: 0,
+            engine: None,
+            batch: 16,
+            done: false,
+        })
+        .collect();
+    loop {
+        if st.stop.load(Ordering::Relaxed) || Instant::now() >= opts.deadline {
+            break;
+        }
+        let mut any = false;
+        for r in running.iter_mut() {
+            if r.done || st.stop.load(Ordering::Relaxed) || Instant::now() >= opts.deadline {
+                continue;
+            }
+            any = true;
+            let Some(stage) = r.member.stages.get(r.stage).cloned() else {
+                r.done = true;
+                continue;
+            };
+            let engine = r
+                .engine
+                .get_or_insert_with(|| stage.build(&shared, &st.bound));
+            let before = engine.stats();
+            let t0 = Instant::now();
+            let res = engine.step(r.batch);
+            let dt = t0.elapsed();
+            let after = engine.stats();
+            st.expanded
+                .fetch_add(after.expanded - before.expanded, Ordering::Relaxed);
+            st.generated
+                .fetch_add(after.generated - before.generated, Ordering::Relaxed);
+            st.evaluated
+                .fetch_add(after.evaluated - before.evaluated, Ordering::Relaxed);
+            if dt < Duration::from_millis(4) {
+                r.batch = (r.batch * 2).min(1 << 20);
+            } else if dt > Duration::from_millis(25) {
+                r.batch = (r.batch / 2).max(1);
+            }
+            match res {
+                Step::Running => {}
+                Step::Solved(plan) => {
+                    let optimal = engine.optimal();
+                    let name = engine.name().to_string();
+                    match shared.task.validate(&plan) {
+                        Ok(_) => {
+                            let cost = shared.task.plan_cost(&plan);
+                            if let Ok(mut best) = st.best.lock() {
+                                if best.last().is_none_or(|b| cost < b.cost) {
+                                    best.push(Found {
+                                        plan,
+                                        cost,
+                                        planner: name,
+                                        optimal,
+                                        found_after: st.start.elapsed(),
+                                    });
+                                    st.bound.lower_to(cost);
+                                }
+                            }
+                            if optimal || !opts.anytime {
+                                st.stop.store(true, Ordering::Relaxed);
+                                let _ = tx.send(());
+                            }
+                        }
+                        Err(e) => {
+                            tracing::error!(
+                                "planner {name} produced an invalid plan ({e}); member stopped"
+                            );
+                            r.done = true;
+                        }
+                    }
+                    r.engine = None;
+                    r.stage += 1;
+                }
+                Step::GaveUp => {
+                    tracing::warn!("planner {} reached its state limit", engine.name());
+                    r.engine = None;
+                    r.stage += 1;
+                }
+                Step::Exhausted => {
+                    if stage.complete() && st.bound.get() == u64::MAX {
+                        st.unsolvable.store(true, Ordering::Relaxed);
+                        st.stop.store(true, Ordering::Relaxed);
+                        let _ = tx.send(());
+                    }
+                    // An optimal engine exhausted under a bound proves the bound optimal.
+                    if matches!(stage, Stage::AStar(_)) && st.bound.get() != u64::MAX {
+                        if let Ok(mut best) = st.best.lock() {
+                            if let Some(b) = best.last_mut() {
+                                b.optimal = true;
+                            }
+                        }
+                        st.stop.store(true, Ordering::Relaxed);
+                        let _ = tx.send(());
+                    }
+                    r.engine = None;
+                    r.stage += 1;
+                }
+            }
+            if r.stage >= r.member.stages.len() {
+                r.done = true;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    // When every member of every thread is done, the others stop on their own; a thread
+    // whose members are all done simply returns.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planning::examples;
+    use crate::planning::ground::ground;
+    use crate::planning::pddl::{parse_domain, parse_problem};
+
+    fn shared(domain: &str, problem: &str) -> Arc<Shared> {
+        Shared::new(
+            ground(
+                &parse_domain(domain).unwrap(),
+                &parse_problem(problem).unwrap(),
+            )
+            .unwrap(),
+        )
+    }
+
+    /// One thread, a hopeless member first: interleaving still lets the good member win.
+    #[test]
+    fn members_interleave_on_one_thread() {
+        let p = examples::sokoban_problem("l1", examples::GVGAI_SOKOBAN_LEVELS[1]);
+        let sh = shared(examples::SOKOBAN, &p);
+        let opts = PortfolioOptions {
+            deadline: Instant::now() + Duration::from_secs(60),
+            threads: 1,
+            anytime: false,
+            members: vec![
+                member("astar-blind", false).unwrap(),
+                member("bfws", false).unwrap(),
+            ],
+        };
+        let r = run(sh.clone(), &opts);
+        assert_eq!(r.outcome, Outcome::Solved);
+        let best = r.best.unwrap();
+        assert_eq!(best.planner, "bfws");
+        assert!(sh.task.validate(&best.plan).is_ok());
+        assert_eq!(r.history.len(), 1);
+    }
+
+    #[test]
+    fn anytime_history_strictly_improves_and_ends_optimal() {
+        let sh = shared(examples::GRIPPER, examples::GRIPPER_4);
+        let opts = PortfolioOptions {
+            deadline: Instant::now() + Duration::from_secs(60),
+            threads: 2,
+            anytime: true,
+            members: default_members(false, true),
+        };
+        let r = run(sh.clone(), &opts);
+        assert!(!r.history.is_empty());
+        for w in r.history.windows(2) {
+            assert!(w[1].cost < w[0].cost);
+        }
+        let best = r.best.unwrap();
+        assert!(best.optimal);
+        assert_eq!(best.cost, 11);
+    }
+
+    #[test]
+    fn deadline_in_the_past_gives_no_plan() {
+        let sh = shared(examples::GRIPPER, examples::GRIPPER_4);
+        let opts = PortfolioOptions {
+            deadline: Instant::now(),
+            threads: 2,
+            anytime: false,
+            members: default_members(false, false),
+        };
+        let r = run(sh, &opts);
+        assert_eq!(r.outcome, Outcome::NoPlan);
+        assert!(r.best.is_none());
+    }
+
+    #[test]
+    fn member_names_resolve() {
+        for n in MEMBER_NAMES {
+            assert!(member(n, true).is_some(), "{n}");
+        }
+        assert!(member("fast-downward", false).is_none());
+        assert_eq!(member("lama", true).unwrap().stages.len(), 5);
+    }
+}

@@ -1,0 +1,270 @@
+//! Lazy best-first search (LAMA style): greedy (key h) or weighted A* (key g + w·h), one
+//! open list per heuristic plus one per heuristic for preferred successors, alternated with
+//! a boost for the preferred lists whenever some heuristic reaches a new best value.
+
+use super::landmarks::LandmarkGraph;
+use super::relaxed::{RelaxedHeuristic, RelaxedKind};
+use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step};
+use crate::planning::task::OpId;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+/// A heuristic for the lazy search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HKind {
+    Add,
+    FF,
+    LmCount,
+}
+
+#[derive(Debug, Clone)]
+pub struct LazyConfig {
+    pub name: String,
+    pub heuristics: Vec<HKind>,
+    pub preferred: bool,
+    /// None: greedy best-first search; Some(w): weighted A* with weight w.
+    pub weight: Option<u64>,
+}
+
+enum Inst {
+    Relaxed(RelaxedHeuristic),
+    Lm(Arc<LandmarkGraph>),
+}
+
+type Entry = Reverse<(u64, u64, u32, OpId)>;
+
+pub struct LazySearch {
+    shared: Arc<Shared>,
+    cfg: LazyConfig,
+    bound: Bound,
+    reg: Registry,
+    insts: Vec<Inst>,
+    queues: Vec<BinaryHeap<Entry>>,
+    priority: Vec<i64>,
+    best_h: Vec<u64>,
+    closed: Vec<bool>,
+    lm_acc: Vec<Box<[u64]>>,
+    seq: u64,
+    started: bool,
+    stats: Stats,
+    ops: Vec<OpId>,
+    pref: Vec<OpId>,
+    pref_mark: Vec<bool>,
+}
+
+impl LazySearch {
+    pub fn new(shared: Arc<Shared>, cfg: LazyConfig, bound: Bound) -> LazySearch {
+        let insts: Vec<Inst> = cfg
+            .heuristics
+            .iter()
+            .map(|k| match k {
+                HKind::Add => Inst::Relaxed(RelaxedHeuristic::new(
+                    shared.relaxed.clone(),
+                    RelaxedKind::Add,
+                )),
+                HKind::FF => Inst::Relaxed(RelaxedHeuristic::new(
+                    shared.relaxed.clone(),
+                    RelaxedKind::FF,
+                )),
+                HKind::LmCount => Inst::Lm(shared.landmarks()),
+            })
+            .collect();
+        let nq = insts.len() * if cfg.preferred { 2 } else { 1 };
+        let nops = shared.task.operators.len();
+        LazySearch {
+            shared,
+            bound,
+            reg: Registry::new(),
+            queues: (0..nq).map(|_| BinaryHeap::new()).collect(),
+            priority: vec![0; nq],
+            best_h: vec![u64::MAX; insts.len()],
+            insts,
+            cfg,
+            closed: Vec::new(),
+            lm_acc: Vec::new(),
+            seq: 0,
+            started: false,
+            stats: Stats::default(),
+            ops: Vec::new(),
+            pref: Vec::new(),
+            pref_mark: vec![false; nops],
+        }
+    }
+
+    fn pop(&mut self) -> Option<(u32, OpId)> {
+        let mut best: Option<usize> = None;
+        for (i, q) in self.queues.iter().enumerate() {
+            if !q.is_empty() && best.is_none_or(|b| self.priority[i] < self.priority[b]) {
+                best = Some(i);
+            }
+        }
+        let i = best?;
+        self.priority[i] += 1;
+        self.queues[i].pop().map(|Reverse((_, _, p, o))| (p, o))
+    }
+
+    /// Processes one open-list entry; returns Some(step) when the search ends.
+    fn process(&mut self, parent: u32, op: OpId) -> Option<Step> {
+        let task = &self.shared.task;
+        let (node, g) = if parent == NO_NODE {
+            let s = task.initial_state();
+            (self.reg.insert(s, NO_NODE, 0, 0).0, 0)
+        } else {
+            let g = self.reg.g[parent as usize] + task.operators[op as usize].cost as u64;
+            if g >= self.bound.get() {
+                return None;
+            }
+            let s = task.apply(&self.reg.states[parent as usize], op);
+            let (id, new) = self.reg.insert(s, parent, op, g);
+            if !new {
+                if self.closed[id as usize]
+                    && (self.cfg.weight.is_none() || self.reg.g[id as usize] <= g)
+                {
+                    return None;
+                }
+                if g < self.reg.g[id as usize] {
+                    self.reg.parent[id as usize] = parent;
+                    self.reg.op[id as usize] = op;
+                    self.reg.g[id as usize] = g;
+                } else if self.closed[id as usize] {
+                    return None;
+                }
+            }
+            (id, g)
+        };
+        let n = node as usize;
+        if self.closed.len() <= n {
+            self.closed.resize(n + 1, false);
+        }
+        let has_lm = self.insts.iter().any(|i| matches!(i, Inst::Lm(_)));
+        if has_lm && self.lm_acc.len() <= n {
+            let acc = self.insts.iter().find_map(|i| match i {
+                Inst::Lm(lg) => Some(if parent == NO_NODE {
+                    lg.initial_accepted(&self.reg.states[n])
+                } else {
+                    lg.progress(&self.lm_acc[parent as usize], &self.reg.states[n])
+                }),
+                _ => None,
+            });
+            if let Some(acc) = acc {
+                self.lm_acc.push(acc);
+            }
+        }
+        self.closed[n] = true;
+        let state = self.reg.states[n].clone();
+        if task.is_goal(&state) {
+            return Some(Step::Solved(self.reg.plan(node)));
+        }
+        // Evaluate.
+        self.stats.evaluated += 1;
+        for &p in &self.pref {
+            self.pref_mark[p as usize] = false;
+        }
+        self.pref.clear();
+        let mut hs = Vec::with_capacity(self.insts.len());
+        let mut tmp = Vec::new();
+        for inst in self.insts.iter_mut() {
+            let h = match inst {
+                Inst::Relaxed(r) => {
+                    r.evaluate(task, &state, self.cfg.preferred.then_some(&mut tmp))
+                }
+                Inst::Lm(lg) => {
+                    // Dead end if some unaccepted landmark is unreachable: covered by the
+                    // relaxed heuristics; landmark counting alone never prunes.
+                    Some(lg.count(
+                        task,
+                        &self.lm_acc[n],
+                        &state,
+                        self.cfg.preferred.then_some(&mut tmp),
+                    ))
+                }
+            };
+            let Some(h) = h else {
+                return None; // dead end
+            };
+            hs.push(h);
+            for &o in &tmp {
+                if !self.pref_mark[o as usize] {
+                    self.pref_mark[o as usize] = true;
+                    self.pref.push(o);
+                }
+            }
+            tmp.clear();
+        }
+        let mut progress = false;
+        for (i, &h) in hs.iter().enumerate() {
+            if h < self.best_h[i] {
+                self.best_h[i] = h;
+                progress = true;
+            }
+        }
+        if progress && self.cfg.preferred {
+            for i in 0..self.insts.len() {
+                self.priority[2 * i + 1] -= 1000;
+            }
+        }
+        // Expand.
+        self.stats.expanded += 1;
+        let mut ops = std::mem::take(&mut self.ops);
+        self.shared.succ.applicable(task, &state, &mut ops);
+        self.stats.generated += ops.len() as u64;
+        let nh = self.insts.len();
+        for &o in &ops {
+            let preferred = self.cfg.preferred && self.pref_mark[o as usize];
+            for (i, &h) in hs.iter().enumerate() {
+                let key = match self.cfg.weight {
+                    None => h,
+                    Some(w) => g.saturating_add(w.saturating_mul(h)),
+                };
+                self.seq += 1;
+                let e = Reverse((key, self.seq, node, o));
+                if self.cfg.preferred {
+                    self.queues[2 * i].push(e);
+                    if preferred {
+                        self.queues[2 * i + 1].push(e);
+                    }
+                } else {
+                    self.queues[i].push(e);
+                }
+            }
+            let _ = nh;
+        }
+        self.ops = ops;
+        None
+    }
+}
+
+impl Engine for LazySearch {
+    fn name(&self) -> &str {
+        &self.cfg.name
+    }
+
+    fn step(&mut self, expansions: u64) -> Step {
+        if !self.started {
+            self.started = true;
+            if let Some(r) = self.process(NO_NODE, 0) {
+                return r;
+            }
+        }
+        let target = self.stats.expanded + expansions;
+        let mut pops = 0u64;
+        while self.stats.expanded < target && pops < expansions.saturating_mul(4) {
+            if self.reg.states.len() >= super::MAX_STATES {
+                return Step::GaveUp;
+            }
+            pops += 1;
+            let Some((p, o)) = self.pop() else {
+                return Step::Exhausted;
+            };
+            if let Some(r) = self.process(p, o) {
+                return r;
+            }
+        }
+        Step::Running
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}

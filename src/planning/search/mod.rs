@@ -1,0 +1,164 @@
+//! Search engines over a grounded [`Task`]: lazy greedy best-first search with several
+//! heuristics and preferred operators (also weighted A*), eager A* (LM-cut, h_max, blind),
+//! and width-based search (IW(k), BFWS). Engines are stepped in slices of expansions so a
+//! portfolio can interleave them on few threads and stop them at a deadline.
+
+pub mod astar;
+pub mod gbfs;
+pub mod landmarks;
+pub mod relaxed;
+pub mod width;
+
+use super::task::{OpId, State, Task};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Outcome of one slice of search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Running,
+    Solved(Vec<OpId>),
+    /// The search space (below the cost bound) is exhausted.
+    Exhausted,
+    /// The engine stopped without a result (its state limit was reached).
+    GaveUp,
+}
+
+/// The most states one engine keeps before giving up (memory guard, ~1 GB on small tasks).
+pub const MAX_STATES: usize = 4_000_000;
+
+/// Counters of an engine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    pub expanded: u64,
+    pub generated: u64,
+    pub evaluated: u64,
+}
+
+/// A steppable search engine.
+pub trait Engine: Send {
+    fn name(&self) -> &str;
+    /// Runs up to `expansions` node expansions.
+    fn step(&mut self, expansions: u64) -> Step;
+    fn stats(&self) -> Stats;
+    /// Whether a plan from this engine is guaranteed optimal.
+    fn optimal(&self) -> bool {
+        false
+    }
+}
+
+/// A shared upper bound on plan cost: engines prune nodes that cannot beat it.
+#[derive(Debug, Clone)]
+pub struct Bound(pub Arc<AtomicU64>);
+
+impl Default for Bound {
+    fn default() -> Self {
+        Bound(Arc::new(AtomicU64::new(u64::MAX)))
+    }
+}
+
+impl Bound {
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+    pub fn lower_to(&self, v: u64) {
+        self.0.fetch_min(v, Ordering::Relaxed);
+    }
+}
+
+/// Interned states with their search-node data (parent, operator, g).
+pub struct Registry {
+    pub states: Vec<State>,
+    pub index: HashMap<State, u32>,
+    pub parent: Vec<u32>,
+    pub op: Vec<OpId>,
+    pub g: Vec<u64>,
+}
+
+pub const NO_NODE: u32 = u32::MAX;
+
+impl Registry {
+    pub fn new() -> Registry {
+        Registry {
+            states: Vec::new(),
+            index: HashMap::new(),
+            parent: Vec::new(),
+            op: Vec::new(),
+            g: Vec::new(),
+        }
+    }
+
+    /// Returns (id, is_new).
+    pub fn insert(&mut self, s: State, parent: u32, op: OpId, g: u64) -> (u32, bool) {
+        if let Some(&id) = self.index.get(&s) {
+            return (id, false);
+        }
+        let id = self.states.len() as u32;
+        self.index.insert(s.clone(), id);
+        self.states.push(s);
+        self.parent.push(parent);
+        self.op.push(op);
+        self.g.push(g);
+        (id, true)
+    }
+
+    pub fn plan(&self, mut node: u32) -> Vec<OpId> {
+        let mut plan = Vec::new();
+        while self.parent[node as usize] != NO_NODE {
+            plan.push(self.op[node as usize]);
+            node = self.parent[node as usize];
+        }
+        plan.reverse();
+        plan
+    }
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Shared read-only data for the engines of one task.
+pub struct Shared {
+    pub task: Task,
+    pub succ: super::task::SuccessorGenerator,
+    pub relaxed: Arc<relaxed::RelaxedTask>,
+    pub landmarks: std::sync::OnceLock<Arc<landmarks::LandmarkGraph>>,
+}
+
+impl Shared {
+    pub fn new(task: Task) -> Arc<Shared> {
+        let succ = super::task::SuccessorGenerator::new(&task);
+        let relaxed = Arc::new(relaxed::RelaxedTask::new(&task));
+        Arc::new(Shared {
+            task,
+            succ,
+            relaxed,
+            landmarks: std::sync::OnceLock::new(),
+        })
+    }
+
+    pub fn landmarks(&self) -> Arc<landmarks::LandmarkGraph> {
+        self.landmarks
+            .get_or_init(|| Arc::new(landmarks::LandmarkGraph::compute(&self.task, &self.relaxed)))
+            .clone()
+    }
+}
+
+/// Runs an engine to completion with no limit (for tests and simple uses).
+pub fn run_to_end(engine: &mut dyn Engine, max_expansions: u64) -> Option<Vec<OpId>> {
+    let mut used = 0;
+    while used < max_expansions {
+        match engine.step(1000) {
+            Step::Running => used += 1000,
+            Step::Solved(p) => return Some(p),
+            Step::Exhausted | Step::GaveUp => return None,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

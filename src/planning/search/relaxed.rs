@@ -1,0 +1,431 @@
+//! Delete-relaxation heuristics: h_max, h_add, h_FF (with preferred operators) and LM-cut.
+//! Conditional effects are split into one relaxed action per effect; all relaxed actions of
+//! an operator share its cost, which keeps LM-cut admissible. Negative conditions are ignored.
+
+use crate::planning::task::{FactId, OpId, State, Task};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+pub const INF: u64 = u64::MAX;
+const GOAL_OP: u32 = u32::MAX;
+/// The operator id of relaxed actions that come from axioms (cost 0).
+const AXIOM_OP: u32 = u32::MAX - 1;
+
+/// A relaxed action: one effect of one operator.
+#[derive(Debug, Clone)]
+pub struct RelAction {
+    pub pre: Vec<u32>,
+    pub add: Vec<u32>,
+    pub op: u32,
+}
+
+/// The relaxed task with two artificial facts: `TRUE` (always holds; the precondition of
+/// actions that have none) and `GOAL` (added by the goal action, whose preconditions are the
+/// goal facts).
+#[derive(Debug, Clone)]
+pub struct RelaxedTask {
+    pub num_facts: usize,
+    pub true_fact: u32,
+    pub goal_fact: u32,
+    pub actions: Vec<RelAction>,
+    pub pre_of: Vec<Vec<u32>>,
+    pub op_cost: Vec<u64>,
+}
+
+impl RelaxedTask {
+    pub fn new(task: &Task) -> RelaxedTask {
+        let n = task.facts.len();
+        let true_fact = n as u32;
+        let goal_fact = n as u32 + 1;
+        let mut actions = Vec::new();
+        for (i, o) in task.operators.iter().enumerate() {
+            for e in &o.effects {
+                if e.add.is_empty() {
+                    continue;
+                }
+                let mut pre: Vec<u32> = o.pre_pos.iter().chain(&e.cond_pos).copied().collect();
+                pre.sort_unstable();
+                pre.dedup();
+                if pre.is_empty() {
+                    pre.push(true_fact);
+                }
+                actions.push(RelAction {
+                    pre,
+                    add: e.add.clone(),
+                    op: i as u32,
+                });
+            }
+        }
+        for ax in &task.axioms {
+            let mut pre = ax.pre_pos.clone();
+            if pre.is_empty() {
+                pre.push(true_fact);
+            }
+            actions.push(RelAction {
+                pre,
+                add: vec![ax.head],
+                op: AXIOM_OP,
+            });
+        }
+        let mut gpre = task.goal_pos.clone();
+        if gpre.is_empty() {
+            gpre.push(true_fact);
+        }
+        actions.push(RelAction {
+            pre: gpre,
+            add: vec![goal_fact],
+            op: GOAL_OP,
+        });
+        let mut pre_of = vec![Vec::new(); n + 2];
+        for (ai, a) in actions.iter().enumerate() {
+            for &p in &a.pre {
+                pre_of[p as usize].push(ai as u32);
+            }
+        }
+        RelaxedTask {
+            num_facts: n + 2,
+            true_fact,
+            goal_fact,
+            actions,
+            pre_of,
+            op_cost: task.operators.iter().map(|o| o.cost as u64).collect(),
+        }
+    }
+
+    fn cost_of(&self, a: &RelAction, op_cost: &[u64]) -> u64 {
+        if a.op >= AXIOM_OP {
+            0
+        } else {
+            op_cost[a.op as usize]
+        }
+    }
+}
+
+/// Scratch space for one heuristic instance.
+#[derive(Debug, Clone, Default)]
+pub struct Scratch {
+    pub fact_cost: Vec<u64>,
+    pub supporter: Vec<u32>,
+    unsat: Vec<u32>,
+    act_val: Vec<u64>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    marked: Vec<bool>,
+    op_marked: Vec<bool>,
+    stack: Vec<u32>,
+}
+
+/// Cost propagation (generalised Dijkstra). `additive` selects h_add, otherwise h_max.
+pub fn propagate(rt: &RelaxedTask, s: &State, op_cost: &[u64], additive: bool, sc: &mut Scratch) {
+    propagate_full(rt, s, op_cost, additive, true, sc)
+}
+
+/// Like [`propagate`]; with `stop_at_goal == false` every fact gets its final cost.
+pub fn propagate_full(
+    rt: &RelaxedTask,
+    s: &State,
+    op_cost: &[u64],
+    additive: bool,
+    stop_at_goal: bool,
+    sc: &mut Scratch,
+) {
+    let nf = rt.num_facts;
+    let na = rt.actions.len();
+    sc.fact_cost.clear();
+    sc.fact_cost.resize(nf, INF);
+    sc.supporter.clear();
+    sc.supporter.resize(nf, u32::MAX);
+    sc.unsat.clear();
+    sc.unsat
+        .extend(rt.actions.iter().map(|a| a.pre.len() as u32));
+    sc.act_val.clear();
+    sc.act_val.resize(na, 0);
+    sc.heap.clear();
+    for f in s.facts() {
+        if (f as usize) < nf {
+            sc.fact_cost[f as usize] = 0;
+            sc.heap.push(Reverse((0, f)));
+        }
+    }
+    sc.fact_cost[rt.true_fact as usize] = 0;
+    sc.heap.push(Reverse((0, rt.true_fact)));
+    while let Some(Reverse((c, f))) = sc.heap.pop() {
+        if c > sc.fact_cost[f as usize] {
+            continue;
+        }
+        if f == rt.goal_fact && stop_at_goal {
+            break;
+        }
+        for &ai in &rt.pre_of[f as usize] {
+            let ai = ai as usize;
+            sc.act_val[ai] = if additive {
+                sc.act_val[ai].saturating_add(c)
+            } else {
+                sc.act_val[ai].max(c)
+            };
+            sc.unsat[ai] -= 1;
+            if sc.unsat[ai] == 0 {
+                let a = &rt.actions[ai];
+                let v = sc.act_val[ai].saturating_add(rt.cost_of(a, op_cost));
+                for &q in &a.add {
+                    if v < sc.fact_cost[q as usize] {
+                        sc.fact_cost[q as usize] = v;
+                        sc.supporter[q as usize] = ai as u32;
+                        sc.heap.push(Reverse((v, q)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Which relaxation heuristic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelaxedKind {
+    Max,
+    Add,
+    FF,
+}
+
+/// h_max / h_add / h_FF with preferred operators (relaxed-plan actions applicable in s).
+pub struct RelaxedHeuristic {
+    pub rt: std::sync::Arc<RelaxedTask>,
+    pub kind: RelaxedKind,
+    sc: Scratch,
+}
+
+impl RelaxedHeuristic {
+    pub fn new(rt: std::sync::Arc<RelaxedTask>, kind: RelaxedKind) -> Self {
+        RelaxedHeuristic {
+            rt,
+            kind,
+            sc: Scratch::default(),
+        }
+    }
+
+    /// The heuristic value (None: dead end), filling `preferred` when given.
+    pub fn evaluate(
+        &mut self,
+        task: &Task,
+        s: &State,
+        preferred: Option<&mut Vec<OpId>>,
+    ) -> Option<u64> {
+        let rt = &*self.rt;
+        propagate(
+            rt,
+            s,
+            &rt.op_cost,
+            self.kind != RelaxedKind::Max,
+            &mut self.sc,
+        );
+        let hg = self.sc.fact_cost[rt.goal_fact as usize];
+        if hg == INF {
+            return None;
+        }
+        if self.kind == RelaxedKind::Max && preferred.is_none() {
+            return Some(hg);
+        }
+        // Relaxed plan extraction from best supporters.
+        let sc = &mut self.sc;
+        sc.marked.clear();
+        sc.marked.resize(rt.actions.len(), false);
+        sc.op_marked.clear();
+        sc.op_marked.resize(rt.op_cost.len(), false);
+        sc.stack.clear();
+        sc.stack.push(rt.goal_fact);
+        let mut ff = 0u64;
+        let mut pref = preferred;
+        if let Some(p) = pref.as_deref_mut() {
+            p.clear();
+        }
+        let mut seen_fact = vec![false; rt.num_facts];
+        while let Some(f) = sc.stack.pop() {
+            if seen_fact[f as usize] || sc.fact_cost[f as usize] == 0 {
+                continue;
+            }
+            seen_fact[f as usize] = true;
+            let ai = sc.supporter[f as usize];
+            if ai == u32::MAX || sc.marked[ai as usize] {
+                continue;
+            }
+            sc.marked[ai as usize] = true;
+            let a = &rt.actions[ai as usize];
+            if a.op < AXIOM_OP && !sc.op_marked[a.op as usize] {
+                sc.op_marked[a.op as usize] = true;
+                ff += rt.op_cost[a.op as usize];
+            }
+            let mut all_true = true;
+            for &p in &a.pre {
+                if sc.fact_cost[p as usize] != 0 {
+                    all_true = false;
+                    sc.stack.push(p);
+                }
+            }
+            if all_true && a.op < AXIOM_OP {
+                if let Some(p) = pref.as_deref_mut() {
+                    if task.applicable(s, a.op) && !p.contains(&a.op) {
+                        p.push(a.op);
+                    }
+                }
+            }
+        }
+        Some(match self.kind {
+            RelaxedKind::FF => ff,
+            _ => hg,
+        })
+    }
+}
+
+/// LM-cut (Helmert & Domshlak 2009) on the split relaxation with shared operator costs.
+pub struct LmCut {
+    pub rt: std::sync::Arc<RelaxedTask>,
+    sc: Scratch,
+    cost: Vec<u64>,
+    adders: Vec<Vec<u32>>,
+    pcf: Vec<u32>,
+    in_goal_zone: Vec<bool>,
+    reached: Vec<bool>,
+    queue: Vec<u32>,
+    cut_ops: Vec<u32>,
+    by_pcf: Vec<Vec<u32>>,
+}
+
+impl LmCut {
+    pub fn new(rt: std::sync::Arc<RelaxedTask>) -> Self {
+        let mut adders = vec![Vec::new(); rt.num_facts];
+        for (ai, a) in rt.actions.iter().enumerate() {
+            for &q in &a.add {
+                adders[q as usize].push(ai as u32);
+            }
+        }
+        LmCut {
+            rt,
+            sc: Scratch::default(),
+            cost: Vec::new(),
+            adders,
+            pcf: Vec::new(),
+            in_goal_zone: Vec::new(),
+            reached: Vec::new(),
+            queue: Vec::new(),
+            cut_ops: Vec::new(),
+            by_pcf: Vec::new(),
+        }
+    }
+
+    pub fn evaluate(&mut self, s: &State) -> Option<u64> {
+        let rt = self.rt.clone();
+        self.cost.clear();
+        self.cost.extend_from_slice(&rt.op_cost);
+        let mut h = 0u64;
+        let na = rt.actions.len();
+        let nf = rt.num_facts;
+        loop {
+            propagate_full(&rt, s, &self.cost, false, false, &mut self.sc);
+            let hg = self.sc.fact_cost[rt.goal_fact as usize];
+            if hg == INF {
+                return None;
+            }
+            if hg == 0 {
+                return Some(h);
+            }
+            self.pcf.clear();
+            self.pcf.resize(na, u32::MAX);
+            // Keep the inner vectors' capacity between iterations and evaluations.
+            self.by_pcf.resize_with(nf, Vec::new);
+            self.by_pcf.iter_mut().for_each(Vec::clear);
+            for (ai, a) in rt.actions.iter().enumerate() {
+                let mut best = u32::MAX;
+                let mut bc = 0u64;
+                let mut ok = true;
+                for &p in &a.pre {
+                    let c = self.sc.fact_cost[p as usize];
+                    if c == INF {
+                        ok = false;
+                        break;
+                    }
+                    if best == u32::MAX || c > bc {
+                        best = p;
+                        bc = c;
+                    }
+                }
+                if ok {
+                    self.pcf[ai] = best;
+                    self.by_pcf[best as usize].push(ai as u32);
+                }
+            }
+            // Goal zone: backwards from GOAL over zero-cost actions.
+            self.in_goal_zone.clear();
+            self.in_goal_zone.resize(nf, false);
+            self.in_goal_zone[rt.goal_fact as usize] = true;
+            self.queue.clear();
+            self.queue.push(rt.goal_fact);
+            while let Some(f) = self.queue.pop() {
+                for &ai in &self.adders[f as usize] {
+                    let a = &rt.actions[ai as usize];
+                    let p = self.pcf[ai as usize];
+                    if p == u32::MAX || rt.cost_of(a, &self.cost) != 0 {
+                        continue;
+                    }
+                    if !self.in_goal_zone[p as usize] {
+                        self.in_goal_zone[p as usize] = true;
+                        self.queue.push(p);
+                    }
+                }
+            }
+            // Forward from the state, not entering the goal zone; collect the cut.
+            self.reached.clear();
+            self.reached.resize(nf, false);
+            self.queue.clear();
+            for f in s.facts().chain(std::iter::once(rt.true_fact)) {
+                if (f as usize) < nf && !self.reached[f as usize] {
+                    self.reached[f as usize] = true;
+                    self.queue.push(f);
+                }
+            }
+            self.cut_ops.clear();
+            let mut m = INF;
+            while let Some(f) = self.queue.pop() {
+                for &ai in &self.by_pcf[f as usize] {
+                    let a = &rt.actions[ai as usize];
+                    let mut in_cut = false;
+                    for &q in &a.add {
+                        if self.in_goal_zone[q as usize] {
+                            in_cut = true;
+                        } else if !self.reached[q as usize] {
+                            self.reached[q as usize] = true;
+                            self.queue.push(q);
+                        }
+                    }
+                    if in_cut && a.op < AXIOM_OP {
+                        m = m.min(self.cost[a.op as usize]);
+                        self.cut_ops.push(a.op);
+                    }
+                }
+            }
+            if m == INF || m == 0 {
+                // Cannot happen for a correct cut; stay admissible by stopping here.
+                return Some(h);
+            }
+            h += m;
+            self.cut_ops.sort_unstable();
+            self.cut_ops.dedup();
+            for &o in &self.cut_ops {
+                self.cost[o as usize] -= m;
+            }
+        }
+    }
+}
+
+/// The facts a relaxed plan needs (used by tests).
+pub fn relaxed_reachable(rt: &RelaxedTask, s: &State) -> Vec<bool> {
+    let mut sc = Scratch::default();
+    propagate(rt, s, &rt.op_cost, false, &mut sc);
+    sc.fact_cost.iter().map(|&c| c != INF).collect()
+}
+
+pub fn fact_ids(v: &[bool]) -> Vec<FactId> {
+    v.iter()
+        .enumerate()
+        .filter(|(_, b)| **b)
+        .map(|(i, _)| i as FactId)
+        .collect()
+}

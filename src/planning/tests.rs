@@ -1,0 +1,304 @@
+use super::*;
+use crate::planning::ground::{GroundError, ground};
+use crate::planning::pddl::{parse_domain, parse_problem};
+
+fn opts(planner: Option<&str>, optimal: bool) -> PlanOptions {
+    PlanOptions {
+        timeout: Duration::from_secs(20),
+        optimal,
+        threads: 2,
+        anytime: false,
+        planner: planner.map(String::from),
+    }
+}
+
+#[test]
+fn grounding_sizes_and_reachability() {
+    let t =
+        |d: &str, p: &str| ground(&parse_domain(d).unwrap(), &parse_problem(p).unwrap()).unwrap();
+    let bw = t(examples::BLOCKSWORLD, examples::BLOCKSWORLD_SUSSMAN);
+    // on 9 (x = y is relaxed-reachable: stack needs only holding x and clear y) + ontable 3
+    // + clear 3 + handempty + holding 3; 3 pick-up, 3 put-down, 9 stack, 9 unstack.
+    assert_eq!(bw.facts.len(), 19);
+    assert_eq!(bw.operators.len(), 24);
+    let gr = t(examples::GRIPPER, examples::GRIPPER_4);
+    // The equality prunes move(a, a): 2 moves, 16 picks, 16 drops.
+    assert_eq!(gr.operators.len(), 34);
+    assert_eq!(gr.facts.len(), 20);
+    // Reachability: a road network with an unreachable component.
+    let dom = "(define (domain roads) (:requirements :strips :typing) (:types city)
+      (:predicates (at ?c - city) (road ?a ?b - city) (visited ?c - city))
+      (:action drive :parameters (?a ?b - city) :precondition (and (at ?a) (road ?a ?b))
+        :effect (and (not (at ?a)) (at ?b) (visited ?b))))";
+    let prob = "(define (problem r) (:domain roads) (:objects a b c x y - city)
+      (:init (at a) (road a b) (road b c) (road x y) (road y x)) (:goal (visited c)))";
+    let r = t(dom, prob);
+    // Facts: at a/b/c, visited b/c; x and y never appear. Ops: drive a b, drive b c.
+    assert_eq!(r.facts.len(), 5, "{:?}", r.facts);
+    assert_eq!(r.operators.len(), 2);
+    assert!(
+        r.facts
+            .iter()
+            .all(|f| !f.contains(" x") && !f.contains(" y"))
+    );
+    // An unreachable goal is reported at grounding time.
+    let prob2 = prob.replace("(visited c)", "(visited x)");
+    let e = ground(&parse_domain(dom).unwrap(), &parse_problem(&prob2).unwrap()).unwrap_err();
+    assert_eq!(e, GroundError::GoalUnreachable("(visited x)".into()));
+    // Conditional effects under forall become per-thing conditional effects.
+    let bc = t(examples::BRIEFCASE, examples::BRIEFCASE_SWAP);
+    assert!(bc.has_conditional_effects());
+    let mv = bc
+        .operators
+        .iter()
+        .find(|o| o.name == "(move home office)")
+        .unwrap();
+    assert_eq!(mv.effects.len(), 3, "{mv:?}");
+}
+
+#[test]
+fn grounding_errors() {
+    let d = parse_domain(examples::BLOCKSWORLD).unwrap();
+    let p = parse_problem("(define (problem p) (:domain blocksworld) (:objects a - block) (:init (on a z)) (:goal (clear a)))").unwrap();
+    assert_eq!(
+        ground(&d, &p).unwrap_err(),
+        GroundError::UnknownObject("z".into())
+    );
+    let p = parse_problem("(define (problem p) (:domain blocksworld) (:objects a - block) (:init (onn a)) (:goal (clear a)))").unwrap();
+    assert_eq!(
+        ground(&d, &p).unwrap_err(),
+        GroundError::UnknownPredicate("onn".into())
+    );
+    let p = parse_problem("(define (problem p) (:domain blocksworld) (:objects a - block) (:init (clear a a)) (:goal (clear a)))").unwrap();
+    assert_eq!(
+        ground(&d, &p).unwrap_err(),
+        GroundError::Arity("clear".into(), 1, 2)
+    );
+    let p = parse_problem(
+        "(define (problem p) (:domain other) (:objects a - block) (:init) (:goal (clear a)))",
+    )
+    .unwrap();
+    assert!(matches!(
+        ground(&d, &p).unwrap_err(),
+        GroundError::DomainMismatch(..)
+    ));
+    let p = parse_problem(
+        "(define (problem p) (:domain blocksworld) (:objects a - brick) (:init) (:goal (clear a)))",
+    )
+    .unwrap();
+    assert!(matches!(
+        ground(&d, &p).unwrap_err(),
+        GroundError::UnknownType(..)
+    ));
+}
+
+#[test]
+fn solve_returns_validated_json_serialisable_plans() {
+    for ex in examples::all() {
+        let r = solve(ex.domain, &ex.problem, &opts(None, false))
+            .unwrap_or_else(|e| panic!("{}: {e}", ex.name));
+        assert_eq!(r.length, r.plan.len());
+        assert!(r.seconds >= r.found_seconds);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["length"], r.length);
+        assert!(
+            json["plan"].is_array() && json["planner"].is_string() && json["seconds"].is_number()
+        );
+        if let Some(o) = ex.optimal {
+            assert!(r.length >= o);
+        }
+    }
+}
+
+#[test]
+fn optimal_mode_gives_known_optimal_lengths() {
+    for ex in examples::all() {
+        let r = solve(ex.domain, &ex.problem, &opts(None, true)).unwrap();
+        assert!(r.optimal, "{}", ex.name);
+        if let Some(o) = ex.optimal {
+            assert_eq!(r.length, o, "{}", ex.name);
+        }
+    }
+    // Reversing a 4-tower: unstack a, put-down a, unstack b, stack b a, unstack c, stack c b,
+    // pick-up d, stack d c: 8 (and breadth-first search agrees).
+    let r = solve(
+        examples::BLOCKSWORLD,
+        examples::BLOCKSWORLD_REVERSE4,
+        &opts(Some("astar-blind"), true),
+    )
+    .unwrap();
+    let r2 = solve(
+        examples::BLOCKSWORLD,
+        examples::BLOCKSWORLD_REVERSE4,
+        &opts(Some("astar-lmcut"), true),
+    )
+    .unwrap();
+    assert_eq!(r.length, r2.length);
+    assert_eq!(r.length, 8);
+}
+
+#[test]
+fn each_named_planner_works_and_unknown_is_rejected() {
+    for name in portfolio::MEMBER_NAMES {
+        let r = solve(
+            examples::GRIPPER,
+            examples::GRIPPER_4,
+            &opts(Some(name), false),
+        );
+        match *name {
+            // IW(1)/IW(2) are incomplete: gripper's conjunctive goal is beyond width 1.
+            "iw1" | "iw2" => assert!(matches!(r, Ok(_) | Err(PlanError::GaveUp(_))), "{r:?}"),
+            _ => {
+                let r = r.unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert!(r.planner.starts_with(name), "{} vs {name}", r.planner);
+            }
+        }
+    }
+    assert!(matches!(
+        solve(
+            examples::GRIPPER,
+            examples::GRIPPER_4,
+            &opts(Some("nope"), false)
+        ),
+        Err(PlanError::UnknownPlanner(_))
+    ));
+}
+
+#[test]
+fn unsolvable_and_bad_inputs() {
+    // The goal is relaxed-reachable but not reachable: two things cannot both be held.
+    let dom = "(define (domain h) (:predicates (free) (held ?x))
+      (:action grab :parameters (?x) :precondition (free) :effect (and (held ?x) (not (free)))))";
+    let prob = "(define (problem p) (:domain h) (:objects a b) (:init (free)) (:goal (and (held a) (held b))))";
+    assert_eq!(
+        solve(dom, prob, &opts(None, false)),
+        Err(PlanError::Unsolvable)
+    );
+    assert_eq!(
+        solve(dom, prob, &opts(None, true)),
+        Err(PlanError::Unsolvable)
+    );
+    let prob = "(define (problem p) (:domain h) (:objects a b) (:init (free)) (:goal (held c)))";
+    assert!(matches!(
+        solve(dom, prob, &opts(None, false)),
+        Err(PlanError::Ground(_))
+    ));
+    assert!(matches!(
+        solve("(define", prob, &opts(None, false)),
+        Err(PlanError::Domain(_))
+    ));
+    assert!(matches!(
+        solve(dom, "(define (problem p))", &opts(None, false)),
+        Err(PlanError::Problem(_))
+    ));
+    // An already satisfied goal: the empty plan.
+    let prob = "(define (problem p) (:domain h) (:objects a) (:init (held a)) (:goal (held a)))";
+    assert_eq!(solve(dom, prob, &opts(None, false)).unwrap().length, 0);
+}
+
+#[test]
+fn timeout_is_reported() {
+    let problem = examples::sokoban_problem("s0", examples::GVGAI_SOKOBAN_LEVELS[0]);
+    let o = PlanOptions {
+        timeout: Duration::from_millis(1),
+        planner: Some("astar-blind".into()),
+        ..opts(None, true)
+    };
+    assert!(matches!(
+        solve(examples::SOKOBAN, &problem, &o),
+        Err(PlanError::Timeout(_))
+    ));
+}
+
+#[test]
+fn anytime_improves_and_reports_history() {
+    let problem = examples::sokoban_problem("small", examples::SOKOBAN_SMALL_MAP);
+    let o = PlanOptions {
+        anytime: true,
+        timeout: Duration::from_secs(20),
+        ..opts(None, false)
+    };
+    let r = solve(examples::SOKOBAN, &problem, &o).unwrap();
+    // The run ends early once an optimal plan is proved (LM-cut member or exhausted bound).
+    assert!(r.optimal, "{r:?}");
+    let opt = solve(
+        examples::SOKOBAN,
+        &problem,
+        &opts(Some("astar-blind"), true),
+    )
+    .unwrap();
+    assert_eq!(r.length, opt.length);
+}
+
+#[test]
+fn validator_rejects_corrupted_plans_from_the_planner() {
+    let d = parse_domain(examples::BLOCKSWORLD).unwrap();
+    let p = parse_problem(examples::BLOCKSWORLD_SUSSMAN).unwrap();
+    let t = ground(&d, &p).unwrap();
+    let r = solve_task(t.clone(), &opts(None, true), Instant::now()).unwrap();
+    assert!(t.validate(&r.ops).is_ok());
+    // Names match the ops.
+    for (name, &op) in r.plan.iter().zip(&r.ops) {
+        assert_eq!(name, &t.operators[op as usize].name);
+    }
+    let mut short = r.ops.clone();
+    short.pop();
+    assert!(matches!(
+        t.validate(&short),
+        Err(task::ValidationError::GoalNotReached(_))
+    ));
+    let mut swapped = r.ops.clone();
+    swapped.swap(0, 1);
+    assert!(matches!(
+        t.validate(&swapped),
+        Err(task::ValidationError::NotApplicable { .. })
+    ));
+}
+
+const DOORS: &str = "(define (domain doors) (:requirements :strips :derived-predicates)
+  (:predicates (at ?r) (door ?a ?b) (open ?a ?b) (reachable ?r) (locked))
+  (:derived (reachable ?r) (at ?r))
+  (:derived (reachable ?b) (and (reachable ?a) (open ?a ?b)))
+  (:action open-door :parameters (?a ?b)
+    :precondition (and (reachable ?a) (door ?a ?b) (not (locked)))
+    :effect (open ?a ?b))
+  (:action close-door :parameters (?a ?b) :precondition (open ?a ?b) :effect (not (open ?a ?b))))";
+
+#[test]
+fn derived_predicates_are_evaluated_by_axioms() {
+    let prob = "(define (problem p) (:domain doors) (:objects r0 r1 r2 r3 r4)
+      (:init (at r0) (door r0 r1) (door r1 r2) (door r2 r3) (door r0 r4) (door r4 r3))
+      (:goal (and (reachable r3) (not (reachable r1)))))";
+    let t = ground(&parse_domain(DOORS).unwrap(), &parse_problem(prob).unwrap()).unwrap();
+    assert!(!t.axioms.is_empty());
+    assert!(
+        t.initial_state()
+            .has(t.facts.iter().position(|f| f == "(reachable r0)").unwrap() as u32)
+    );
+    for planner in ["astar-lmcut", "astar-blind", "lama", "bfws"] {
+        let r = solve(
+            DOORS,
+            prob,
+            &opts(Some(planner), planner.starts_with("astar")),
+        )
+        .unwrap();
+        // Through r4: open r0 r4, open r4 r3 (r1 must stay unreachable).
+        assert_eq!(r.length, 2, "{planner}: {:?}", r.plan);
+        assert!(t.validate(&r.ops).is_ok());
+    }
+    // Closing a door un-derives reachability.
+    let prob2 = "(define (problem p) (:domain doors) (:objects r0 r1 r2)
+      (:init (at r0) (door r0 r1) (door r1 r2) (open r0 r1))
+      (:goal (and (reachable r2) (not (reachable r1)))))";
+    assert_eq!(
+        solve(DOORS, prob2, &opts(None, true)),
+        Err(PlanError::Unsolvable)
+    );
+    // Negated derived predicates inside rules are refused.
+    let bad = DOORS.replace(
+        "(:derived (reachable ?r) (at ?r))",
+        "(:derived (reachable ?r) (and (at ?r) (not (reachable ?r))))",
+    );
+    let e = ground(&parse_domain(&bad).unwrap(), &parse_problem(prob).unwrap()).unwrap_err();
+    assert!(matches!(e, GroundError::Unsupported(_)), "{e}");
+}
