@@ -19,6 +19,49 @@ pub struct Config {
     pub gtp: GtpConfig,
     pub go: GoConfig,
     pub search: SearchConfig,
+    pub diplomacy: DiplomacyConfig,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiplomacyConfig {
+    /// Bot seats `tablero serve` keeps in the games of DAIDE servers.
+    pub bots: Vec<DiplomacyBotConfig>,
+    /// First reconnection delay in seconds (doubled after each failure).
+    pub reconnect_initial: f64,
+    /// Longest reconnection delay in seconds.
+    pub reconnect_max: f64,
+    /// Seconds a bot may think per phase when the server sets no deadline.
+    pub think_time: f64,
+    /// Seed of the bots' random choices (each seat and game derives its own).
+    pub seed: u64,
+}
+
+impl Default for DiplomacyConfig {
+    fn default() -> Self {
+        Self {
+            bots: Vec::new(),
+            reconnect_initial: 1.0,
+            reconnect_max: 60.0,
+            think_time: 5.0,
+            seed: 0,
+        }
+    }
+}
+
+/// One `[[diplomacy.bots]]` entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiplomacyBotConfig {
+    /// DAIDE server, HOST:PORT.
+    pub server: String,
+    /// Registered bot: "dumbbot", "randbot", "holdbot" (and "jic").
+    pub bot: String,
+    /// Name sent in NME.
+    pub name: String,
+    /// Power asked for (e.g. "TUR"), sent as a `TUR:name` prefix.
+    #[serde(default)]
+    pub power: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -375,6 +418,42 @@ impl Config {
                     search.lag_buffer
                 ),
             ));
+        }
+        let dip = &self.diplomacy;
+        for (key, v) in [
+            ("diplomacy.reconnect_initial", dip.reconnect_initial),
+            ("diplomacy.reconnect_max", dip.reconnect_max),
+            ("diplomacy.think_time", dip.think_time),
+        ] {
+            if !(v.is_finite() && v > 0.0 && v < 1e9) {
+                return Err(inv(
+                    key,
+                    format!("must be a number of seconds > 0, got {v}"),
+                ));
+            }
+        }
+        for (i, b) in dip.bots.iter().enumerate() {
+            let key = format!("diplomacy.bots[{i}]");
+            if !b.server.contains(':') || b.server.trim().is_empty() {
+                return Err(inv(
+                    &key,
+                    format!("server must be HOST:PORT, got {:?}", b.server),
+                ));
+            }
+            if let Err(e) = crate::bots::make(&b.bot, 0) {
+                return Err(inv(&key, e.to_string()));
+            }
+            if b.name.trim().is_empty() || b.name.chars().any(char::is_control) {
+                return Err(inv(
+                    &key,
+                    format!("name must be non-empty text, got {:?}", b.name),
+                ));
+            }
+            if let Some(p) = &b.power
+                && !(p.len() == 3 && p.chars().all(|c| c.is_ascii_alphabetic()))
+            {
+                return Err(inv(&key, format!("power must be three letters, got {p:?}")));
+            }
         }
         if let Err(e) = search
             .playout_policy
@@ -857,6 +936,25 @@ mod tests {
         ] {
             set(&[ok]).unwrap_or_else(|e| panic!("{ok}: {e}"));
         }
+    }
+
+    #[test]
+    fn diplomacy_bots_are_read_and_checked() {
+        let c = load_text(
+            "[[diplomacy.bots]]\nserver = \"127.0.0.1:16713\"\nbot = \"dumbbot\"\nname = \"d1\"\npower = \"TUR\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.diplomacy.bots.len(), 1);
+        assert_eq!(c.diplomacy.bots[0].power.as_deref(), Some("TUR"));
+        let bad = "[[diplomacy.bots]]\nserver = \"x:1\"\nbot = \"albert\"\nname = \"a\"\n";
+        assert!(invalid_key(load_text(bad)).starts_with("diplomacy.bots"));
+        let typo =
+            "[[diplomacy.bots]]\nserver = \"x:1\"\nbot = \"dumbbot\"\nname = \"a\"\npwr = 1\n";
+        assert!(load_text(typo).is_err());
+        assert_eq!(
+            invalid_key(set(&["diplomacy.reconnect_max=0"])),
+            "diplomacy.reconnect_max"
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ const EXIT_FAILURE: u8 = 1;
 #[command(
     name = "tablero",
     version,
-    about = "A networked game-bot server: Go over GTP (Diplomacy and GVG-AI coming)"
+    about = "A networked game-bot server: Go over GTP, Diplomacy over DAIDE (GVG-AI coming)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -41,6 +41,71 @@ enum Command {
     Bench(BenchCommand),
     /// Play GTP engines against each other (like gogui-twogtp); one JSON line at the end.
     Match(MatchArgs),
+    /// Diplomacy over DAIDE: the embedded server, one bot on a server, local tournaments.
+    #[command(subcommand)]
+    Diplomacy(DiplomacyCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum DiplomacyCommand {
+    /// Host DAIDE games (level 0): a new game opens whenever the previous one has started.
+    Server {
+        /// Address to listen on (IP:PORT).
+        #[arg(long, default_value = "127.0.0.1:16713")]
+        listen: String,
+        /// Seconds per phase (MTL = RTL = BTL); none: no deadlines.
+        #[arg(long)]
+        deadline: Option<u16>,
+        /// Last year played; the game is then a draw of the survivors.
+        #[arg(long)]
+        end_year: Option<i16>,
+        /// Seed of power assignment and passcodes (game n uses seed + n).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// One bot joins a DAIDE server and plays one game (reconnecting with IAM after a drop).
+    Bot {
+        /// The DAIDE server, HOST:PORT.
+        #[arg(long)]
+        server: String,
+        /// The bot: dumbbot, randbot, holdbot (or jic).
+        #[arg(long)]
+        bot: String,
+        /// Name sent in NME (default: the bot's name).
+        #[arg(long)]
+        name: Option<String>,
+        /// Power to ask for, e.g. TUR (sent as the NME prefix "TUR:name").
+        #[arg(long)]
+        power: Option<String>,
+        /// Seed of the bot's random choices.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seconds per phase when the server sets no deadline.
+        #[arg(long, default_value_t = 5.0)]
+        think_time: f64,
+    },
+    /// Play complete games between bots; a progress line per game on stderr, one JSON line.
+    Play {
+        /// One bot per power, comma-separated (7 for the standard map).
+        #[arg(long)]
+        seats: String,
+        #[arg(long, default_value_t = 7)]
+        games: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Last year played; the game is then a draw of the survivors.
+        #[arg(long, default_value_t = 1930)]
+        end_year: i16,
+        /// Games played at once (threads).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Play over the DAIDE protocol (embedded server + TCP clients) instead of direct calls.
+        #[arg(long)]
+        protocol: bool,
+        /// Seconds per bot per phase.
+        #[arg(long, default_value_t = 1.0)]
+        think_time: f64,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -121,6 +186,190 @@ fn main() -> ExitCode {
         Command::Match(args) => {
             init_logging("warn");
             run_match(args)
+        }
+        Command::Diplomacy(cmd) => diplomacy(cmd),
+    }
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprintln!("tablero: {message}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            eprintln!("tablero: cannot start the tokio runtime: {e}");
+            ExitCode::from(EXIT_FAILURE)
+        })
+}
+
+/// `tablero diplomacy …`.
+fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
+    use tablero::tournament::diplomacy as tour;
+    match cmd {
+        DiplomacyCommand::Server {
+            listen,
+            deadline,
+            end_year,
+            seed,
+        } => {
+            init_logging("info");
+            let Ok(addr) = listen.parse::<std::net::SocketAddr>() else {
+                return usage(&format!("--listen must be IP:PORT, got {listen:?}"));
+            };
+            if deadline == Some(0) {
+                return usage("--deadline must be at least 1 second");
+            }
+            let rt = match runtime() {
+                Ok(rt) => rt,
+                Err(code) => return code,
+            };
+            let outcome = rt.block_on(async move {
+                let signal = ShutdownSignal::install()?;
+                let listener = tokio::net::TcpListener::bind(addr).await?;
+                tracing::info!("DAIDE server listening on {}", listener.local_addr()?);
+                let make = move |n: u64| {
+                    let mut cfg =
+                        tablero::daide::server::ServerConfig::standard(seed.wrapping_add(n));
+                    cfg.deadline = deadline;
+                    cfg.end_year = end_year;
+                    cfg
+                };
+                let games = tablero::daide::server::run_server(
+                    listener,
+                    tablero::daide::token::TokenTable::standard(),
+                    make,
+                    None,
+                    async move {
+                        let name = signal.recv().await;
+                        tracing::info!("{name} received, shutting down");
+                    },
+                )
+                .await
+                .map_err(std::io::Error::other)?;
+                tracing::info!(finished = games.len(), "DAIDE server stopped");
+                Ok::<(), std::io::Error>(())
+            });
+            match outcome {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    tracing::error!("{e}");
+                    ExitCode::from(EXIT_FAILURE)
+                }
+            }
+        }
+        DiplomacyCommand::Bot {
+            server,
+            bot,
+            name,
+            power,
+            seed,
+            think_time,
+        } => {
+            init_logging("info");
+            if let Err(e) = tablero::bots::make(&bot, seed) {
+                return usage(&e.to_string());
+            }
+            if !server.contains(':') {
+                return usage(&format!("--server must be HOST:PORT, got {server:?}"));
+            }
+            if power
+                .as_deref()
+                .is_some_and(|p| !(p.len() == 3 && p.chars().all(|c| c.is_ascii_alphabetic())))
+            {
+                return usage("--power must be a three-letter power, e.g. TUR");
+            }
+            let Ok(think_time) = Duration::try_from_secs_f64(think_time) else {
+                return usage("--think-time must be a number of seconds >= 0");
+            };
+            let seat = tablero::daemon::dipbot::BotSeat {
+                name: name.unwrap_or_else(|| bot.clone()),
+                server,
+                bot,
+                power,
+                seed,
+                think_time,
+            };
+            let backoff = tablero::daemon::dipbot::Backoff {
+                initial: Duration::from_secs(1),
+                max: Duration::from_secs(30),
+            };
+            let rt = match runtime() {
+                Ok(rt) => rt,
+                Err(code) => return code,
+            };
+            let outcome = rt.block_on(async move {
+                let cancel = CancellationToken::new();
+                if let Ok(signal) = ShutdownSignal::install() {
+                    let on_signal = cancel.clone();
+                    tokio::spawn(async move {
+                        signal.recv().await;
+                        on_signal.cancel();
+                    });
+                }
+                tablero::daemon::dipbot::run_seat(&seat, backoff, false, cancel).await
+            });
+            match outcome {
+                Ok(r) if r.games > 0 => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::from(EXIT_FAILURE),
+                Err(e) => usage(&e.to_string()),
+            }
+        }
+        DiplomacyCommand::Play {
+            seats,
+            games,
+            seed,
+            end_year,
+            jobs,
+            protocol,
+            think_time,
+        } => {
+            init_logging("warn");
+            let seats: Vec<String> = seats.split(',').map(|s| s.trim().to_string()).collect();
+            if jobs == 0 {
+                return usage("--jobs must be at least 1");
+            }
+            if games == 0 {
+                return usage("--games must be at least 1");
+            }
+            if !(1901..=3000).contains(&end_year) {
+                return usage("--end-year must be between 1901 and 3000");
+            }
+            let Ok(think_time) = Duration::try_from_secs_f64(think_time) else {
+                return usage("--think-time must be a number of seconds >= 0");
+            };
+            let mut settings = tour::PlaySettings::new(seats);
+            settings.games = games;
+            settings.seed = seed;
+            settings.end_year = end_year;
+            settings.jobs = jobs;
+            settings.protocol = protocol;
+            settings.think_time = think_time;
+            let progress = |g: &tour::GameResult| eprintln!("{}", g.describe(games));
+            match tour::play(&settings, &progress) {
+                Ok(summary) => match serde_json::to_string(&summary) {
+                    Ok(json) => {
+                        println!("{json}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("tablero: cannot render the summary: {e}");
+                        ExitCode::from(EXIT_FAILURE)
+                    }
+                },
+                Err(
+                    e @ (tour::PlayError::Bot(_)
+                    | tour::PlayError::SeatCount { .. }
+                    | tour::PlayError::Settings(_)),
+                ) => usage(&e.to_string()),
+                Err(e) => {
+                    eprintln!("tablero: {e}");
+                    ExitCode::from(EXIT_FAILURE)
+                }
+            }
         }
     }
 }

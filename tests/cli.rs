@@ -218,3 +218,170 @@ fn bench_playouts_prints_one_json_line() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn diplomacy_play_prints_progress_and_one_json_line() {
+    let out = tablero()
+        .args([
+            "diplomacy",
+            "play",
+            "--seats",
+            "dumbbot,randbot,holdbot,dumbbot,randbot,holdbot,dumbbot",
+            "--games",
+            "3",
+            "--end-year",
+            "1903",
+            "--jobs",
+            "2",
+            "--seed",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("game ")).count(),
+        3,
+        "{stderr}"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    let seats = v["seats"].as_array().unwrap();
+    let bots: Vec<&str> = seats.iter().map(|s| s["bot"].as_str().unwrap()).collect();
+    assert_eq!(bots, ["dumbbot", "randbot", "holdbot"]);
+    assert_eq!(seats[0]["games"], 9);
+    assert_eq!(v["seed"], 4);
+    assert_eq!(v["games"], 3);
+    assert!(seats[0]["win_rate_wilson95"].as_array().unwrap().len() == 2);
+}
+
+#[test]
+fn diplomacy_bad_arguments_exit_2() {
+    let cases: &[&[&str]] = &[
+        &["diplomacy", "play", "--seats", "dumbbot,holdbot"],
+        &["diplomacy", "play", "--seats", "dumbbot,a,a,a,a,a,a"],
+        &[
+            "diplomacy",
+            "play",
+            "--seats",
+            "dumbbot,dumbbot,dumbbot,dumbbot,dumbbot,dumbbot,dumbbot",
+            "--jobs",
+            "0",
+        ],
+        &["diplomacy", "play", "--games", "x", "--seats", "dumbbot"],
+        &[
+            "diplomacy",
+            "bot",
+            "--server",
+            "127.0.0.1:1",
+            "--bot",
+            "albert",
+        ],
+        &["diplomacy", "bot", "--server", "nohost", "--bot", "dumbbot"],
+        &[
+            "diplomacy",
+            "bot",
+            "--server",
+            "127.0.0.1:1",
+            "--bot",
+            "dumbbot",
+            "--power",
+            "TURKEY",
+        ],
+        &["diplomacy", "server", "--listen", "localhost"],
+        &["diplomacy", "server", "--deadline", "0"],
+    ];
+    for args in cases {
+        let out = tablero().args(*args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn diplomacy_server_and_seven_bots_play_a_game() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = tablero()
+        .args([
+            "diplomacy",
+            "server",
+            "--listen",
+            &addr,
+            "--end-year",
+            "1902",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while TcpStream::connect(&addr).is_err() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "server did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let powers = ["AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"];
+    let bots: Vec<Child> = powers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            tablero()
+                .args(["diplomacy", "bot", "--server", &addr, "--bot"])
+                .arg(if i % 2 == 0 { "dumbbot" } else { "randbot" })
+                .args([
+                    "--name",
+                    &format!("b{i}"),
+                    "--power",
+                    p,
+                    "--think-time",
+                    "1",
+                ])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut b in bots {
+        let t0 = Instant::now();
+        let status = loop {
+            if let Some(s) = b.try_wait().unwrap() {
+                break s;
+            }
+            if t0.elapsed() > Duration::from_secs(60) {
+                let _ = b.kill();
+                let _ = server.kill();
+                panic!("a bot did not finish its game");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(status.code(), Some(0));
+    }
+    stop_child(server);
+}
+
+fn stop_child(mut child: Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("tablero diplomacy server did not exit on SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -205,3 +205,38 @@ mod fuzz {
         }
     }
 }
+
+/// A server that never answers IAM (as `diplomacy` 1.1.2): the rejoin gives
+/// up after `rejoin_timeout` as refused, so a supervisor can join afresh.
+#[tokio::test]
+async fn an_unanswered_iam_counts_as_refused() {
+    use std::time::Duration;
+    use tablero::daide::client::{ClientError, Join, run_client_with};
+    let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    let config = ClientConfig {
+        rejoin_timeout: Duration::from_millis(200),
+        ..ClientConfig::default()
+    };
+    let power = TokenTable::standard().power("TUR").expect("TUR");
+    let client = tokio::spawn(run_client_with(
+        client_io,
+        config,
+        holds,
+        Join::Rejoin {
+            power,
+            passcode: 1234,
+        },
+    ));
+    let mut server = Framed::new(server_io, DaideCodec::for_role(Role::Server));
+    server.next().await.expect("IM").expect("valid IM");
+    server
+        .send(Frame::Rm(TokenTable::standard()))
+        .await
+        .expect("RM");
+    expect(&mut server, "IAM (TUR) (1234)").await;
+    let r = tokio::time::timeout(Duration::from_secs(5), client)
+        .await
+        .expect("the client gives up")
+        .expect("task");
+    assert!(matches!(r, Err(ClientError::Refused(_))), "{r:?}");
+}

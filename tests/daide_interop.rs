@@ -1,4 +1,5 @@
-//! Interoperability: seven tablero DAIDE clients play the `diplomacy` 1.1.2
+//! Interoperability: seven tablero DAIDE clients (four DumbBots, three random
+//! movers) play the `diplomacy` 1.1.2
 //! (PyPI) server to at least 1905 with no protocol error (that server drops a
 //! session silently on a malformed message, which would stall the game).
 //!
@@ -79,7 +80,12 @@ async fn seven_clients_play_the_python_diplomacy_server_to_1905() {
         clients.push(tokio::spawn(run_client(
             stream,
             config,
-            random_player(100 + i),
+            // Seats alternate DumbBot and the seeded random mover.
+            if i % 2 == 0 {
+                tablero::bots::make("dumbbot", 100 + i).expect("registered")
+            } else {
+                Box::new(random_player(100 + i)) as Box<dyn tablero::diplomacy::Player>
+            },
         )));
     }
 

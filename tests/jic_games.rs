@@ -170,7 +170,11 @@ fn repeated_bounces_trigger_deadlock_repair() {
     let view = g.view(Some(tur));
     let mut bot = JicBot::new(JicConfig::thesis(), 3);
     let first = bot.orders(&view, budget(1000));
-    assert_ne!(bot.last_stats().mode, CoordinatorMode::DeadlockRepair, "{first:?}");
+    assert_ne!(
+        bot.last_stats().mode,
+        CoordinatorMode::DeadlockRepair,
+        "{first:?}"
+    );
     // Same position again: the moves bounced.
     let second = bot.orders(&view, budget(1000));
     assert_eq!(
@@ -178,7 +182,11 @@ fn repeated_bounces_trigger_deadlock_repair() {
         "thesis JIC is deterministic for one position"
     );
     let third = bot.orders(&view, budget(1000));
-    assert_eq!(bot.last_stats().mode, CoordinatorMode::DeadlockRepair, "{third:?}");
+    assert_eq!(
+        bot.last_stats().mode,
+        CoordinatorMode::DeadlockRepair,
+        "{third:?}"
+    );
     assert_ne!(second, third, "deadlock repair changes the action");
     for o in &third {
         assert!(check_order(&view, tur, o, 0).is_ok(), "{o:?}");
@@ -264,7 +272,7 @@ fn make(name: &str, seed: u64) -> Box<dyn Player> {
         "jic-thesis" => Box::new(Timed(JicBot::new(JicConfig::thesis(), seed))),
         "hold" | "holdbot" => hold(),
         "random" | "randbot" => random(seed),
-        other => panic!("unknown bot {other} (merge `bots::make` for the others)"),
+        other => tablero::bots::make(other, seed).unwrap_or_else(|e| panic!("{e}")),
     }
 }
 

@@ -11,6 +11,7 @@
 //! `server.shutdown_grace` seconds for them to end, then drop the ones still running (which
 //! closes their sockets).
 
+pub mod dipbot;
 mod listener;
 mod session;
 mod shutdown;
@@ -36,13 +37,54 @@ pub enum DaemonError {
     Signal(#[source] std::io::Error),
 }
 
+/// Starts one [`dipbot::run_seat`] task per `[[diplomacy.bots]]` entry; they
+/// play until `cancel`.
+pub fn spawn_diplomacy_bots(
+    config: &Config,
+    cancel: &CancellationToken,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let d = &config.diplomacy;
+    let backoff = dipbot::Backoff {
+        initial: std::time::Duration::try_from_secs_f64(d.reconnect_initial).unwrap_or_default(),
+        max: std::time::Duration::try_from_secs_f64(d.reconnect_max).unwrap_or_default(),
+    };
+    d.bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let seat = dipbot::BotSeat {
+                server: b.server.clone(),
+                bot: b.bot.clone(),
+                name: b.name.clone(),
+                power: b.power.clone(),
+                seed: d.seed.wrapping_add(1000 * i as u64),
+                think_time: std::time::Duration::try_from_secs_f64(d.think_time)
+                    .unwrap_or_default(),
+            };
+            let cancel = cancel.child_token();
+            tokio::spawn(async move {
+                match dipbot::run_seat(&seat, backoff, true, cancel).await {
+                    Ok(r) => tracing::info!(bot = %seat.bot, server = %seat.server, games = r.games, "bot seat stopped"),
+                    Err(e) => tracing::error!(bot = %seat.bot, server = %seat.server, "bot seat failed: {e}"),
+                }
+            })
+        })
+        .collect()
+}
+
 /// Runs the daemon from the configuration until SIGINT or SIGTERM, then shuts down cleanly.
+/// The Diplomacy bot seats of `[[diplomacy.bots]]` play meanwhile.
 pub async fn serve(
     config: &Config,
     handler: SessionHandler,
 ) -> Result<ShutdownReport, DaemonError> {
     let signal = ShutdownSignal::install().map_err(DaemonError::Signal)?;
     let daemon = Daemon::bind(&config.server).await?;
+    let bots_cancel = CancellationToken::new();
+    let seats = spawn_diplomacy_bots(config, &bots_cancel);
+    if !seats.is_empty() {
+        tracing::info!(bots = seats.len(), "Diplomacy bot seats started");
+    }
     tracing::info!(
         max_connections = config.server.max_connections,
         "GTP listening on {}",
@@ -54,5 +96,9 @@ pub async fn serve(
             tracing::info!("{name} received, shutting down");
         })
         .await;
+    bots_cancel.cancel();
+    for s in seats {
+        let _ = s.await;
+    }
     Ok(report)
 }

@@ -26,7 +26,9 @@
 //! Reconnection: a dropped connection ends [`run_client`] with
 //! [`ClientError::Dropped`] carrying the power and passcode; a supervisor
 //! reconnects with [`run_client_with`] and [`Join::Rejoin`] (IAM, then the
-//! map again). Not yet: deadline-driven early submission beyond the budget
+//! map again); an `IAM` with no answer at all within
+//! [`ClientConfig::rejoin_timeout`] (default [`REJOIN_ANSWER_TIMEOUT`]) ends the run as [`ClientError::Refused`], so the
+//! supervisor falls back to `NME`. Not yet: deadline-driven early submission beyond the budget
 //! given to the player.
 
 use std::collections::HashMap;
@@ -59,6 +61,8 @@ pub struct ClientConfig {
     pub think_time: Duration,
     /// Safety margin kept before a server deadline.
     pub margin: Duration,
+    /// How long a rejoining client waits for any answer to its `IAM`.
+    pub rejoin_timeout: Duration,
 }
 
 impl Default for ClientConfig {
@@ -68,6 +72,7 @@ impl Default for ClientConfig {
             version: env!("CARGO_PKG_VERSION").into(),
             think_time: Duration::from_secs(5),
             margin: Duration::from_secs(2),
+            rejoin_timeout: REJOIN_ANSWER_TIMEOUT,
         }
     }
 }
@@ -321,7 +326,12 @@ impl ClientSession {
                 out.push(ClientEvent::Deadline(s));
             }
             Message::Thx { order, note } if note != ThxNote::Mbv => {
-                out.push(ClientEvent::Notice(format!("order refused ({note})")));
+                let text = Message::Thx {
+                    order: order.clone(),
+                    note,
+                }
+                .to_text(&self.table);
+                out.push(ClientEvent::Notice(format!("order refused: {text}")));
                 self.replace_refused(&order);
             }
             Message::Mis(Missing::Units(_) | Missing::Count(_)) if self.resubmit => {
@@ -561,6 +571,9 @@ pub enum Join {
     },
 }
 
+/// How long a rejoining client waits by default for any answer to its `IAM`.
+pub const REJOIN_ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// Plays one game over `io`: IM/RM handshake, then the session, until OFF,
 /// FM, EM or end of stream.
 pub async fn run_client<T, P>(
@@ -586,14 +599,29 @@ where
     T: AsyncRead + AsyncWrite + Unpin,
     P: Player,
 {
+    let rejoin_timeout = config.rejoin_timeout;
     let mut framed = Framed::new(io, DaideCodec::for_role(Role::Client));
     framed.send(Frame::im()).await?;
     let mut session = ClientSession::new(config);
     let mut player = Some(player);
     let mut summary = ClientSummary::default();
     let mut pending: Vec<ClientEvent> = Vec::new();
+    // Some servers never answer IAM (`diplomacy` 1.1.2 crashes on it): give up
+    // on a rejoin that gets no message at all in time.
+    let mut awaiting_rejoin = matches!(join, Join::Rejoin { .. });
     loop {
-        let frame = match framed.next().await {
+        let next = if awaiting_rejoin {
+            match tokio::time::timeout(rejoin_timeout, framed.next()).await {
+                Ok(n) => n,
+                Err(_) => return Err(ClientError::Refused("no answer to IAM".into())),
+            }
+        } else {
+            framed.next().await
+        };
+        if matches!(next, Some(Ok(Frame::Dm(_)))) {
+            awaiting_rejoin = false;
+        }
+        let frame = match next {
             Some(Ok(f)) => f,
             Some(Err(e)) => {
                 if let Some(code) = e.em_code() {

@@ -1,6 +1,6 @@
 //! DAIDE: the Diplomacy AI Development Environment client-server protocol.
 //!
-//! Status (issue 4, in progress):
+//! Status (issue 4):
 //! - [`token`]: 2-byte tokens, the full token table, RM representation tables — done.
 //! - [`codec`]: TCP framing (IM/RM/DM/FM/EM), EM error codes, tokio-util codec — done.
 //! - [`message`]: level-0 message grammar (nom over tokens) — done.
@@ -10,8 +10,10 @@
 //!   `run_client_with` for IAM rejoins) driving a [`crate::diplomacy::Player`] — done.
 //! - [`server`]: embedded server (sans-I/O host + TCP drivers `run_game`,
 //!   `run_server` for several games at once) — done.
-//! - bots, `tablero diplomacy …` commands, interop test against `diplomacy`
-//!   1.1.2: not yet written (bots live in `src/bots/`, owned elsewhere).
+//! - bots (`crate::bots`), bot seats with reconnection
+//!   (`crate::daemon::dipbot`), tournaments (`crate::tournament::diplomacy`),
+//!   `tablero diplomacy server|bot|play`, interop test against `diplomacy`
+//!   1.1.2 (`tests/daide_interop.rs`) — done.
 //!
 //! What tablero implements is documented in `protocols/daide.md`.
 //!

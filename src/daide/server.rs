@@ -6,7 +6,9 @@
 //! game over a TCP listener (IM timer, RM, per-connection tasks, a game task).
 //!
 //! What it does:
-//! - `NME` takes a free seat (powers assigned in a seeded random order) →
+//! - `NME` takes a free seat (powers assigned in a seeded random order; a
+//!   name `POW:rest`, e.g. `TUR:dumbbot`, asks for that power, as the
+//!   `diplomacy` server's power choice does — `REJ` if it is taken) →
 //!   `YES (NME …)`, `MAP ('name')`; `OBS` → `YES (OBS)`, `MAP`; `IAM (POW)
 //!   (passcode)` re-attaches a seat whose connection dropped
 //!   (`NOT (CCD (POW))` is broadcast);
@@ -22,7 +24,10 @@
 //!   cancel;
 //! - a phase is processed when every power that must order is ready (sent
 //!   `GOF`, or has a complete order set and did not send `NOT (GOF)`, or has
-//!   no connection), or when the deadline passes. Then `ORD` for every unit of
+//!   no connection), or when the deadline passes. A phase processed on a
+//!   seat's complete orders before its `GOF` arrived makes the seat's first
+//!   `GOF` of the next phase, if it precedes any `SUB`, a trailing one that
+//!   does not count (clients send `SUB` then `GOF`); Then `ORD` for every unit of
 //!   every power (unordered units hold, missing retreats disband, civil
 //!   disorder removals and waives are reported), `SCO` after the fall and the
 //!   adjustments, `NOW`, `TME`;
@@ -137,6 +142,10 @@ struct Seat {
     accepted_map: bool,
     orders: Vec<Order>,
     gof: bool,
+    /// The last phase was processed on this seat's complete orders before
+    /// its `GOF` came: the first `GOF` of this phase, if it comes before any
+    /// `SUB`, is that trailing one and does not count.
+    trailing_gof: bool,
     not_gof: bool,
     drw: bool,
     out_year: Option<i16>,
@@ -224,6 +233,7 @@ impl ServerGame {
                 accepted_map: false,
                 orders: Vec::new(),
                 gof: false,
+                trailing_gof: false,
                 not_gof: false,
                 drw: false,
                 out_year: None,
@@ -265,6 +275,11 @@ impl ServerGame {
             .iter()
             .map(|s| (s.power, s.name.clone()))
             .collect()
+    }
+
+    /// The year each power was eliminated in, if it was (seat order).
+    pub fn eliminations(&self) -> Vec<(Power, Option<i16>)> {
+        self.seats.iter().map(|s| (s.power, s.out_year)).collect()
     }
 
     /// A new connection (after its IM/RM handshake).
@@ -487,10 +502,19 @@ impl ServerGame {
         let yes = |m: Message| Message::Yes(Box::new(Parsed::Ok(m)));
         match (role, msg) {
             (Role::Joining, m @ Message::Nme { .. }) => {
-                let free = self
-                    .seats
-                    .iter()
-                    .position(|s| s.client.is_none() && s.name.is_empty());
+                let open = |s: &Seat| s.client.is_none() && s.name.is_empty();
+                // Power choice as in the `diplomacy` server: a name `POW:rest`
+                // asks for that power's seat (refused when it is taken).
+                let wanted = match &m {
+                    Message::Nme { name, .. } => name
+                        .split_once(':')
+                        .and_then(|(pw, _)| self.cfg.map.power(&pw.to_ascii_uppercase())),
+                    _ => None,
+                };
+                let free = match wanted {
+                    Some(pw) => self.seats.iter().position(|s| s.power == pw && open(s)),
+                    None => self.seats.iter().position(open),
+                };
                 match free {
                     Some(i) if !self.started && self.ending.is_none() => {
                         if let Message::Nme { name, version } = &m {
@@ -617,6 +641,7 @@ impl ServerGame {
                     out.push(Output::Send(id, rej(Message::Sub { turn, orders })));
                     return out;
                 }
+                self.seats[i].trailing_gof = false;
                 for o in orders {
                     let note = self.accept_order(i, &o);
                     out.push(Output::Send(id, Message::Thx { order: o, note }));
@@ -667,7 +692,12 @@ impl ServerGame {
                 other => out.push(Output::Send(id, rej(Message::Not(Box::new(other))))),
             },
             (Role::Player(i), Message::Gof) if self.started => {
-                self.seats[i].gof = true;
+                if self.seats[i].trailing_gof {
+                    // Belongs to the phase already processed.
+                    self.seats[i].trailing_gof = false;
+                } else {
+                    self.seats[i].gof = true;
+                }
                 self.seats[i].not_gof = false;
                 out.push(Output::Send(id, yes(Message::Gof)));
                 self.maybe_process(&mut out);
@@ -906,6 +936,7 @@ impl ServerGame {
         let mut hist = ords.clone();
         self.last_ord = ords;
         for s in &mut self.seats {
+            s.trailing_gof = s.client.is_some() && !s.gof && !s.not_gof && !s.orders.is_empty();
             s.orders.clear();
             s.gof = false;
             s.not_gof = false;
@@ -1320,6 +1351,73 @@ mod tests {
             last = sent_to(&out, 1);
         }
         (g, last)
+    }
+
+    #[test]
+    fn a_gof_trailing_the_last_sub_does_not_leak_into_the_next_phase() {
+        let (mut g, _) = full_game(ServerConfig::standard(2));
+        let holds = |g: &ServerGame, id: ClientId| {
+            let seat = g.seats.iter().find(|s| s.client == Some(id)).unwrap();
+            let map = &g.config().map;
+            let pw = map.power_name(seat.power).unwrap().to_string();
+            let orders: Vec<String> = g
+                .game()
+                .units()
+                .iter()
+                .filter(|u| u.power == seat.power)
+                .map(|u| {
+                    let kind = if u.kind == crate::diplomacy::UnitType::Army {
+                        "AMY"
+                    } else {
+                        "FLT"
+                    };
+                    let prov = map.name(u.location.province);
+                    let at = match u.location.coast {
+                        Some(_) => format!("({prov} SCS)"),
+                        None => prov.to_string(),
+                    };
+                    format!("(({pw} {kind} {at}) HLD)")
+                })
+                .collect();
+            format!("SUB {}", orders.join(" "))
+        };
+        for id in 1..=6 {
+            let sub = holds(&g, id);
+            g.handle(id, &msg(&sub));
+            g.handle(id, &msg("GOF"));
+        }
+        let sub = holds(&g, 7);
+        g.handle(7, &msg(&sub));
+        assert_eq!(g.game().phase().to_string(), "F1901M");
+        // Seat 7's GOF for the spring arrives now; the others only say GOF.
+        g.handle(7, &msg("GOF"));
+        for id in 1..=6 {
+            g.handle(id, &msg("GOF"));
+        }
+        assert_eq!(
+            g.game().phase().to_string(),
+            "F1901M",
+            "seat 7 has not ordered"
+        );
+        let sub = holds(&g, 7);
+        g.handle(7, &msg(&sub));
+        assert_eq!(g.game().phase().to_string(), "S1902M");
+    }
+
+    #[test]
+    fn a_name_prefix_chooses_the_power() {
+        let mut g = ServerGame::new(ServerConfig::standard(5)).unwrap();
+        g.connect(1);
+        let out = g.handle(1, &msg("NME ('TUR:dumbbot') ('1')"));
+        assert_eq!(sent_to(&out, 1)[0], "YES (NME ('TUR:dumbbot') ('1'))");
+        let tur = g.config().map.power("TUR").unwrap();
+        assert!(g.players().contains(&(tur, "TUR:dumbbot".to_string())));
+        g.connect(2);
+        let out = g.handle(2, &msg("NME ('tur:other') ('1')"));
+        assert_eq!(sent_to(&out, 2), ["REJ (NME ('tur:other') ('1'))"]);
+        // An unknown prefix is just a name.
+        let out = g.handle(2, &msg("NME ('XYZ:other') ('1')"));
+        assert!(sent_to(&out, 2)[0].starts_with("YES"));
     }
 
     #[test]

@@ -27,6 +27,12 @@ where
     }
 }
 
+impl Player for Box<dyn Player> {
+    fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order> {
+        (**self).orders(view, budget)
+    }
+}
+
 /// How a local game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {

@@ -1,6 +1,7 @@
 //! Matches and tournaments between engines: the GTP controller client, the Go match runner
 //! (`tablero match`) and the statistics they report.
 
+pub mod diplomacy;
 pub mod go_match;
 pub mod gtp_client;
 pub mod stats;

@@ -1,0 +1,152 @@
+//! Diplomacy bot seats: one registered bot ([`crate::bots::make`]) kept in
+//! the games of a DAIDE server. A seat connects, joins (`NME`, or `IAM` with
+//! the passcode after a dropped connection; an `IAM` the server refuses falls
+//! back to a fresh `NME`), plays the game, and joins the next one; when the
+//! server is unreachable or goes away it retries with exponential backoff.
+//! `tablero serve` runs one seat per `[[diplomacy.bots]]` entry;
+//! `tablero diplomacy bot` runs one seat for one game.
+
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+use tracing::{info, warn};
+
+use crate::bots;
+use crate::daide::client::{ClientConfig, ClientError, Join, run_client_with};
+
+/// One bot seat.
+#[derive(Debug, Clone)]
+pub struct BotSeat {
+    /// DAIDE server, `HOST:PORT`.
+    pub server: String,
+    /// Registered bot name (`dumbbot`, …).
+    pub bot: String,
+    /// Name sent in `NME`.
+    pub name: String,
+    /// Power asked for (`TUR`): sent as the `TUR:name` prefix that the
+    /// `diplomacy` server and tablero's own server understand.
+    pub power: Option<String>,
+    /// Seed of the bot's random choices (varied per game).
+    pub seed: u64,
+    /// Thinking time when the server sets no deadline.
+    pub think_time: Duration,
+}
+
+/// Reconnection delays: doubled after each failure, up to `max`.
+#[derive(Debug, Clone, Copy)]
+pub struct Backoff {
+    /// First delay.
+    pub initial: Duration,
+    /// Longest delay.
+    pub max: Duration,
+}
+
+/// Why a seat gave up.
+#[derive(Debug, thiserror::Error)]
+pub enum SeatError {
+    /// The bot name is not registered.
+    #[error(transparent)]
+    Bot(#[from] bots::BotError),
+}
+
+/// What a seat did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SeatReport {
+    /// Games played to their end.
+    pub games: usize,
+    /// Connections made.
+    pub connections: usize,
+}
+
+async fn pause(d: Duration, cancel: &CancellationToken) -> bool {
+    tokio::select! {
+        () = tokio::time::sleep(d) => true,
+        () = cancel.cancelled() => false,
+    }
+}
+
+/// Runs the seat until `cancel`, or until one game has ended when `forever`
+/// is false.
+pub async fn run_seat(
+    seat: &BotSeat,
+    backoff: Backoff,
+    forever: bool,
+    cancel: CancellationToken,
+) -> Result<SeatReport, SeatError> {
+    bots::make(&seat.bot, seat.seed)?;
+    let mut report = SeatReport::default();
+    let mut delay = backoff.initial;
+    let mut join = Join::Name;
+    let name = match &seat.power {
+        Some(p) => format!("{}:{}", p.to_ascii_uppercase(), seat.name),
+        None => seat.name.clone(),
+    };
+    let mut attempt = 0u64;
+    loop {
+        if cancel.is_cancelled() {
+            return Ok(report);
+        }
+        let stream = tokio::select! {
+            s = tokio::net::TcpStream::connect(&seat.server) => s,
+            () = cancel.cancelled() => return Ok(report),
+        };
+        let stream = match stream {
+            Ok(s) => s,
+            Err(e) => {
+                warn!(server = %seat.server, bot = %seat.bot, "cannot connect: {e}; retrying in {delay:?}");
+                if !pause(delay, &cancel).await {
+                    return Ok(report);
+                }
+                delay = (delay * 2).min(backoff.max);
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        report.connections += 1;
+        attempt += 1;
+        let player = bots::make(&seat.bot, seat.seed.wrapping_add(attempt))?;
+        let config = ClientConfig {
+            name: name.clone(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            think_time: seat.think_time,
+            ..ClientConfig::default()
+        };
+        info!(server = %seat.server, bot = %seat.bot, ?join, "joining");
+        let outcome = tokio::select! {
+            r = run_client_with(stream, config, player, join) => r,
+            () = cancel.cancelled() => return Ok(report),
+        };
+        match outcome {
+            Ok(summary) => {
+                report.games += 1;
+                info!(server = %seat.server, bot = %seat.bot, end = ?summary.end, "game over");
+                join = Join::Name;
+                delay = backoff.initial;
+                if !forever {
+                    return Ok(report);
+                }
+            }
+            Err(ClientError::Dropped { rejoin }) => {
+                join = match rejoin {
+                    Some((power, passcode)) => Join::Rejoin { power, passcode },
+                    None => Join::Name,
+                };
+                warn!(server = %seat.server, bot = %seat.bot, "connection lost; reconnecting in {delay:?}");
+            }
+            Err(ClientError::Refused(why)) => {
+                if matches!(join, Join::Rejoin { .. }) {
+                    join = Join::Name;
+                }
+                warn!(server = %seat.server, bot = %seat.bot, "refused: {why}; retrying in {delay:?}");
+            }
+            Err(e) => {
+                join = Join::Name;
+                warn!(server = %seat.server, bot = %seat.bot, "session failed: {e}; retrying in {delay:?}");
+            }
+        }
+        if !pause(delay, &cancel).await {
+            return Ok(report);
+        }
+        delay = (delay * 2).min(backoff.max);
+    }
+}
