@@ -10,7 +10,10 @@ pub fn wilson95(wins: f64, n: f64) -> [f64; 2] {
     let z2n = z * z / n;
     let centre = (p + z2n / 2.0) / (1.0 + z2n);
     let half = z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
-    [(centre - half).max(0.0), (centre + half).min(1.0)]
+    // At p = 0 or p = 1 the bound is exactly 0 or 1 (no floating-point residue).
+    let lo = if wins <= 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if wins >= n { 1.0 } else { (centre + half).min(1.0) };
+    [lo, hi]
 }
 
 #[cfg(test)]
@@ -29,5 +32,7 @@ mod tests {
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 1e-3);
         assert_eq!(wilson95(0.0, 0.0), [0.0, 1.0]);
+        assert_eq!(wilson95(0.0, 6.0)[0], 0.0);
+        assert_eq!(wilson95(6.0, 6.0)[1], 1.0);
     }
 }
