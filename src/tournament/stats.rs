@@ -11,8 +11,16 @@ pub fn wilson95(wins: f64, n: f64) -> [f64; 2] {
     let centre = (p + z2n / 2.0) / (1.0 + z2n);
     let half = z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
     // At p = 0 or p = 1 the bound is exactly 0 or 1 (no floating-point residue).
-    let lo = if wins <= 0.0 { 0.0 } else { (centre - half).max(0.0) };
-    let hi = if wins >= n { 1.0 } else { (centre + half).min(1.0) };
+    let lo = if wins <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if wins >= n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
     [lo, hi]
 }
 
