@@ -935,14 +935,16 @@ pub const PATTERN_DELTAS: [(isize, isize); 8] = [
 ];
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn pt(s: &str, size: usize) -> Point {
+    /// Test helper: the point of a GTP vertex.
+    pub(crate) fn pt(s: &str, size: usize) -> Point {
         Board::point_of(Vertex::parse(s, size).unwrap())
     }
 
-    fn setup(size: usize, black: &[&str], white: &[&str]) -> Board {
+    /// Test helper: a board with the given stones (played in order), checked by `validate`.
+    pub(crate) fn setup(size: usize, black: &[&str], white: &[&str]) -> Board {
         let mut b = Board::new(size);
         for s in black {
             b.play_move(Color::Black, Move::Play(Vertex::parse(s, size).unwrap()))

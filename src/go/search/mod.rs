@@ -562,13 +562,8 @@ impl Player {
                 &mut self.rng,
                 None,
             );
-            for (i, o) in own.iter_mut().enumerate() {
-                let p = Board::point_of(Vertex::new(i % size, i / size));
-                *o += match owner(&b, p) {
-                    Some(Color::Black) => 1.0,
-                    Some(Color::White) => -1.0,
-                    None => 0.0,
-                };
+            for (o, sign) in own.iter_mut().zip(owner_signs(&b)) {
+                *o += sign as f64;
             }
         }
         own.iter_mut().for_each(|o| *o /= playouts as f64);
@@ -989,14 +984,8 @@ fn run_playout(
     )
     .margin;
     if !shared.ownership.is_empty() {
-        let size = board.size();
-        for (i, o) in shared.ownership.iter().enumerate() {
-            let p = Board::point_of(Vertex::new(i % size, i / size));
-            match owner(board, p) {
-                Some(Color::Black) => o.fetch_add(1, Relaxed),
-                Some(Color::White) => o.fetch_sub(1, Relaxed),
-                None => 0,
-            };
+        for (o, sign) in shared.ownership.iter().zip(owner_signs(board)) {
+            o.fetch_add(sign, Relaxed);
         }
         shared.ownership_count.fetch_add(1, Relaxed);
     }
@@ -1037,6 +1026,18 @@ fn update_amaf(path: &[&Node], w: &mut Worker, gain: &dyn Fn(Color) -> u32) {
     for p in touched {
         first[p] = 0;
     }
+}
+
+/// +1 (Black owns), -1 (White owns) or 0 for every point, indexed `row * size + col`.
+fn owner_signs(b: &Board) -> impl Iterator<Item = i64> + '_ {
+    let size = b.size();
+    (0..size * size).map(move |i| {
+        match owner(b, Board::point_of(Vertex::new(i % size, i / size))) {
+            Some(Color::Black) => 1,
+            Some(Color::White) => -1,
+            None => 0,
+        }
+    })
 }
 
 /// Who a point belongs to at the end of a playout: its stone's colour, or the only colour

@@ -313,26 +313,9 @@ pub fn random_move<R: Rng>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::{Move, Vertex};
+    use crate::go::board::tests::{pt, setup};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    fn pt(s: &str, size: usize) -> Point {
-        Board::point_of(Vertex::parse(s, size).unwrap())
-    }
-
-    fn setup(size: usize, black: &[&str], white: &[&str]) -> Board {
-        let mut b = Board::new(size);
-        for s in black {
-            b.play_move(Color::Black, Move::Play(Vertex::parse(s, size).unwrap()))
-                .unwrap();
-        }
-        for s in white {
-            b.play_move(Color::White, Move::Play(Vertex::parse(s, size).unwrap()))
-                .unwrap();
-        }
-        b
-    }
 
     /// Every step always on, every self-atari rejected.
     const SURE: HeavyParams = HeavyParams {

@@ -337,24 +337,7 @@ fn no_stones_within(board: &Board, p: Point, r: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::Move;
-
-    fn pt(s: &str, size: usize) -> Point {
-        Board::point_of(Vertex::parse(s, size).unwrap())
-    }
-
-    fn setup(size: usize, black: &[&str], white: &[&str]) -> Board {
-        let mut b = Board::new(size);
-        for s in black {
-            b.play_move(Color::Black, Move::Play(Vertex::parse(s, size).unwrap()))
-                .unwrap();
-        }
-        for s in white {
-            b.play_move(Color::White, Move::Play(Vertex::parse(s, size).unwrap()))
-                .unwrap();
-        }
-        b
-    }
+    use crate::go::board::tests::{pt, setup};
 
     fn only(f: impl FnOnce(&mut PriorParams)) -> PriorParams {
         let mut p = PriorParams::NONE;

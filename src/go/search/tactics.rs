@@ -240,24 +240,7 @@ pub fn ladder_captures(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::{Move, Vertex};
-
-    fn pt(s: &str, size: usize) -> Point {
-        Board::point_of(Vertex::parse(s, size).unwrap())
-    }
-
-    fn setup(size: usize, black: &[&str], white: &[&str]) -> Board {
-        let mut b = Board::new(size);
-        for s in black {
-            b.play_move(Color::Black, Move::Play(Vertex::parse(s, size).unwrap()))
-                .unwrap();
-        }
-        for s in white {
-            b.play_move(Color::White, Move::Play(Vertex::parse(s, size).unwrap()))
-                .unwrap();
-        }
-        b
-    }
+    use crate::go::board::tests::{pt, setup};
 
     /// White D4 against black C4, D5, E3: an atari at D3 starts a ladder that runs to the
     /// upper right edge.
