@@ -224,7 +224,7 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         Self {
-            uct_c: 0.7,
+            uct_c: 0.3,
             expand_threshold: 2,
             playouts: 0,
             time_per_move: 5.0,
@@ -234,7 +234,7 @@ impl Default for SearchConfig {
             reuse_tree: true,
             max_tree_memory_mb: 1024,
             lag_buffer: 0.5,
-            playout_policy: "light".into(),
+            playout_policy: "heavy".into(),
             rave_equiv: 3000.0,
             virtual_loss: 3,
             early_stop: true,

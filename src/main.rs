@@ -166,6 +166,21 @@ enum BenchCommand {
         /// Seed of the playouts' random choices.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Playout policy: random, light or heavy.
+        #[arg(long, default_value = "light")]
+        policy: String,
+    },
+    /// Full MCTS search speed (tree, priors, RAVE, playouts) from the empty board, with the
+    /// `[search]` settings of the configuration (e.g. --set search.threads=2).
+    Search {
+        /// Board size (2..=25).
+        #[arg(long, default_value_t = 9)]
+        size: usize,
+        /// Seconds to search.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        #[command(flatten)]
+        config: ConfigArgs,
     },
 }
 
@@ -179,10 +194,16 @@ fn main() -> ExitCode {
             seconds,
             threads,
             seed,
+            policy,
         }) => {
             init_logging("info");
-            bench_playouts(size, seconds, threads, seed)
+            bench_playouts(size, seconds, threads, seed, &policy)
         }
+        Command::Bench(BenchCommand::Search {
+            size,
+            seconds,
+            config,
+        }) => bench_search(size, seconds, &config),
         Command::Match(args) => {
             init_logging("warn");
             run_match(args)
@@ -532,7 +553,14 @@ fn gtp_session_handler(config: Arc<Config>) -> SessionHandler {
 }
 
 /// `tablero bench playouts`: checks the arguments, runs the benchmark, prints one JSON line.
-fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> ExitCode {
+fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64, policy: &str) -> ExitCode {
+    let policy: tablero::go::search::playout::PlayoutPolicy = match policy.parse() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("tablero: --policy: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
     if !(tablero::go::MIN_SIZE..=tablero::go::MAX_SIZE).contains(&size) {
         eprintln!(
             "tablero: --size must be between {} and {}, got {size}",
@@ -552,25 +580,47 @@ fn bench_playouts(size: usize, seconds: f64, threads: usize, seed: u64) -> ExitC
         );
         return ExitCode::from(EXIT_USAGE);
     }
-    match run_playout_bench(size, seconds, threads, seed) {
+    let result =
+        tablero::go::search::bench::bench_playouts_with(policy, size, seconds, threads, seed);
+    print_json(&result)
+}
+
+/// `tablero bench search`: one full search with the configured `[search]` settings.
+fn bench_search(size: usize, seconds: f64, args: &ConfigArgs) -> ExitCode {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        eprintln!("tablero: --seconds must be a number > 0, got {seconds}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let params = Config::load(args.config.as_deref(), &args.set)
+        .map_err(|e| e.to_string())
+        .and_then(|c| tablero::go::search::SearchParams::from_config(&c.search));
+    let params = match params {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("tablero: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    init_logging("warn");
+    match tablero::go::search::bench::bench_search(size, seconds, params) {
+        Ok(result) => print_json(&result),
+        Err(e) => {
+            eprintln!("tablero: --size: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// Prints `value` as one JSON line on stdout.
+fn print_json(value: &impl serde::Serialize) -> ExitCode {
+    match serde_json::to_string(value) {
         Ok(json) => {
             println!("{json}");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("tablero: {e}");
+            eprintln!("tablero: cannot render the result: {e}");
             ExitCode::from(EXIT_FAILURE)
         }
     }
-}
-
-/// Runs `tablero::go::search::bench::bench_playouts` and renders its result as JSON.
-fn run_playout_bench(
-    size: usize,
-    seconds: f64,
-    threads: usize,
-    seed: u64,
-) -> Result<String, String> {
-    let result = tablero::go::search::bench::bench_playouts(size, seconds, threads, seed);
-    serde_json::to_string(&result).map_err(|e| format!("cannot render the result: {e}"))
 }

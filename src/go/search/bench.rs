@@ -1,10 +1,14 @@
-//! Raw playout speed: playouts from the empty board, as libego and Pachi measure it (light by
-//! default; any policy through `bench_playouts_with`).
+//! Speed measurements: raw playouts from the empty board, as libego and Pachi measure it
+//! (light by default; any policy through `bench_playouts_with`), and the full search
+//! (`bench_search`: tree, priors, RAVE and playouts together, on the configured threads).
 
 use super::playout::{PlayoutPolicy, playout};
+use super::{Player, SearchParams};
+use crate::budget::{Budget, CancelFlag};
 use crate::go::Color;
 use crate::go::board::Board;
 use crate::go::game::Scoring;
+use crate::go::game::{Game, Rules};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
@@ -86,12 +90,59 @@ pub fn bench_playouts_with(
         playouts_per_second_per_thread: rate / threads as f64,
         moves_per_playout: moves as f64 / playouts.max(1) as f64,
         seed,
-        policy: match policy {
-            PlayoutPolicy::Random => "random",
-            PlayoutPolicy::Light => "light",
-            PlayoutPolicy::Heavy => "heavy",
-        },
+        policy: policy.name(),
     }
+}
+
+/// Full-search speed from the empty board.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchBenchResult {
+    pub size: usize,
+    pub threads: usize,
+    pub seconds: f64,
+    pub playouts: u64,
+    pub playouts_per_second: f64,
+    pub playouts_per_second_per_thread: f64,
+    pub tree_nodes: usize,
+    pub policy: &'static str,
+    pub rave: bool,
+    pub priors: bool,
+}
+
+/// One search of `params` (early stop off, no playout cap) for Black on the empty
+/// `size`×`size` board under area scoring, for `seconds`, and its rate. `Err` names an
+/// unusable size.
+pub fn bench_search(
+    size: usize,
+    seconds: f64,
+    mut params: SearchParams,
+) -> Result<SearchBenchResult, String> {
+    let game = Game::new(size, Rules::default()).map_err(|e| e.to_string())?;
+    params.early_stop = false;
+    params.max_playouts = 0;
+    let threads = params.threads.max(1);
+    let (policy, rave, priors) = (params.policy, params.rave_equiv > 0.0, params.priors);
+    let mut player = Player::new(params);
+    let deadline = Instant::now() + Duration::from_secs_f64(seconds.max(0.001));
+    let summary = player.search(
+        &game,
+        Color::Black,
+        &Budget::new(deadline, CancelFlag::new()),
+    );
+    let elapsed = summary.elapsed.as_secs_f64().max(1e-9);
+    let rate = summary.playouts as f64 / elapsed;
+    Ok(SearchBenchResult {
+        size,
+        threads,
+        seconds: elapsed,
+        playouts: summary.playouts,
+        playouts_per_second: rate,
+        playouts_per_second_per_thread: rate / threads as f64,
+        tree_nodes: summary.tree_nodes,
+        policy: policy.name(),
+        rave,
+        priors,
+    })
 }
 
 #[cfg(test)]
@@ -103,6 +154,18 @@ mod tests {
         assert!(r.playouts_per_second > 0.0);
         assert!(r.moves_per_playout > 50.0 && r.moves_per_playout < 3.0 * 81.0 + 20.0);
         eprintln!("{}", serde_json::to_string(&r).unwrap_or_default());
+    }
+
+    #[test]
+    fn search_bench_reports_a_rate() {
+        let params = super::SearchParams {
+            threads: 2,
+            ..super::SearchParams::default()
+        };
+        let r = super::bench_search(9, 0.1, params).unwrap();
+        assert!(r.playouts > 0 && r.tree_nodes > 1, "{r:?}");
+        assert_eq!(r.threads, 2);
+        assert!(super::bench_search(1, 0.1, super::SearchParams::default()).is_err());
     }
 
     /// Heavy against light playouts per second on 9×9, one thread. Meant for release mode:

@@ -22,6 +22,17 @@ pub enum PlayoutPolicy {
     Heavy,
 }
 
+impl PlayoutPolicy {
+    /// The config name: "random", "light" or "heavy".
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayoutPolicy::Random => "random",
+            PlayoutPolicy::Light => "light",
+            PlayoutPolicy::Heavy => "heavy",
+        }
+    }
+}
+
 impl std::str::FromStr for PlayoutPolicy {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {

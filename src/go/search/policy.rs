@@ -6,9 +6,13 @@
 //! 2. **Atari escape**: own chains next to the last move in atari → capture an adjacent
 //!    opponent chain in atari (which frees them), or extend at the liberty if the extension has
 //!    at least 2 liberties.
-//! 3. **Pattern**: empty points of the 3×3 of the last two moves that match a MoGo 3×3 pattern
+//! 3. **Low liberties** (Fuego's two-liberty rule): chains on and next to the last move with
+//!    exactly two liberties → for an own chain, a liberty that takes it to three or more; for
+//!    an opponent chain, the atari on one liberty when its extension at the other would
+//!    still leave it at most one liberty (a sure capture, no ladder reading needed).
+//! 4. **Pattern**: empty points of the 3×3 of the last two moves that match a MoGo 3×3 pattern
 //!    (`patterns`), random among matches.
-//! 4. **Random**: a uniform-ish legal move from a random start in the empty-point list,
+//! 5. **Random**: a uniform-ish legal move from a random start in the empty-point list,
 //!    never filling one's own eye.
 //!
 //! Within a step the candidates are tried from a random start; a candidate that is a
@@ -30,7 +34,10 @@ pub struct HeavyParams {
     pub capture: f64,
     /// Probability of looking for atari escapes (step 2). Default 0.9, same reasoning.
     pub escape: f64,
-    /// Probability of looking for pattern moves (step 3). Default 0.95 (michi pat3).
+    /// Probability of looking at two-liberty chains (step 3). Default 0.9, like the other
+    /// tactical steps; 0 gives michi's policy.
+    pub low_liberty: f64,
+    /// Probability of looking for pattern moves (step 4). Default 0.95 (michi pat3).
     pub pattern: f64,
     /// Probability of rejecting a self-atari proposed by steps 1–3. Default 0.9 (michi
     /// `PROB_SSAREJECT`).
@@ -48,6 +55,7 @@ impl HeavyParams {
     pub const DEFAULT: HeavyParams = HeavyParams {
         capture: 0.9,
         escape: 0.9,
+        low_liberty: 0.9,
         pattern: 0.95,
         reject_self_atari_heuristic: 0.9,
         reject_self_atari_random: 0.5,
@@ -215,7 +223,41 @@ fn escape_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
     }
 }
 
-/// Step 3: pattern matches on the 3×3 of `at`.
+/// Step 3: moves in two-liberty fights of the chains on and next to `at`.
+fn low_liberty_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
+    let mut heads = [usize::MAX; 5];
+    for (i, q) in std::iter::once(at).chain(Board::neighbours(at)).enumerate() {
+        let Some(owner) = board.cell(q).color() else {
+            continue;
+        };
+        let h = board.chain_head(q);
+        if heads[..i].contains(&h) {
+            continue;
+        }
+        heads[i] = h;
+        let mut libs = [0 as Point; 3];
+        if board.chain_liberties_upto(q, &mut libs) != 2 {
+            continue;
+        }
+        for (l, other) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if !playable(board, c, l) {
+                continue;
+            }
+            if owner == c {
+                // Gain liberties.
+                if board.liberties_after_upto(c, l, 3) >= 3 {
+                    out.push(l);
+                }
+            } else if board.liberties_after_upto(owner, other, 3) <= 2 {
+                // After our atari at `l` the extension at `other` has lost `l` too: at most
+                // one liberty left, so the chain cannot run.
+                out.push(l);
+            }
+        }
+    }
+}
+
+/// Step 4: pattern matches on the 3×3 of `at`.
 fn pattern_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
     for &o in PATTERN_OFFSETS.iter() {
         let q = (at as isize + o) as Point;
@@ -264,6 +306,15 @@ pub fn heavy_move<R: Rng>(
                 return Some(p);
             }
         }
+        if let Some(at) = last
+            && chance(rng, params.low_liberty)
+        {
+            let mut c = Candidates::new();
+            low_liberty_moves(board, color, at, &mut c);
+            if let Some(p) = pick(board, color, c.as_slice(), reject, min, rng) {
+                return Some(p);
+            }
+        }
         if chance(rng, params.pattern) {
             let mut c = Candidates::new();
             for at in [last, last2].into_iter().flatten() {
@@ -277,7 +328,7 @@ pub fn heavy_move<R: Rng>(
     random_move(board, color, params, rng)
 }
 
-/// Step 4: scan the empty points from a random start for a playable move.
+/// Step 5: scan the empty points from a random start for a playable move.
 #[inline]
 pub fn random_move<R: Rng>(
     board: &Board,
@@ -321,6 +372,7 @@ mod tests {
     const SURE: HeavyParams = HeavyParams {
         capture: 1.0,
         escape: 1.0,
+        low_liberty: 1.0,
         pattern: 1.0,
         reject_self_atari_heuristic: 1.0,
         reject_self_atari_random: 1.0,
@@ -387,6 +439,43 @@ mod tests {
             assert_ne!(m, Some(pt("A2", 5)));
             assert!(m.is_some());
         }
+    }
+
+    fn low_liberty(b: &Board, c: Color, at: &str) -> Vec<Point> {
+        let mut out = Candidates::new();
+        low_liberty_moves(b, c, pt(at, 9), &mut out);
+        out.as_slice().iter().map(|&p| p as Point).collect()
+    }
+
+    #[test]
+    fn two_liberty_own_chain_gains_liberties() {
+        // Black E5-E6 with white D5, D6, F5 (white just played F5): liberties E4, E7, F6.
+        // White then F6 leaves E4 and E7; E7 gives D7, F7, E8: three or more.
+        let b = setup(9, &["E5", "E6"], &["D5", "D6", "F5", "F6"]);
+        let moves = low_liberty(&b, Color::Black, "F6");
+        assert!(moves.contains(&pt("E7", 9)), "{moves:?}");
+        // E4 gives D4, F4, E3: also three.
+        assert!(moves.contains(&pt("E4", 9)), "{moves:?}");
+    }
+
+    #[test]
+    fn two_liberty_opponent_chain_that_cannot_run_is_put_in_atari() {
+        // White B1 after black C1 (black A2 there): white's liberties are A1 and B2. Atari at
+        // B2 leaves A1, where the extension has no liberty left (A2 black): a sure capture.
+        // Atari at A1 leaves B2, where white gets C2 and B3: it runs, so A1 is not proposed.
+        // (C1 itself has two liberties, D1 and C2, which black may extend to.)
+        let b = setup(9, &["C1", "A2"], &["B1"]);
+        let moves = low_liberty(&b, Color::Black, "C1");
+        assert!(moves.contains(&pt("B2", 9)), "{moves:?}");
+        assert!(!moves.contains(&pt("A1", 9)), "{moves:?}");
+    }
+
+    #[test]
+    fn two_liberty_opponent_chain_that_can_run_is_left_alone() {
+        // White E5 with black D5 and F5 just played: liberties E4 and E6, and either
+        // extension gets three liberties, so no atari is proposed.
+        let b = setup(9, &["D5", "F5"], &["E5"]);
+        assert!(low_liberty(&b, Color::Black, "F5").is_empty());
     }
 
     #[test]
