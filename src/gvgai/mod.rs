@@ -72,4 +72,5 @@
 pub mod controllers;
 pub mod engine;
 pub mod games;
+pub mod line;
 pub mod vgdl;

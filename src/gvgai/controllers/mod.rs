@@ -239,7 +239,7 @@ impl Controller for OneStep {
 }
 
 /// The result of [`play`].
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PlayResult {
     pub outcome: Outcome,
     /// Longest `act` call in milliseconds.
@@ -248,6 +248,8 @@ pub struct PlayResult {
     pub init_ms: f64,
     /// Acts that took longer than the act budget (played as NIL).
     pub overspent: usize,
+    /// The actions played (`U D L R N S`), for `tablero gvgai replay --actions`.
+    pub actions: String,
 }
 
 /// Play `level` of `game` to the end with `controller`, giving it GVG-AI's budgets
@@ -267,6 +269,7 @@ pub fn play(
     let init_ms = init_start.elapsed().as_secs_f64() * 1000.0;
     let mut act_ms_max: f64 = 0.0;
     let mut overspent = 0;
+    let mut actions = String::new();
     while !state.is_over() {
         let start = Instant::now();
         let budget = Budget::new(start + act_time, cancel.clone());
@@ -277,6 +280,7 @@ pub fn play(
             action = Action::Nil;
             overspent += 1;
         }
+        actions.push(action.to_char());
         state.advance(action);
     }
     Ok(PlayResult {
@@ -284,6 +288,7 @@ pub fn play(
         act_ms_max,
         init_ms,
         overspent,
+        actions,
     })
 }
 
