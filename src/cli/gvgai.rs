@@ -124,11 +124,11 @@ pub struct HostArgs {
     #[arg(long)]
     game: String,
     /// Training levels played first, in order (comma-separated).
-    #[arg(long, default_value = "0,1,2", value_delimiter = ',')]
-    levels: Vec<usize>,
-    /// Validation levels (comma-separated; empty for none).
-    #[arg(long, default_value = "3,4", value_delimiter = ',')]
-    validation: Vec<usize>,
+    #[arg(long, default_value = "0,1,2", value_parser = parse_levels)]
+    levels: Levels,
+    /// Validation levels (comma-separated; "" for none).
+    #[arg(long, default_value = "3,4", value_parser = parse_levels)]
+    validation: Levels,
     /// Rounds of validation levels.
     #[arg(long, default_value_t = 1)]
     validation_times: usize,
@@ -147,6 +147,22 @@ pub struct HostArgs {
     once: bool,
     #[command(flatten)]
     games: GamesDir,
+}
+
+/// A comma-separated list of level numbers ("" = none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Levels(Vec<usize>);
+
+fn parse_levels(s: &str) -> Result<Levels, String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.parse::<usize>()
+                .map_err(|_| format!("{p:?} is not a level number"))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Levels)
 }
 
 fn usage(message: &str) -> ExitCode {
@@ -323,8 +339,9 @@ fn host(a: HostArgs) -> ExitCode {
     };
     if let Some(l) = a
         .levels
+        .0
         .iter()
-        .chain(&a.validation)
+        .chain(&a.validation.0)
         .find(|&&l| l >= game.levels.len())
     {
         return usage(&format!("game {} has no level {l}", a.game));
@@ -334,8 +351,8 @@ fn host(a: HostArgs) -> ExitCode {
     };
     let settings = HostSettings {
         game,
-        training: a.levels.clone(),
-        validation: a.validation.clone(),
+        training: a.levels.0.clone(),
+        validation: a.validation.0.clone(),
         validation_times: a.validation_times,
         max_games: a.max_games.max(1),
         seed: a.seed,
