@@ -27,6 +27,23 @@ pub enum GvgaiCommand {
     Connect(ConnectArgs),
     /// Be the learning-track game server (tablero's engine) for remote clients.
     Host(HostArgs),
+    /// Forward-model speed: copy + advance steps per second (as in benches/gvgai_forward.rs).
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[arg(long, default_value = "sokoban")]
+    game: String,
+    #[arg(long, default_value_t = 0)]
+    level: usize,
+    /// Seconds to run.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    games: GamesDir,
 }
 
 /// Where games come from.
@@ -199,7 +216,64 @@ pub fn run(cmd: GvgaiCommand) -> ExitCode {
         GvgaiCommand::Replay(a) => replay(a),
         GvgaiCommand::Connect(a) => connect(a),
         GvgaiCommand::Host(a) => host(a),
+        GvgaiCommand::Bench(a) => bench(a),
     }
+}
+
+/// Copies the level's start state and advances it 100 ticks with random actions, again and
+/// again (a fresh copy whenever the game ends), for `--seconds`; reports steps per second.
+fn bench(a: BenchArgs) -> ExitCode {
+    use rand::{Rng, SeedableRng};
+    let game = match a.games.load(&a.game) {
+        Ok(g) => g,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let Ok(secs) = Duration::try_from_secs_f64(a.seconds) else {
+        return usage("--seconds must be a number > 0");
+    };
+    let root = match game.start(a.level, a.seed as i64) {
+        Ok(s) => s,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let actions = controllers::choices(&root);
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(a.seed);
+    let cpu0 = thread_cpu_ns();
+    let start = std::time::Instant::now();
+    let (mut steps, mut copies) = (0u64, 0u64);
+    while start.elapsed() < secs {
+        let mut st = root.clone();
+        copies += 1;
+        for _ in 0..100 {
+            if st.is_over() {
+                st = root.clone();
+                copies += 1;
+            }
+            st.advance(actions[rng.gen_range(0..actions.len())]);
+            steps += 1;
+        }
+    }
+    let el = start.elapsed().as_secs_f64();
+    // On a shared machine the thread's CPU time says how fast the model itself is.
+    let cpu = match (cpu0, thread_cpu_ns()) {
+        (Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1e9),
+        _ => None,
+    };
+    print_json(&serde_json::json!({
+        "game": a.game,
+        "level": a.level,
+        "seconds": (el * 100.0).round() / 100.0,
+        "cpu_seconds": cpu.map(|c| (c * 100.0).round() / 100.0),
+        "steps": steps,
+        "copies": copies,
+        "steps_per_sec": (steps as f64 / el).round(),
+        "steps_per_cpu_sec": cpu.map(|c| (steps as f64 / c).round()),
+    }))
+}
+
+/// CPU time of the calling thread in nanoseconds (Linux `/proc/thread-self/schedstat`).
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
 }
 
 fn play(a: PlayArgs) -> ExitCode {

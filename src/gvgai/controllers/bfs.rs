@@ -18,8 +18,56 @@ const MAX_STATES: usize = 2_000_000;
 /// Tables are grown (a rehash or copy of everything stored) only when at least this much time
 /// per million stored entries is left before the deadline.
 const GROW_TIME_PER_MILLION: Duration = Duration::from_millis(40);
-/// Initial table sizes.
-const INITIAL_CAPACITY: usize = 1 << 14;
+/// Table sizes reserved when a search starts: the state set gets room for every state it may
+/// hold (its control bytes, ~2 MB, are written now; the rest of the memory is touched only as
+/// it fills), so it never rehashes a million entries in the middle of an act.
+const INITIAL_CAPACITY: usize = MAX_STATES;
+
+/// A FIFO queue in fixed-size chunks: growing it never copies the states already queued
+/// (a `VecDeque` of a million states would copy hundreds of megabytes when it doubles).
+struct ChunkQueue<T> {
+    chunks: VecDeque<VecDeque<T>>,
+}
+
+impl<T> Default for ChunkQueue<T> {
+    fn default() -> Self {
+        ChunkQueue {
+            chunks: VecDeque::new(),
+        }
+    }
+}
+
+const CHUNK: usize = 4096;
+
+impl<T> ChunkQueue<T> {
+    fn push_back(&mut self, t: T) {
+        if self.chunks.back().is_none_or(|c| c.len() >= CHUNK) {
+            self.chunks.push_back(VecDeque::with_capacity(CHUNK));
+        }
+        if let Some(c) = self.chunks.back_mut() {
+            c.push_back(t);
+        }
+    }
+
+    fn push_front(&mut self, t: T) {
+        if self.chunks.front().is_none_or(|c| c.len() >= CHUNK) {
+            self.chunks.push_front(VecDeque::with_capacity(1));
+        }
+        if let Some(c) = self.chunks.front_mut() {
+            c.push_front(t);
+        }
+    }
+
+    fn pop_front(&mut self) -> Option<T> {
+        loop {
+            let front = self.chunks.front_mut()?;
+            if let Some(t) = front.pop_front() {
+                return Some(t);
+            }
+            self.chunks.pop_front();
+        }
+    }
+}
 
 /// Whether a table of `len` entries may grow now, given the time left.
 fn may_grow(len: usize, clock: &Clock) -> bool {
@@ -32,7 +80,7 @@ struct Search {
     root: GameState,
     /// (parent node, action) per node; node 0 is the root.
     nodes: Vec<(u32, Action)>,
-    queue: VecDeque<(u32, GameState)>,
+    queue: ChunkQueue<(u32, GameState)>,
     seen: HashSet<u64>,
     /// IW(1) atoms seen: (sprite type, x, y); `None` for plain BFS.
     atoms: Option<HashSet<(u16, i32, i32)>>,
@@ -56,7 +104,7 @@ impl Search {
                 v
             },
             queue: {
-                let mut q = VecDeque::with_capacity(INITIAL_CAPACITY);
+                let mut q = ChunkQueue::default();
                 q.push_back((0, state.clone()));
                 q
             },
@@ -147,12 +195,6 @@ impl Bfs {
                     return None;
                 }
                 search.seen.reserve(search.seen.len().max(n));
-            }
-            if search.queue.len() + n > search.queue.capacity() {
-                if !may_grow(search.queue.len() * 4, &clock) {
-                    return None;
-                }
-                search.queue.reserve(search.queue.len().max(n));
             }
             if search.nodes.len() + n > search.nodes.capacity() {
                 if !may_grow(search.nodes.len() / 8, &clock) {
