@@ -235,7 +235,7 @@ impl Controller for Rhea {
 mod tests {
     use super::*;
     use crate::budget::CancelFlag;
-    use crate::gvgai::controllers::{ACT_TIME, play};
+    use crate::gvgai::controllers::play;
     use crate::gvgai::engine::Game;
     use std::time::{Duration, Instant};
 
@@ -263,8 +263,13 @@ mod tests {
             &["wwwwwwwwwww\nwtA     gw\nwwwwwwwwwww\n"],
         )
         .unwrap();
-        let mut c = Rhea::new(7, RheaParams::default());
-        let r = play(&game, 0, 1, &mut c, ACT_TIME).unwrap();
+        // A count-based budget, so that the machine's load does not change the result.
+        let params = RheaParams {
+            max_evaluations: 200,
+            ..RheaParams::default()
+        };
+        let mut c = Rhea::new(7, params);
+        let r = play(&game, 0, 1, &mut c, Duration::from_secs(10)).unwrap();
         assert!(r.outcome.win, "{r:?}");
         assert!(r.outcome.ticks < 40, "{r:?}");
     }
