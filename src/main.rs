@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod cli;
+
 use clap::{Args, Parser, Subcommand};
 use tablero::config::Config;
 use tablero::daemon::{
@@ -23,7 +25,7 @@ const EXIT_FAILURE: u8 = 1;
 #[command(
     name = "tablero",
     version,
-    about = "A networked game-bot server: Go over GTP, Diplomacy over DAIDE (GVG-AI coming)"
+    about = "A networked game-bot server: Go over GTP, Diplomacy over DAIDE, GVG-AI controllers"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -44,6 +46,9 @@ enum Command {
     /// Diplomacy over DAIDE: the embedded server, one bot on a server, local tournaments.
     #[command(subcommand)]
     Diplomacy(DiplomacyCommand),
+    /// GVG-AI: play and replay VGDL games, the learning-track line protocol (connect, host).
+    #[command(subcommand)]
+    Gvgai(cli::gvgai::GvgaiCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -209,6 +214,10 @@ fn main() -> ExitCode {
             run_match(args)
         }
         Command::Diplomacy(cmd) => diplomacy(cmd),
+        Command::Gvgai(cmd) => {
+            init_logging("info");
+            cli::gvgai::run(cmd)
+        }
     }
 }
 
@@ -500,7 +509,14 @@ fn init_logging(level: &str) {
 
 fn serve(config: Arc<Config>, runtime: &tokio::runtime::Runtime) -> ExitCode {
     let handler = gtp_session_handler(Arc::clone(&config));
-    match runtime.block_on(daemon::serve(&config, handler)) {
+    let gvgai = match cli::gvgai::serve_handler(&config.gvgai) {
+        Ok(h) => h,
+        Err(e) => {
+            tracing::error!("{e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match runtime.block_on(daemon::serve(&config, handler, Some(gvgai))) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e}");

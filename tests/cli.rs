@@ -121,6 +121,8 @@ fn spawn(mut cmd: Command, extra: &[&str]) -> Child {
             "--set",
             "server.gtp_listen=127.0.0.1:0",
             "--set",
+            "gvgai.listen=127.0.0.1:0",
+            "--set",
             "server.shutdown_grace=1",
         ])
         .stdin(Stdio::null())

@@ -39,6 +39,21 @@ impl Daemon {
     /// Binds `server.gtp_listen` (port 0 picks a free port; see [`Daemon::local_addr`]).
     pub async fn bind(server: &ServerConfig) -> Result<Daemon, DaemonError> {
         let addr = server.gtp_listen_addr()?;
+        Daemon::bind_addr(
+            addr,
+            server.max_connections,
+            server.shutdown_grace_duration(),
+        )
+        .await
+    }
+
+    /// Binds any address with its own connection limit and grace period (the GVG-AI
+    /// listener uses this).
+    pub async fn bind_addr(
+        addr: SocketAddr,
+        max_connections: usize,
+        grace: Duration,
+    ) -> Result<Daemon, DaemonError> {
         let listener = TcpListener::bind(addr)
             .await
             .map_err(|source| DaemonError::Bind { addr, source })?;
@@ -48,8 +63,8 @@ impl Daemon {
         Ok(Daemon {
             listener,
             local_addr,
-            max_connections: server.max_connections.max(1),
-            grace: server.shutdown_grace_duration(),
+            max_connections: max_connections.max(1),
+            grace,
         })
     }
 

@@ -73,13 +73,38 @@ pub fn spawn_diplomacy_bots(
 }
 
 /// Runs the daemon from the configuration until SIGINT or SIGTERM, then shuts down cleanly.
-/// The Diplomacy bot seats of `[[diplomacy.bots]]` play meanwhile.
+/// The Diplomacy bot seats of `[[diplomacy.bots]]` play meanwhile. With `gvgai`, a second
+/// listener on `gvgai.listen` serves GVG-AI game runners (one session per connection, at most
+/// `gvgai.max_connections`), shut down with the first.
 pub async fn serve(
     config: &Config,
     handler: SessionHandler,
+    gvgai: Option<SessionHandler>,
 ) -> Result<ShutdownReport, DaemonError> {
     let signal = ShutdownSignal::install().map_err(DaemonError::Signal)?;
     let daemon = Daemon::bind(&config.server).await?;
+    let stop = CancellationToken::new();
+    let gvgai_task = match gvgai {
+        Some(gv_handler) => {
+            let addr = config.gvgai.listen_addr()?;
+            let gv = Daemon::bind_addr(
+                addr,
+                config.gvgai.max_connections,
+                config.server.shutdown_grace_duration(),
+            )
+            .await?;
+            tracing::info!(
+                max_connections = config.gvgai.max_connections,
+                "GVG-AI line adapter listening on {}",
+                gv.local_addr()
+            );
+            let stop = stop.clone();
+            Some(tokio::spawn(async move {
+                gv.run(gv_handler, stop.cancelled_owned()).await
+            }))
+        }
+        None => None,
+    };
     let bots_cancel = CancellationToken::new();
     let seats = spawn_diplomacy_bots(config, &bots_cancel);
     if !seats.is_empty() {
@@ -90,12 +115,18 @@ pub async fn serve(
         "GTP listening on {}",
         daemon.local_addr()
     );
+    let on_stop = stop.clone();
     let report = daemon
         .run(handler, async move {
             let name = signal.recv().await;
             tracing::info!("{name} received, shutting down");
+            on_stop.cancel();
         })
         .await;
+    stop.cancel();
+    if let Some(t) = gvgai_task {
+        let _ = t.await;
+    }
     bots_cancel.cancel();
     for s in seats {
         let _ = s.await;

@@ -4,8 +4,10 @@
 //!   the line and the problem; GVG-AI constructs not implemented yet are reported as
 //!   "unsupported ..." (see `vgdl::model::UNSUPPORTED_CLASSES` and the effect list in
 //!   `vgdl::parse`).
-//! - [`controllers`]: seeded controllers (`random`, `onestep`, `mcts`, `bfs`, `iw`) behind a
-//!   `Controller` trait with GVG-AI's budgets, and [`controllers::play`] for a whole game.
+//! - [`controllers`]: seeded controllers (`random`, `onestep`, `mcts`, `rhea`, `bfs`, `iw`)
+//!   behind a `Controller` trait with GVG-AI's budgets, the registry [`controllers::make`],
+//!   and [`controllers::play`] for a whole game.
+//! - [`line`]: the learning track's line-based socket protocol, as client and as server.
 //! - [`games`]: the shipped games, embedded.
 //! - [`engine`]: the grid-physics forward model. [`engine::Game`] loads a game and its levels,
 //!   [`engine::GameState`] is a running game (`Clone` = forward-model copy,
@@ -37,28 +39,21 @@
 //! The block size defaults to GVG-AI's (`square_size`, else `800 / max(w, h)`); the learning
 //! track's 10 px is `BlockSize::Learning`. Movement of `speed < 1` sprites depends on it.
 //!
-//! # Status (issue 6, work in progress)
+//! # Status (issue 6)
 //! Done: parser; engine with every sprite class, effect and termination used by the 22 shipped
 //! games and most of GVG-AI's grid-physics ontology (see `SpriteClass`, `EffectKind`,
 //! `TerminationKind`); TIME effects and `addTimer`; seeded Java-compatible RNG; path finder;
 //! observation categories; `replay`; copy-on-write sprite groups (walls and floors are shared
-//! between copies); criterion bench `gvgai_forward`. On this shared 2-core machine tablero
-//! did 1.2–2.1 M (sokoban), 0.4–0.63 M (butterflies) and 0.57–0.95 M (aliens) copy+advance
-//! steps per second on level 0, depending on load; the Java forward model, measured the same
-//! way on the same machine, did 0.21 M, 0.05 M and 0.08 M.
-//! Controllers (first versions, untuned): random, one-step look-ahead, open-loop MCTS (UCT
-//! constant and rollout depth in `MctsParams`), BFS and IW(1)→BFS for deterministic games
-//! (the search persists across acts, merging states by `GameState::key`). First
-//! measurements (one seed, 40 ms acts, on a heavily loaded 2-core machine, so some acts
-//! overran): MCTS won butterflies level 0 in 2 of 5 seeds; IW solved sokoban levels 1–4
-//! (sokoban 1 only after 884 ticks of searching) and realsokoban levels 3 and 4, but not
-//! sokoban 0, realsokoban 0–2 or any zenpuzzle level within 2000 ticks (one zenpuzzle act took
-//! 345 ms); BFS solved sokoban 2–4 and
-//! realsokoban 3. `Outcome::json_line` gives the `tablero gvgai play|replay` JSON line.
-//! Not done: the rolling-horizon evolution controller, budget-safe search (acts can overrun
-//! 40 ms under load; HashSet growth in BFS), the line-based socket
-//! adapter and JSON observations, CLI wiring (`tablero gvgai play|replay|connect|host`), the
-//! issue's target measurements (`tests/gvgai_controllers.rs` is the harness for them).
+//! between copies); criterion bench `gvgai_forward` and `tablero gvgai bench`. Forward-model
+//! speed (copy + advance steps): 2.5 M/s on sokoban 0 and 0.65 M/s on butterflies 0 per CPU
+//! second (`tablero gvgai bench`, 2026-11-30; wall-clock rates on the shared 2-core machine
+//! at load 19 were 0.47 M/s and 0.16 M/s); the Java forward model, measured the same way on
+//! the same machine earlier, did 0.21 M/s and 0.05 M/s of wall time.
+//! Controllers: random, one-step look-ahead, open-loop MCTS, rolling-horizon evolution, BFS
+//! and IW(1)→BFS for deterministic games (the search persists across acts, merging states by
+//! `GameState::key`), all reading the clock before every forward-model advance
+//! (`tests/gvgai_budget.rs`). The line protocol: [`line`], `protocols/gvgai-line.md`.
+//! Measurements: README, section GVG-AI.
 //! Known differences from GVG-AI:
 //! - With several `stype1` types, GVG-AI's alternate and path chasers pick the target type
 //!   with an unseeded generator; tablero takes the first.
@@ -72,4 +67,5 @@
 pub mod controllers;
 pub mod engine;
 pub mod games;
+pub mod line;
 pub mod vgdl;

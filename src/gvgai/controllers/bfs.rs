@@ -7,23 +7,80 @@
 //! does not change; a plan is dropped as soon as the game deviates from it.
 
 use std::collections::{HashSet, VecDeque};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::{Controller, choices};
+use super::{Clock, Controller, SAFETY_MARGIN, choices};
 use crate::budget::Budget;
 use crate::gvgai::engine::{Action, GameState, Winner};
 
 /// Stop expanding beyond this many distinct states (memory bound).
 const MAX_STATES: usize = 2_000_000;
-/// Stop this long before the deadline.
-const MARGIN: Duration = Duration::from_millis(5);
+/// Tables are grown (a rehash or copy of everything stored) only when at least this much time
+/// per million stored entries is left before the deadline.
+const GROW_TIME_PER_MILLION: Duration = Duration::from_millis(40);
+/// Table sizes reserved when a search starts: the state set gets room for every state it may
+/// hold (its control bytes, ~2 MB, are written now; the rest of the memory is touched only as
+/// it fills), so it never rehashes a million entries in the middle of an act.
+const INITIAL_CAPACITY: usize = MAX_STATES;
+
+/// A FIFO queue in fixed-size chunks: growing it never copies the states already queued
+/// (a `VecDeque` of a million states would copy hundreds of megabytes when it doubles).
+struct ChunkQueue<T> {
+    chunks: VecDeque<VecDeque<T>>,
+}
+
+impl<T> Default for ChunkQueue<T> {
+    fn default() -> Self {
+        ChunkQueue {
+            chunks: VecDeque::new(),
+        }
+    }
+}
+
+const CHUNK: usize = 4096;
+
+impl<T> ChunkQueue<T> {
+    fn push_back(&mut self, t: T) {
+        if self.chunks.back().is_none_or(|c| c.len() >= CHUNK) {
+            self.chunks.push_back(VecDeque::with_capacity(CHUNK));
+        }
+        if let Some(c) = self.chunks.back_mut() {
+            c.push_back(t);
+        }
+    }
+
+    fn push_front(&mut self, t: T) {
+        if self.chunks.front().is_none_or(|c| c.len() >= CHUNK) {
+            self.chunks.push_front(VecDeque::with_capacity(1));
+        }
+        if let Some(c) = self.chunks.front_mut() {
+            c.push_front(t);
+        }
+    }
+
+    fn pop_front(&mut self) -> Option<T> {
+        loop {
+            let front = self.chunks.front_mut()?;
+            if let Some(t) = front.pop_front() {
+                return Some(t);
+            }
+            self.chunks.pop_front();
+        }
+    }
+}
+
+/// Whether a table of `len` entries may grow now, given the time left.
+fn may_grow(len: usize, clock: &Clock) -> bool {
+    let need = GROW_TIME_PER_MILLION.mul_f64((len as f64 / 1e6).max(0.05));
+    clock.remaining() > need
+}
 
 struct Search {
     root_key: u64,
     root: GameState,
     /// (parent node, action) per node; node 0 is the root.
     nodes: Vec<(u32, Action)>,
-    queue: VecDeque<(u32, GameState)>,
+    queue: ChunkQueue<(u32, GameState)>,
     seen: HashSet<u64>,
     /// IW(1) atoms seen: (sprite type, x, y); `None` for plain BFS.
     atoms: Option<HashSet<(u16, i32, i32)>>,
@@ -31,7 +88,7 @@ struct Search {
 
 impl Search {
     fn new(state: &GameState, key: u64, width1: bool) -> Search {
-        let mut seen = HashSet::with_capacity(1 << 12);
+        let mut seen = HashSet::with_capacity(INITIAL_CAPACITY);
         seen.insert(key);
         let atoms = width1.then(|| {
             let mut a = HashSet::new();
@@ -41,8 +98,16 @@ impl Search {
         Search {
             root_key: key,
             root: state.clone(),
-            nodes: vec![(0, Action::Nil)],
-            queue: VecDeque::from([(0, state.clone())]),
+            nodes: {
+                let mut v = Vec::with_capacity(INITIAL_CAPACITY);
+                v.push((0, Action::Nil));
+                v
+            },
+            queue: {
+                let mut q = ChunkQueue::default();
+                q.push_back((0, state.clone()));
+                q
+            },
             seen,
             atoms,
         }
@@ -89,6 +154,8 @@ pub struct Bfs {
     plan: VecDeque<(Action, u64)>,
     /// States expanded by the last act (for reporting).
     pub last_expansions: usize,
+    /// Cap on expansions per act (count-based budgets); `None`: the clock decides.
+    cap: Option<usize>,
 }
 
 impl Bfs {
@@ -103,17 +170,37 @@ impl Bfs {
         }
     }
 
+    /// Limit the expansions per act (count-based budget).
+    pub fn with_expansion_cap(mut self, cap: Option<usize>) -> Self {
+        self.cap = cap;
+        self
+    }
+
     /// Expand until the deadline; the winning path if one is found.
     fn expand(&mut self, budget: &Budget) -> Option<Vec<Action>> {
-        let stop = budget
-            .deadline
-            .checked_sub(MARGIN)
-            .unwrap_or(budget.deadline);
+        let clock = Clock::new(budget, SAFETY_MARGIN);
         self.last_expansions = 0;
         loop {
             let search = self.search.as_mut()?;
-            if Instant::now() >= stop || budget.expired() || search.seen.len() >= MAX_STATES {
+            if clock.done()
+                || search.seen.len() >= MAX_STATES
+                || self.cap.is_some_and(|c| self.last_expansions >= c)
+            {
                 return None;
+            }
+            // Grow the tables before they would grow themselves, and only with time to spare.
+            let n = search.root.available_actions().len().max(1) + 1;
+            if search.seen.len() + n > search.seen.capacity() {
+                if !may_grow(search.seen.len(), &clock) {
+                    return None;
+                }
+                search.seen.reserve(search.seen.len().max(n));
+            }
+            if search.nodes.len() + n > search.nodes.capacity() {
+                if !may_grow(search.nodes.len() / 8, &clock) {
+                    return None;
+                }
+                search.nodes.reserve(search.nodes.len().max(n));
             }
             let Some((node, state)) = search.queue.pop_front() else {
                 if search.atoms.is_some() {
@@ -126,6 +213,11 @@ impl Bfs {
             };
             self.last_expansions += 1;
             for a in choices(&state) {
+                if clock.done() {
+                    // Put the state back: its remaining children are generated next time.
+                    search.queue.push_front((node, state));
+                    return None;
+                }
                 let mut next = state.clone();
                 next.advance(a);
                 if next.winner() == Winner::PlayerWins {

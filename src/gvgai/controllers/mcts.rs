@@ -7,7 +7,7 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::{Controller, choices, value};
+use super::{Clock, Controller, choices, value};
 use crate::budget::Budget;
 use crate::gvgai::engine::{Action, GameState};
 
@@ -30,7 +30,7 @@ impl Default for MctsParams {
             k: std::f64::consts::SQRT_2,
             rollout_depth: 10,
             max_iterations: 1_000_000,
-            margin: std::time::Duration::from_millis(5),
+            margin: super::SAFETY_MARGIN,
         }
     }
 }
@@ -101,7 +101,8 @@ impl Mcts {
         best_a
     }
 
-    fn iterate(&mut self, root: &GameState, actions: &[Action]) {
+    /// One iteration; false (and nothing backed up) if the clock ran out during it.
+    fn iterate(&mut self, root: &GameState, actions: &[Action], clock: &Clock) -> bool {
         let n_actions = actions.len();
         let mut s = root.clone();
         s.reseed(self.rng.r#gen());
@@ -109,6 +110,9 @@ impl Mcts {
         let mut depth = 0;
         // Selection and expansion.
         while !s.is_over() && depth < self.params.rollout_depth {
+            if clock.done() {
+                return false;
+            }
             let unexpanded: Vec<usize> = (0..n_actions)
                 .filter(|&a| self.nodes[cur].children[a] == usize::MAX)
                 .collect();
@@ -128,6 +132,9 @@ impl Mcts {
         }
         // Rollout.
         while !s.is_over() && depth < self.params.rollout_depth {
+            if clock.done() {
+                break;
+            }
             s.advance(actions[self.rng.gen_range(0..n_actions)]);
             depth += 1;
         }
@@ -144,6 +151,7 @@ impl Mcts {
             }
             n = self.nodes[n].parent;
         }
+        true
     }
 }
 
@@ -159,15 +167,11 @@ impl Controller for Mcts {
         self.hi = f64::NEG_INFINITY;
         self.new_node(0, actions.len());
         let mut it = 0;
-        let stop = budget
-            .deadline
-            .checked_sub(self.params.margin)
-            .unwrap_or(budget.deadline);
-        while it < self.params.max_iterations
-            && !budget.expired()
-            && std::time::Instant::now() < stop
-        {
-            self.iterate(state, &actions);
+        let clock = Clock::new(budget, self.params.margin);
+        while it < self.params.max_iterations && !clock.done() {
+            if !self.iterate(state, &actions, &clock) {
+                break;
+            }
             it += 1;
         }
         self.last_iterations = it;

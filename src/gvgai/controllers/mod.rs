@@ -2,14 +2,19 @@
 //! forward model (copy + advance). Every controller is seeded.
 //!
 //! Implemented: `random`, `onestep` (one-step look-ahead), `mcts` (open-loop UCT with random
-//! rollouts), `bfs` (breadth-first search for deterministic games), `iw` (IW(1), then BFS).
-//! Planned (issue 6): rolling-horizon evolution.
-//! [`play`] runs a whole game in-process with per-act budgets.
+//! rollouts), `rhea` (rolling-horizon evolution), `bfs` (breadth-first search for
+//! deterministic games), `iw` (IW(1), then BFS). [`make`] is the one registry behind every
+//! `--controller`; [`play`] runs a whole game in-process with per-act budgets.
+//!
+//! Budgets: GVG-AI gives 1 s to initialise and 40 ms per act, and disqualifies beyond 50 ms.
+//! Every search controller reads the clock before each forward-model advance and stops
+//! [`SAFETY_MARGIN`] before its deadline ([`Clock`]); memory growth that could take
+//! milliseconds (BFS tables) is only done when enough time is left.
 
 pub mod bfs;
 pub mod mcts;
+pub mod rhea;
 
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -20,10 +25,44 @@ use crate::gvgai::engine::{Action, Game, GameState, Outcome, Winner};
 
 pub use bfs::Bfs;
 pub use mcts::{Mcts, MctsParams};
+pub use rhea::{Rhea, RheaParams};
 
 /// GVG-AI's time limits (single-player planning track).
 pub const INIT_TIME: Duration = Duration::from_millis(1000);
 pub const ACT_TIME: Duration = Duration::from_millis(40);
+/// GVG-AI disqualifies a controller whose act takes longer than this.
+pub const ACT_TIME_DISQ: Duration = Duration::from_millis(50);
+/// Searches stop this long before their deadline, to answer in time on a loaded machine.
+pub const SAFETY_MARGIN: Duration = Duration::from_millis(5);
+
+/// A deadline with a safety margin, checked before every forward-model advance.
+#[derive(Debug, Clone)]
+pub struct Clock {
+    stop: Instant,
+    cancel: CancelFlag,
+}
+
+impl Clock {
+    pub fn new(budget: &Budget, margin: Duration) -> Clock {
+        Clock {
+            stop: budget
+                .deadline
+                .checked_sub(margin)
+                .unwrap_or(budget.deadline),
+            cancel: budget.cancel.clone(),
+        }
+    }
+
+    /// True once the (margin-adjusted) deadline has passed or the search was cancelled.
+    pub fn done(&self) -> bool {
+        self.cancel.is_cancelled() || Instant::now() >= self.stop
+    }
+
+    /// Time left before the margin-adjusted deadline.
+    pub fn remaining(&self) -> Duration {
+        self.stop.saturating_duration_since(Instant::now())
+    }
+}
 
 /// A game-playing controller.
 pub trait Controller: Send {
@@ -32,43 +71,77 @@ pub trait Controller: Send {
     fn init(&mut self, _state: &GameState, _budget: &Budget) {}
     /// Choose the avatar's action (GVG-AI gives 40 ms).
     fn act(&mut self, state: &GameState, budget: &Budget) -> Action;
+    /// Whether the controller searches with the forward model (and so needs the game's rules).
+    /// Where no forward model is available (a remote game tablero does not know), such a
+    /// controller is replaced by `random`.
+    fn needs_model(&self) -> bool {
+        true
+    }
 }
 
-/// The `--controller` choices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ControllerKind {
-    Random,
-    OneStep,
-    Mcts,
-    Bfs,
-    Iw,
+/// How controllers are built: the seed and an optional count-based budget per act (MCTS
+/// iterations, RHEA evaluations, BFS/IW expansions), for reproducible measurements.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ControllerSettings {
+    pub seed: u64,
+    pub iterations: Option<usize>,
 }
 
-impl FromStr for ControllerKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "random" => Ok(ControllerKind::Random),
-            "onestep" | "one-step" => Ok(ControllerKind::OneStep),
-            "mcts" => Ok(ControllerKind::Mcts),
-            "bfs" => Ok(ControllerKind::Bfs),
-            "iw" => Ok(ControllerKind::Iw),
-            other => Err(format!(
-                "unknown controller \"{other}\" (random, onestep, mcts, bfs, iw)"
-            )),
+impl ControllerSettings {
+    pub fn seeded(seed: u64) -> Self {
+        ControllerSettings {
+            seed,
+            iterations: None,
         }
     }
 }
 
-/// Build a controller.
-pub fn make(kind: ControllerKind, seed: u64) -> Box<dyn Controller> {
-    match kind {
-        ControllerKind::Random => Box::new(RandomController::new(seed)),
-        ControllerKind::OneStep => Box::new(OneStep::new(seed)),
-        ControllerKind::Mcts => Box::new(Mcts::new(seed, MctsParams::default())),
-        ControllerKind::Bfs => Box::new(Bfs::new()),
-        ControllerKind::Iw => Box::new(Bfs::iw()),
-    }
+/// The controller names [`make`] knows (for help and error messages).
+pub const CONTROLLERS: &[&str] = &["random", "onestep", "mcts", "rhea", "bfs", "iw"];
+
+/// `--controller` names no controller.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ControllerError {
+    #[error("unknown controller \"{0}\" (known: {list})", list = CONTROLLERS.join(", "))]
+    Unknown(String),
+    #[error("controller \"{name}\": {message}")]
+    Invalid { name: String, message: String },
+}
+
+/// Build a controller from its `--controller` spec: a name, optionally `name:ARG` (e.g.
+/// `evolved:FILE`). The one registry: adding a controller is one match arm here (and its name
+/// in [`CONTROLLERS`]).
+pub fn make(
+    spec: &str,
+    settings: &ControllerSettings,
+) -> Result<Box<dyn Controller>, ControllerError> {
+    let (name, arg) = match spec.split_once(':') {
+        Some((n, a)) => (n, Some(a)),
+        None => (spec, None),
+    };
+    let seed = settings.seed;
+    let cap = settings.iterations;
+    Ok(match (name, arg) {
+        ("random", None) => Box::new(RandomController::new(seed)),
+        ("onestep" | "one-step", None) => Box::new(OneStep::new(seed)),
+        ("mcts", None) => Box::new(Mcts::new(
+            seed,
+            MctsParams {
+                max_iterations: cap.unwrap_or(MctsParams::default().max_iterations),
+                ..MctsParams::default()
+            },
+        )),
+        ("rhea", None) => Box::new(Rhea::new(
+            seed,
+            RheaParams {
+                max_evaluations: cap.unwrap_or(RheaParams::default().max_evaluations),
+                ..RheaParams::default()
+            },
+        )),
+        ("bfs", None) => Box::new(Bfs::new().with_expansion_cap(cap)),
+        ("iw", None) => Box::new(Bfs::iw().with_expansion_cap(cap)),
+        _ => return Err(ControllerError::Unknown(spec.to_string())),
+    })
 }
 
 /// Actions the controller may choose: the avatar's actions (NIL when it has none).
@@ -108,6 +181,9 @@ impl Controller for RandomController {
     fn name(&self) -> &'static str {
         "random"
     }
+    fn needs_model(&self) -> bool {
+        false
+    }
     fn act(&mut self, state: &GameState, _budget: &Budget) -> Action {
         let c = choices(state);
         c[self.rng.gen_range(0..c.len())]
@@ -132,10 +208,14 @@ impl Controller for OneStep {
     fn name(&self) -> &'static str {
         "onestep"
     }
-    fn act(&mut self, state: &GameState, _budget: &Budget) -> Action {
+    fn act(&mut self, state: &GameState, budget: &Budget) -> Action {
+        let clock = Clock::new(budget, SAFETY_MARGIN);
         let mut best = f64::NEG_INFINITY;
         let mut best_actions = Vec::new();
         for a in choices(state) {
+            if clock.done() {
+                break;
+            }
             let mut s = state.clone();
             s.reseed(self.rng.r#gen());
             s.advance(a);
@@ -149,18 +229,27 @@ impl Controller for OneStep {
             }
         }
         match best_actions.len() {
-            0 => Action::Nil,
+            0 => {
+                let c = choices(state);
+                c[self.rng.gen_range(0..c.len())]
+            }
             n => best_actions[self.rng.gen_range(0..n)],
         }
     }
 }
 
 /// The result of [`play`].
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PlayResult {
     pub outcome: Outcome,
     /// Longest `act` call in milliseconds.
     pub act_ms_max: f64,
+    /// The `init` call in milliseconds.
+    pub init_ms: f64,
+    /// Acts that took longer than the act budget (played as NIL).
+    pub overspent: usize,
+    /// The actions played (`U D L R N S`), for `tablero gvgai replay --actions`.
+    pub actions: String,
 }
 
 /// Play `level` of `game` to the end with `controller`, giving it GVG-AI's budgets
@@ -175,11 +264,12 @@ pub fn play(
 ) -> Result<PlayResult, crate::gvgai::engine::EngineError> {
     let mut state = game.start(level, seed)?;
     let cancel = CancelFlag::new();
-    controller.init(
-        &state,
-        &Budget::new(Instant::now() + INIT_TIME, cancel.clone()),
-    );
+    let init_start = Instant::now();
+    controller.init(&state, &Budget::new(init_start + INIT_TIME, cancel.clone()));
+    let init_ms = init_start.elapsed().as_secs_f64() * 1000.0;
     let mut act_ms_max: f64 = 0.0;
+    let mut overspent = 0;
+    let mut actions = String::new();
     while !state.is_over() {
         let start = Instant::now();
         let budget = Budget::new(start + act_time, cancel.clone());
@@ -188,12 +278,17 @@ pub fn play(
         act_ms_max = act_ms_max.max(elapsed.as_secs_f64() * 1000.0);
         if elapsed > act_time {
             action = Action::Nil;
+            overspent += 1;
         }
+        actions.push(action.to_char());
         state.advance(action);
     }
     Ok(PlayResult {
         outcome: Outcome::of(&state),
         act_ms_max,
+        init_ms,
+        overspent,
+        actions,
     })
 }
 
@@ -230,10 +325,17 @@ mod tests {
     }
 
     #[test]
-    fn controller_names_parse() {
-        assert_eq!("mcts".parse::<ControllerKind>(), Ok(ControllerKind::Mcts));
-        assert_eq!("bfs".parse::<ControllerKind>(), Ok(ControllerKind::Bfs));
-        assert!("alphazero".parse::<ControllerKind>().is_err());
+    fn registry_builds_every_listed_controller_and_rejects_others() {
+        let s = ControllerSettings::seeded(1);
+        for name in CONTROLLERS {
+            assert_eq!(make(name, &s).map(|c| c.name()).ok(), Some(*name));
+        }
+        assert!(matches!(
+            make("alphazero", &s),
+            Err(ControllerError::Unknown(_))
+        ));
+        assert!(make("mcts:extra", &s).is_err());
+        assert!(!make("random", &s).map(|c| c.needs_model()).unwrap_or(true));
     }
 
     #[test]
@@ -262,8 +364,13 @@ mod tests {
     #[test]
     fn mcts_finds_a_goal_beyond_its_one_step_horizon() {
         let game = corridor();
-        let mut c = Mcts::new(5, MctsParams::default());
-        let r = play(&game, 1, 1, &mut c, ACT_TIME).unwrap();
+        // A count-based budget, so that the machine's load does not change the result.
+        let params = MctsParams {
+            max_iterations: 500,
+            ..MctsParams::default()
+        };
+        let mut c = Mcts::new(5, params);
+        let r = play(&game, 1, 1, &mut c, Duration::from_secs(10)).unwrap();
         assert!(r.outcome.win, "{r:?}");
         assert!(r.outcome.ticks < 30, "{r:?}");
     }

@@ -19,7 +19,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use rules::{Action, Rules, TypeProps};
-pub use state::{BlockSize, Category, GameState, MAX_TICKS, Sprite, Winner};
+pub use state::{
+    BlockSize, Category, GameState, MAX_TICKS, Observed, ObservedSprite, Sprite, Winner,
+};
 
 use crate::gvgai::vgdl::{Level, VgdlError, parse_game, parse_level};
 

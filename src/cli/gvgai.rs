@@ -1,0 +1,549 @@
+//! `tablero gvgai …`: play, replay, connect, host (and the `[gvgai]` session handler of
+//! `tablero serve`). Every subcommand takes `--games-dir` (default: the games tablero ships).
+//! Each ends with one JSON line on stdout; progress and logs go to stderr.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use tablero::config::GvgaiConfig;
+use tablero::daemon::{self, CancellationToken, Daemon, Session, SessionHandler, ShutdownSignal};
+use tablero::gvgai::controllers::{self, ControllerSettings};
+use tablero::gvgai::engine::{self, Game};
+use tablero::gvgai::line::{self, AgentSettings, HostSettings};
+
+const EXIT_USAGE: u8 = 2;
+const EXIT_FAILURE: u8 = 1;
+
+#[derive(Debug, Subcommand)]
+pub enum GvgaiCommand {
+    /// Play one level in-process with a controller; one JSON line with the result.
+    Play(PlayArgs),
+    /// Replay a fixed action string (U D L R N S); one JSON line with the result.
+    Replay(ReplayArgs),
+    /// Connect to a GVG-AI learning-track game server as the controller (client) side.
+    Connect(ConnectArgs),
+    /// Be the learning-track game server (tablero's engine) for remote clients.
+    Host(HostArgs),
+    /// Forward-model speed: copy + advance steps per second (as in benches/gvgai_forward.rs).
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[arg(long, default_value = "sokoban")]
+    game: String,
+    #[arg(long, default_value_t = 0)]
+    level: usize,
+    /// Seconds to run.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    games: GamesDir,
+}
+
+/// Where games come from.
+#[derive(Debug, Args, Clone)]
+pub struct GamesDir {
+    /// Folder of VGDL games (<name>.txt, <name>_lvlN.txt); default: the shipped games.
+    #[arg(long, value_name = "DIR")]
+    pub games_dir: Option<PathBuf>,
+}
+
+impl GamesDir {
+    pub fn load(&self, name: &str) -> Result<Game, engine::EngineError> {
+        load_game(name, self.games_dir.as_deref())
+    }
+}
+
+/// A game by name, from `dir` or the shipped games.
+pub fn load_game(name: &str, dir: Option<&Path>) -> Result<Game, engine::EngineError> {
+    match dir {
+        Some(d) => Game::load(d, name),
+        None => tablero::gvgai::games::shipped(name),
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    #[arg(long)]
+    game: String,
+    #[arg(long, default_value_t = 0)]
+    level: usize,
+    /// random, onestep, mcts, rhea, bfs, iw.
+    #[arg(long, default_value = "mcts")]
+    controller: String,
+    /// Seed of the game and the controller.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Milliseconds per act (GVG-AI: 40).
+    #[arg(long, default_value_t = 40)]
+    act_ms: u64,
+    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions).
+    #[arg(long)]
+    iterations: Option<usize>,
+    #[command(flatten)]
+    games: GamesDir,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    #[arg(long)]
+    game: String,
+    #[arg(long, default_value_t = 0)]
+    level: usize,
+    /// Actions, one letter per tick: U D L R N (nil) S (use).
+    #[arg(long)]
+    actions: String,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    games: GamesDir,
+}
+
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// The game server, HOST:PORT (GVG-AI's learning track listens on 8080).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    #[arg(long, default_value = "mcts")]
+    controller: String,
+    /// The game being played, for the controller's forward model (the protocol does not
+    /// name it). Without it, controllers that need a forward model play random moves.
+    #[arg(long)]
+    game: Option<String>,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long)]
+    iterations: Option<usize>,
+    #[arg(long, default_value_t = 40)]
+    act_ms: u64,
+    #[arg(long, default_value_t = 1000)]
+    init_ms: u64,
+    #[arg(long, default_value_t = 4 * 1024 * 1024)]
+    max_line_bytes: usize,
+    /// Give up connecting after this many seconds (0: retry every second forever).
+    #[arg(long, default_value_t = 0.0)]
+    retry_for: f64,
+    #[command(flatten)]
+    games: GamesDir,
+}
+
+#[derive(Debug, Args)]
+pub struct HostArgs {
+    /// Address to listen on, IP:PORT.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: String,
+    #[arg(long)]
+    game: String,
+    /// Training levels played first, in order (comma-separated).
+    #[arg(long, default_value = "0,1,2", value_parser = parse_levels)]
+    levels: Levels,
+    /// Validation levels (comma-separated; "" for none).
+    #[arg(long, default_value = "3,4", value_parser = parse_levels)]
+    validation: Levels,
+    /// Rounds of validation levels.
+    #[arg(long, default_value_t = 1)]
+    validation_times: usize,
+    /// Most levels per client session.
+    #[arg(long, default_value_t = 20)]
+    max_games: usize,
+    #[arg(long, default_value_t = 0)]
+    seed: i64,
+    /// Seconds to wait for a reply before closing the session.
+    #[arg(long, default_value_t = 60.0)]
+    reply_timeout: f64,
+    #[arg(long, default_value_t = 4 * 1024 * 1024)]
+    max_line_bytes: usize,
+    /// Serve one client, print its result and exit.
+    #[arg(long)]
+    once: bool,
+    #[command(flatten)]
+    games: GamesDir,
+}
+
+/// A comma-separated list of level numbers ("" = none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Levels(Vec<usize>);
+
+fn parse_levels(s: &str) -> Result<Levels, String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.parse::<usize>()
+                .map_err(|_| format!("{p:?} is not a level number"))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Levels)
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprintln!("tablero: {message}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+fn failure(message: &str) -> ExitCode {
+    eprintln!("tablero: {message}");
+    ExitCode::from(EXIT_FAILURE)
+}
+
+fn print_json(v: &impl serde::Serialize) -> ExitCode {
+    match serde_json::to_string(v) {
+        Ok(s) => {
+            println!("{s}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => failure(&format!("cannot render the result: {e}")),
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| failure(&format!("cannot start the tokio runtime: {e}")))
+}
+
+/// Runs one `tablero gvgai` subcommand.
+pub fn run(cmd: GvgaiCommand) -> ExitCode {
+    match cmd {
+        GvgaiCommand::Play(a) => play(a),
+        GvgaiCommand::Replay(a) => replay(a),
+        GvgaiCommand::Connect(a) => connect(a),
+        GvgaiCommand::Host(a) => host(a),
+        GvgaiCommand::Bench(a) => bench(a),
+    }
+}
+
+/// Copies the level's start state and advances it 100 ticks with random actions, again and
+/// again (a fresh copy whenever the game ends), for `--seconds`; reports steps per second.
+fn bench(a: BenchArgs) -> ExitCode {
+    use rand::{Rng, SeedableRng};
+    let game = match a.games.load(&a.game) {
+        Ok(g) => g,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let Ok(secs) = Duration::try_from_secs_f64(a.seconds) else {
+        return usage("--seconds must be a number > 0");
+    };
+    let root = match game.start(a.level, a.seed as i64) {
+        Ok(s) => s,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let actions = controllers::choices(&root);
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(a.seed);
+    let cpu0 = thread_cpu_ns();
+    let start = std::time::Instant::now();
+    let (mut steps, mut copies) = (0u64, 0u64);
+    while start.elapsed() < secs {
+        let mut st = root.clone();
+        copies += 1;
+        for _ in 0..100 {
+            if st.is_over() {
+                st = root.clone();
+                copies += 1;
+            }
+            st.advance(actions[rng.gen_range(0..actions.len())]);
+            steps += 1;
+        }
+    }
+    let el = start.elapsed().as_secs_f64();
+    // On a shared machine the thread's CPU time says how fast the model itself is.
+    let cpu = match (cpu0, thread_cpu_ns()) {
+        (Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1e9),
+        _ => None,
+    };
+    print_json(&serde_json::json!({
+        "game": a.game,
+        "level": a.level,
+        "seconds": (el * 100.0).round() / 100.0,
+        "cpu_seconds": cpu.map(|c| (c * 100.0).round() / 100.0),
+        "steps": steps,
+        "copies": copies,
+        "steps_per_sec": (steps as f64 / el).round(),
+        "steps_per_cpu_sec": cpu.map(|c| (steps as f64 / c).round()),
+    }))
+}
+
+/// CPU time of the calling thread in nanoseconds (Linux `/proc/thread-self/schedstat`).
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+fn play(a: PlayArgs) -> ExitCode {
+    let game = match a.games.load(&a.game) {
+        Ok(g) => g,
+        Err(e) => return usage(&e.to_string()),
+    };
+    if a.level >= game.levels.len() {
+        return usage(&format!("game {} has no level {}", a.game, a.level));
+    }
+    let settings = ControllerSettings {
+        seed: a.seed,
+        iterations: a.iterations,
+    };
+    let mut c = match controllers::make(&a.controller, &settings) {
+        Ok(c) => c,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let act = Duration::from_millis(a.act_ms.max(1));
+    // Seeds above i64::MAX wrap, as Java's long would.
+    match controllers::play(&game, a.level, a.seed as i64, c.as_mut(), act) {
+        Ok(r) => print_json(&serde_json::json!({
+            "game": a.game,
+            "level": a.level,
+            "controller": a.controller,
+            "seed": a.seed,
+            "win": r.outcome.win,
+            "score": r.outcome.score,
+            "ticks": r.outcome.ticks,
+            "act_ms_max": (r.act_ms_max * 10.0).round() / 10.0,
+            "init_ms": (r.init_ms * 10.0).round() / 10.0,
+            "overspent": r.overspent,
+            "actions": r.actions,
+        })),
+        Err(e) => failure(&e.to_string()),
+    }
+}
+
+fn replay(a: ReplayArgs) -> ExitCode {
+    let game = match a.games.load(&a.game) {
+        Ok(g) => g,
+        Err(e) => return usage(&e.to_string()),
+    };
+    match engine::replay(&game, a.level, &a.actions, a.seed as i64) {
+        Ok(o) => print_json(&serde_json::json!({
+            "game": a.game,
+            "level": a.level,
+            "controller": "replay",
+            "seed": a.seed,
+            "win": o.win,
+            "score": o.score,
+            "ticks": o.ticks,
+            "act_ms_max": 0.0,
+        })),
+        Err(e) => usage(&e.to_string()),
+    }
+}
+
+fn connect(a: ConnectArgs) -> ExitCode {
+    if let Err(e) = controllers::make(&a.controller, &ControllerSettings::seeded(0)) {
+        return usage(&e.to_string());
+    }
+    let game = match &a.game {
+        Some(name) => match a.games.load(name) {
+            Ok(g) => Some(Arc::new(g)),
+            Err(e) => return usage(&e.to_string()),
+        },
+        None => None,
+    };
+    let settings = AgentSettings {
+        controller: a.controller.clone(),
+        seed: a.seed,
+        iterations: a.iterations,
+        game,
+        act_time: Duration::from_millis(a.act_ms.max(1)),
+        init_time: Duration::from_millis(a.init_ms.max(1)),
+        max_line_bytes: a.max_line_bytes.max(1024),
+    };
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    let addr = a.addr.clone();
+    let retry_for = Duration::try_from_secs_f64(a.retry_for).unwrap_or_default();
+    let summary = rt.block_on(async move {
+        let cancel = CancellationToken::new();
+        if let Ok(signal) = ShutdownSignal::install() {
+            let on_signal = cancel.clone();
+            tokio::spawn(async move {
+                signal.recv().await;
+                on_signal.cancel();
+            });
+        }
+        let started = std::time::Instant::now();
+        let stream = loop {
+            match tokio::net::TcpStream::connect(&addr).await {
+                Ok(s) => break s,
+                Err(e) => {
+                    if !retry_for.is_zero() && started.elapsed() >= retry_for {
+                        return Err(format!("cannot connect to {addr}: {e}"));
+                    }
+                    tracing::info!("cannot connect to {addr} ({e}); retrying in 1 s");
+                    tokio::select! {
+                        () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                        () = cancel.cancelled() => return Err("cancelled".to_string()),
+                    }
+                }
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        tracing::info!("connected to {addr}");
+        let (r, w) = stream.into_split();
+        Ok(line::run_agent(r, w, &settings, cancel).await)
+    });
+    rt.shutdown_timeout(Duration::from_millis(200));
+    match summary {
+        Ok(s) => {
+            let ok = s.error.is_none() || s.finished;
+            let code = print_json(&s);
+            if ok {
+                code
+            } else {
+                ExitCode::from(EXIT_FAILURE)
+            }
+        }
+        Err(e) => failure(&e),
+    }
+}
+
+fn host(a: HostArgs) -> ExitCode {
+    let Ok(addr) = a.listen.parse::<std::net::SocketAddr>() else {
+        return usage(&format!("--listen must be IP:PORT, got {:?}", a.listen));
+    };
+    let game = match a.games.load(&a.game) {
+        Ok(g) => Arc::new(g),
+        Err(e) => return usage(&e.to_string()),
+    };
+    if let Some(l) = a
+        .levels
+        .0
+        .iter()
+        .chain(&a.validation.0)
+        .find(|&&l| l >= game.levels.len())
+    {
+        return usage(&format!("game {} has no level {l}", a.game));
+    }
+    let Ok(reply_timeout) = Duration::try_from_secs_f64(a.reply_timeout) else {
+        return usage("--reply-timeout must be a number of seconds > 0");
+    };
+    let settings = HostSettings {
+        game,
+        training: a.levels.0.clone(),
+        validation: a.validation.0.clone(),
+        validation_times: a.validation_times,
+        max_games: a.max_games.max(1),
+        seed: a.seed,
+        reply_timeout: reply_timeout.max(Duration::from_millis(1)),
+        max_line_bytes: a.max_line_bytes.max(1024),
+    };
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    let once = a.once;
+    let out = rt.block_on(async move {
+        let signal = ShutdownSignal::install().map_err(|e| e.to_string())?;
+        if once {
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            tracing::info!("GVG-AI game server listening on {addr} (one client)");
+            let cancel = CancellationToken::new();
+            let (stream, peer) = tokio::select! {
+                r = listener.accept() => r.map_err(|e| e.to_string())?,
+                _ = signal.recv() => {
+                    return Err("interrupted before a client connected".to_string());
+                }
+            };
+            let _ = stream.set_nodelay(true);
+            tracing::info!(%peer, "client connected");
+            let (r, w) = stream.into_split();
+            let s = line::run_host(r, w, &settings, cancel).await;
+            return Ok(serde_json::json!(s));
+        }
+        let daemon = Daemon::bind_addr(addr, 64, Duration::from_secs(2))
+            .await
+            .map_err(|e| e.to_string())?;
+        tracing::info!("GVG-AI game server listening on {}", daemon.local_addr());
+        let results = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let handler = {
+            let results = Arc::clone(&results);
+            let settings = settings.clone();
+            daemon::session_handler(move |s: Session, cancel: CancellationToken| {
+                let settings = settings.clone();
+                let results = Arc::clone(&results);
+                async move {
+                    let summary = line::run_host(s.reader, s.writer, &settings, cancel).await;
+                    eprintln!(
+                        "session {} ({}): {} games, {} won{}",
+                        s.id,
+                        s.peer,
+                        summary.games.len(),
+                        summary.wins,
+                        summary
+                            .error
+                            .as_deref()
+                            .map(|e| format!(", ended: {e}"))
+                            .unwrap_or_default()
+                    );
+                    if let Ok(mut r) = results.lock() {
+                        r.push(summary);
+                    }
+                    Ok::<(), std::io::Error>(())
+                }
+            })
+        };
+        daemon
+            .run(handler, async move {
+                signal.recv().await;
+            })
+            .await;
+        let sessions = results.lock().map(|r| r.clone()).unwrap_or_default();
+        Ok::<serde_json::Value, String>(serde_json::json!({ "sessions": sessions }))
+    });
+    rt.shutdown_timeout(Duration::from_millis(200));
+    match out {
+        Ok(v) => print_json(&v),
+        Err(e) => failure(&e),
+    }
+}
+
+/// The `[gvgai]` listener's sessions in `tablero serve`: each connection is a game runner
+/// driving the configured controller (`protocols/gvgai-line.md`).
+pub fn serve_handler(config: &GvgaiConfig) -> Result<SessionHandler, String> {
+    controllers::make(&config.controller, &ControllerSettings::seeded(0))
+        .map_err(|e| format!("gvgai.controller: {e}"))?;
+    let dir = (!config.games_dir.is_empty()).then(|| PathBuf::from(&config.games_dir));
+    let game = if config.game.is_empty() {
+        None
+    } else {
+        Some(Arc::new(
+            load_game(&config.game, dir.as_deref()).map_err(|e| format!("gvgai.game: {e}"))?,
+        ))
+    };
+    let base = AgentSettings {
+        controller: config.controller.clone(),
+        seed: config.seed,
+        iterations: None,
+        game,
+        act_time: Duration::from_millis(config.act_ms),
+        init_time: Duration::from_millis(config.init_ms),
+        max_line_bytes: config.max_line_bytes,
+    };
+    Ok(daemon::session_handler(
+        move |s: Session, cancel: CancellationToken| {
+            let mut settings = base.clone();
+            settings.seed = settings.seed.wrapping_add(s.id.wrapping_mul(1_000_003));
+            async move {
+                let summary = line::run_agent(s.reader, s.writer, &settings, cancel).await;
+                tracing::info!(
+                    session = s.id,
+                    games = summary.games.len(),
+                    wins = summary.wins,
+                    "GVG-AI session over"
+                );
+                match summary.error {
+                    Some(e) if !summary.finished => Err(std::io::Error::other(e)),
+                    _ => Ok(()),
+                }
+            }
+        },
+    ))
+}

@@ -1,0 +1,3 @@
+//! Subcommand groups of the `tablero` binary that live outside `main.rs`.
+
+pub mod gvgai;

@@ -1,0 +1,486 @@
+//! tablero as a learning-track client: answers a game server's START, INIT, ACT and END
+//! messages with a controller (`tablero gvgai connect`, and each connection to the `[gvgai]`
+//! listener of `tablero serve`).
+//!
+//! The async side only moves lines; the controller lives on its own thread ([`Worker`]). At
+//! every INIT a fresh controller is built (seeded per game). Its forward model is the named
+//! game's rules with the state rebuilt from each observation; when the observation shows
+//! exactly what the model predicted after the previous action, the predicted state (with its
+//! hidden counters) is kept instead. Without a game, or when an observation cannot be
+//! rebuilt, the controller is replaced by a seeded random choice among the observation's
+//! actions. Every ACT is answered within the act budget: if the controller has not answered
+//! by then, it is cancelled and `ACTION_NIL` is sent.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+use tokio_util::codec::{FramedRead, FramedWrite};
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info, warn};
+
+use super::LineError;
+use super::codec::{Frame, LineCodec, ObsType, RawLine};
+use super::message::{NUM_TRAINING_LEVELS, Reply, ServerMessage};
+use super::observation::{GameWinner, Phase, Sso};
+use crate::budget::{Budget, CancelFlag};
+use crate::gvgai::controllers::{ACT_TIME_DISQ, Controller, ControllerSettings, make};
+use crate::gvgai::engine::{Action, Game, GameState, Observed};
+
+/// How an agent session plays.
+#[derive(Debug, Clone)]
+pub struct AgentSettings {
+    /// A `--controller` spec.
+    pub controller: String,
+    pub seed: u64,
+    /// Count-based budget per act (see [`ControllerSettings`]).
+    pub iterations: Option<usize>,
+    /// The game whose rules give the controller its forward model.
+    pub game: Option<Arc<Game>>,
+    pub act_time: Duration,
+    pub init_time: Duration,
+    pub max_line_bytes: usize,
+}
+
+/// One level as the agent saw it end.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AgentGame {
+    pub validation: bool,
+    pub win: bool,
+    pub aborted: bool,
+    pub score: f64,
+    pub ticks: i32,
+    pub acts: usize,
+    /// Longest time from an ACT line's arrival to the reply being written.
+    pub act_ms_max: f64,
+    /// Acts answered NIL because the controller missed the budget.
+    pub late_acts: usize,
+    /// Acts answered with the forward model (the rest: random fallback).
+    pub model_acts: usize,
+}
+
+/// What an agent session did.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AgentSummary {
+    pub controller: String,
+    pub game: Option<String>,
+    pub games: Vec<AgentGame>,
+    pub wins: usize,
+    /// FINISH was received.
+    pub finished: bool,
+    pub act_ms_max: f64,
+    /// Server lines that could not be understood (answered with an `ERROR` payload).
+    pub bad_messages: usize,
+    pub error: Option<String>,
+}
+
+enum Job {
+    Init {
+        sso: Box<Sso>,
+        game_index: u64,
+        budget: Budget,
+        seq: u64,
+    },
+    Act {
+        sso: Box<Sso>,
+        budget: Budget,
+        seq: u64,
+    },
+    End,
+}
+
+struct Done {
+    seq: u64,
+    action: Action,
+    model: bool,
+}
+
+/// The controller thread.
+struct Worker {
+    settings: AgentSettings,
+    controller: Option<Box<dyn Controller>>,
+    predicted: Option<GameState>,
+    rng: Xoshiro256PlusPlus,
+}
+
+/// True if `state` shows the same sprites (type and position) and score as `obs`.
+fn same_as(state: &GameState, obs: &Observed) -> bool {
+    if state.score() != obs.score {
+        return false;
+    }
+    let mut a: Vec<(u16, i32, i32)> = state
+        .sprites()
+        .filter(|s| !s.killed && !s.disabled)
+        .map(|s| (s.ty, s.x, s.y))
+        .collect();
+    let mut b: Vec<(u16, i32, i32)> = obs.sprites.iter().map(|s| (s.ty, s.x, s.y)).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
+impl Worker {
+    fn model(&mut self, sso: &Sso) -> Option<GameState> {
+        let game = self.settings.game.as_ref()?;
+        let obs = match sso.to_observed() {
+            Ok(o) => o,
+            Err(e) => {
+                warn!("cannot rebuild the game from the observation: {e}");
+                return None;
+            }
+        };
+        if let Some(mut p) = self.predicted.take() {
+            if same_as(&p, &obs) {
+                p.tick = obs.tick.max(0);
+                return Some(p);
+            }
+        }
+        match GameState::from_observed(Arc::clone(&game.rules), &obs, self.rng.r#gen()) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                warn!("cannot rebuild the game from the observation: {e}");
+                None
+            }
+        }
+    }
+
+    fn random(&mut self, sso: &Sso) -> Action {
+        let acts = sso.actions();
+        if acts.is_empty() {
+            Action::Nil
+        } else {
+            acts[self.rng.gen_range(0..acts.len())]
+        }
+    }
+
+    fn run(mut self, jobs: std::sync::mpsc::Receiver<Job>, done: mpsc::UnboundedSender<Done>) {
+        while let Ok(job) = jobs.recv() {
+            match job {
+                Job::Init {
+                    sso,
+                    game_index,
+                    budget,
+                    seq,
+                } => {
+                    self.predicted = None;
+                    let settings = ControllerSettings {
+                        seed: self.settings.seed.wrapping_add(game_index),
+                        iterations: self.settings.iterations,
+                    };
+                    self.controller = make(&self.settings.controller, &settings).ok();
+                    let state = self.model(&sso);
+                    if let (Some(c), Some(s)) = (self.controller.as_mut(), state.as_ref()) {
+                        c.init(s, &budget);
+                    }
+                    let _ = done.send(Done {
+                        seq,
+                        action: Action::Nil,
+                        model: state.is_some(),
+                    });
+                }
+                Job::Act { sso, budget, seq } => {
+                    let needs_model = self.controller.as_ref().is_none_or(|c| c.needs_model());
+                    let state = if needs_model || self.settings.game.is_some() {
+                        self.model(&sso)
+                    } else {
+                        None
+                    };
+                    let (action, model) = match (self.controller.as_mut(), state.as_ref()) {
+                        (Some(c), Some(s)) => {
+                            let a = c.act(s, &budget);
+                            // An action the remote avatar does not offer is played as NIL.
+                            let offered = sso.actions();
+                            if a == Action::Nil || offered.contains(&a) || offered.is_empty() {
+                                (a, true)
+                            } else {
+                                (Action::Nil, true)
+                            }
+                        }
+                        _ => (self.random(&sso), false),
+                    };
+                    let _ = done.send(Done { seq, action, model });
+                    self.predicted = state.map(|mut s| {
+                        s.advance(action);
+                        s
+                    });
+                }
+                Job::End => {
+                    self.predicted = None;
+                    self.controller = None;
+                }
+            }
+        }
+    }
+}
+
+/// Serve one learning-track connection as the client side, until FINISH, the peer closing,
+/// a fatal protocol error or `cancel`.
+pub async fn run_agent<R, W>(
+    reader: R,
+    writer: W,
+    settings: &AgentSettings,
+    cancel: CancellationToken,
+) -> AgentSummary
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut summary = AgentSummary {
+        controller: settings.controller.clone(),
+        game: settings.game.as_ref().map(|g| g.name.clone()),
+        games: Vec::new(),
+        wins: 0,
+        finished: false,
+        act_ms_max: 0.0,
+        bad_messages: 0,
+        error: None,
+    };
+    if let Err(e) = make(&settings.controller, &ControllerSettings::seeded(0)) {
+        summary.error = Some(e.to_string());
+        return summary;
+    }
+    if settings.game.is_none()
+        && make(&settings.controller, &ControllerSettings::seeded(0)).is_ok_and(|c| c.needs_model())
+    {
+        warn!(
+            controller = %settings.controller,
+            "no game given (--game): no forward model; playing random moves instead"
+        );
+    }
+    let (job_tx, job_rx) = std::sync::mpsc::channel::<Job>();
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Done>();
+    let worker = Worker {
+        settings: settings.clone(),
+        controller: None,
+        predicted: None,
+        rng: Xoshiro256PlusPlus::seed_from_u64(settings.seed ^ 0x9e37_79b9_7f4a_7c15),
+    };
+    let spawned = std::thread::Builder::new()
+        .name("gvgai-controller".into())
+        .spawn(move || worker.run(job_rx, done_tx));
+    if let Err(e) = spawned {
+        summary.error = Some(format!("cannot start the controller thread: {e}"));
+        return summary;
+    }
+    let result = session(
+        reader,
+        writer,
+        settings,
+        &cancel,
+        &job_tx,
+        &mut done_rx,
+        &mut summary,
+    )
+    .await;
+    drop(job_tx);
+    if let Err(e) = result {
+        summary.error = Some(e.to_string());
+    }
+    summary.wins = summary.games.iter().filter(|g| g.win).count();
+    summary.act_ms_max = summary
+        .games
+        .iter()
+        .map(|g| g.act_ms_max)
+        .fold(0.0, f64::max);
+    summary
+}
+
+/// The current level's counters.
+#[derive(Default)]
+struct Level {
+    acts: usize,
+    act_ms_max: f64,
+    late: usize,
+    model_acts: usize,
+}
+
+async fn session<R, W>(
+    reader: R,
+    writer: W,
+    settings: &AgentSettings,
+    cancel: &CancellationToken,
+    jobs: &std::sync::mpsc::Sender<Job>,
+    done: &mut mpsc::UnboundedReceiver<Done>,
+    summary: &mut AgentSummary,
+) -> Result<(), LineError>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let max = settings.max_line_bytes;
+    let mut input = FramedRead::new(reader, LineCodec::new(max));
+    let mut output = FramedWrite::new(writer, LineCodec::new(max));
+    let mut expected_id: Option<u64> = None;
+    let mut seq = 0u64;
+    let mut game_index = 0u64;
+    let mut training_ends = 0usize;
+    let mut level = Level::default();
+    // Answer before GVG-AI's disqualification limit even if the controller is late.
+    let grace = (ACT_TIME_DISQ.saturating_sub(settings.act_time) / 2).min(Duration::from_millis(5));
+    loop {
+        let line = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return Err(LineError::Cancelled),
+            line = input.next() => line,
+        };
+        let arrived = Instant::now();
+        let line = match line {
+            None => return Err(LineError::Disconnected),
+            Some(Err(e)) => return Err(e.into()),
+            Some(Ok(RawLine::TooLong(len))) => return Err(LineError::TooLong { len, max }),
+            Some(Ok(RawLine::NotUtf8)) => return Err(LineError::NotUtf8),
+            Some(Ok(RawLine::Line(l))) => l,
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let frame = Frame::parse_server(&line)?;
+        if let Some(e) = expected_id {
+            if frame.id != e {
+                warn!(
+                    got = frame.id,
+                    expected = e,
+                    "server message id out of order"
+                );
+            }
+        }
+        expected_id = Some(frame.id.wrapping_add(1));
+        let reply = |payload: String| Frame::new(frame.id, payload).with_obs_type(ObsType::Json);
+        let msg = match ServerMessage::parse(&frame.payload) {
+            Ok(m) => m,
+            Err(e) => {
+                summary.bad_messages += 1;
+                warn!("cannot understand the server: {e}");
+                let text = e.to_string().replace(['#', '\n', '\r'], " ");
+                output
+                    .send(reply(format!("ERROR {text}")).to_line())
+                    .await?;
+                continue;
+            }
+        };
+        match msg {
+            ServerMessage::Start => {
+                output
+                    .send(reply(Reply::StartDone.as_payload()).to_line())
+                    .await?;
+            }
+            ServerMessage::Finish => {
+                summary.finished = true;
+                return Ok(());
+            }
+            ServerMessage::Observation(sso) => match sso.phase {
+                Some(Phase::Init) => {
+                    level = Level::default();
+                    seq += 1;
+                    let budget = Budget::new(arrived + settings.init_time, CancelFlag::new());
+                    let cancel_init = budget.cancel.clone();
+                    let _ = jobs.send(Job::Init {
+                        sso,
+                        game_index,
+                        budget,
+                        seq,
+                    });
+                    game_index += 1;
+                    let wait = settings.init_time + Duration::from_millis(50);
+                    if wait_for(done, seq, arrived + wait).await.is_none() {
+                        cancel_init.cancel();
+                        warn!("controller initialisation overran its budget");
+                    }
+                    output
+                        .send(reply(Reply::InitDone.as_payload()).to_line())
+                        .await?;
+                }
+                Some(Phase::Act) => {
+                    seq += 1;
+                    let budget = Budget::new(arrived + settings.act_time, CancelFlag::new());
+                    let cancel_act = budget.cancel.clone();
+                    let _ = jobs.send(Job::Act { sso, budget, seq });
+                    let action =
+                        match wait_for(done, seq, arrived + settings.act_time + grace).await {
+                            Some(d) => {
+                                level.model_acts += usize::from(d.model);
+                                d.action
+                            }
+                            None => {
+                                cancel_act.cancel();
+                                level.late += 1;
+                                Action::Nil
+                            }
+                        };
+                    output
+                        .send(reply(Reply::Action(action).as_payload()).to_line())
+                        .await?;
+                    level.acts += 1;
+                    level.act_ms_max = level
+                        .act_ms_max
+                        .max(arrived.elapsed().as_secs_f64() * 1000.0);
+                }
+                Some(phase @ (Phase::End | Phase::Abort)) => {
+                    let _ = jobs.send(Job::End);
+                    let validation = sso.is_validation.unwrap_or(false);
+                    let g = AgentGame {
+                        validation,
+                        win: sso.game_winner == Some(GameWinner::PlayerWins),
+                        aborted: phase == Phase::Abort,
+                        score: sso.game_score.unwrap_or(0.0),
+                        ticks: sso.game_tick.unwrap_or(0),
+                        acts: level.acts,
+                        act_ms_max: (level.act_ms_max * 10.0).round() / 10.0,
+                        late_acts: level.late,
+                        model_acts: level.model_acts,
+                    };
+                    info!(
+                        win = g.win,
+                        score = g.score,
+                        ticks = g.ticks,
+                        validation,
+                        act_ms_max = g.act_ms_max,
+                        "level over"
+                    );
+                    summary.games.push(g);
+                    level = Level::default();
+                    // Play the training levels in order, then end training.
+                    let next = if validation {
+                        Reply::EndValidation
+                    } else {
+                        training_ends += 1;
+                        if training_ends < NUM_TRAINING_LEVELS {
+                            Reply::Level(training_ends)
+                        } else {
+                            Reply::EndTraining
+                        }
+                    };
+                    output.send(reply(next.as_payload()).to_line()).await?;
+                }
+                Some(Phase::Start) | None => {
+                    summary.bad_messages += 1;
+                    debug!("observation without an INIT/ACT/END/ABORT phase");
+                    output
+                        .send(reply("ERROR observation without a phase".into()).to_line())
+                        .await?;
+                }
+            },
+        }
+    }
+}
+
+/// Wait for the worker's answer to job `seq` until `deadline` (older answers are dropped).
+async fn wait_for(
+    done: &mut mpsc::UnboundedReceiver<Done>,
+    seq: u64,
+    deadline: Instant,
+) -> Option<Done> {
+    let deadline = tokio::time::Instant::from_std(deadline);
+    loop {
+        match tokio::time::timeout_at(deadline, done.recv()).await {
+            Ok(Some(d)) if d.seq == seq => return Some(d),
+            Ok(Some(_)) => continue,
+            Ok(None) | Err(_) => return None,
+        }
+    }
+}
