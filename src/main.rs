@@ -83,6 +83,9 @@ enum DiplomacyCommand {
         /// Seconds per phase when the server sets no deadline.
         #[arg(long, default_value_t = 5.0)]
         think_time: f64,
+        /// The configuration (its `[jic]` section configures JIC).
+        #[command(flatten)]
+        cfg: ConfigArgs,
     },
     /// Play complete games between bots; a progress line per game on stderr, one JSON line.
     Play {
@@ -105,6 +108,9 @@ enum DiplomacyCommand {
         /// Seconds per bot per phase.
         #[arg(long, default_value_t = 1.0)]
         think_time: f64,
+        /// The configuration (its `[jic]` section configures JIC seats).
+        #[command(flatten)]
+        cfg: ConfigArgs,
     },
 }
 
@@ -268,8 +274,13 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             power,
             seed,
             think_time,
+            cfg,
         } => {
-            init_logging("info");
+            let config = match Config::load(cfg.config.as_deref(), &cfg.set) {
+                Ok(c) => c,
+                Err(e) => return usage(&e.to_string()),
+            };
+            init_logging(&config.log.level);
             if let Err(e) = tablero::bots::make(&bot, seed) {
                 return usage(&e.to_string());
             }
@@ -292,6 +303,7 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
                 power,
                 seed,
                 think_time,
+                jic: config.jic.clone(),
             };
             let backoff = tablero::daemon::dipbot::Backoff {
                 initial: Duration::from_secs(1),
@@ -326,7 +338,12 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             jobs,
             protocol,
             think_time,
+            cfg,
         } => {
+            let config = match Config::load(cfg.config.as_deref(), &cfg.set) {
+                Ok(c) => c,
+                Err(e) => return usage(&e.to_string()),
+            };
             init_logging("warn");
             let seats: Vec<String> = seats.split(',').map(|s| s.trim().to_string()).collect();
             if jobs == 0 {
@@ -348,6 +365,7 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             settings.jobs = jobs;
             settings.protocol = protocol;
             settings.think_time = think_time;
+            settings.jic = config.jic.clone();
             let progress = |g: &tour::GameResult| eprintln!("{}", g.describe(games));
             match tour::play(&settings, &progress) {
                 Ok(summary) => match serde_json::to_string(&summary) {

@@ -36,6 +36,36 @@ use crate::diplomacy::judge::{Rules, adjudicate_movement};
 use crate::diplomacy::map::Map;
 use crate::diplomacy::model::{Location, Order, Power, Province, Season, Unit, UnitType};
 
+/// What the adjudicated evaluation may still spend: adjudicator runs (the
+/// count budget, `u64::MAX` when unlimited) and time.
+#[derive(Debug, Clone, Copy)]
+pub struct EvalBudget {
+    /// Adjudicator runs left.
+    pub left: u64,
+    /// Stop at this instant.
+    pub deadline: Instant,
+}
+
+impl EvalBudget {
+    /// `max` runs (0 = unlimited) until `deadline`.
+    pub fn new(max: u64, deadline: Instant) -> Self {
+        EvalBudget {
+            left: if max == 0 { u64::MAX } else { max },
+            deadline,
+        }
+    }
+
+    /// Takes `n` runs if they are left and the deadline has not passed.
+    pub fn take(&mut self, n: usize) -> bool {
+        let n = n as u64;
+        if self.left < n || Instant::now() >= self.deadline {
+            return false;
+        }
+        self.left -= n;
+        true
+    }
+}
+
 /// An enemy unit with its actions and their sampling weights.
 type WeightedUnit = (Unit, Vec<(Location, f64)>);
 
@@ -320,14 +350,17 @@ pub fn choose(
     owners: &HashMap<Province, Power>,
     candidates: &[Vec<Order>],
     samples: &[Vec<Order>],
-    deadline: Instant,
+    budget: &mut EvalBudget,
 ) -> (usize, usize) {
     let mut totals = vec![0i64; candidates.len()];
     let mut rounds = 0;
     'outer: for s in samples {
+        if !budget.take(candidates.len()) {
+            break;
+        }
         let mut row = Vec::with_capacity(candidates.len());
         for c in candidates {
-            if Instant::now() >= deadline {
+            if Instant::now() >= budget.deadline {
                 break 'outer;
             }
             let mut all = c.clone();
@@ -447,13 +480,16 @@ pub fn improve(
     owners: &HashMap<Province, Power>,
     start: Vec<Order>,
     samples: &[Vec<Order>],
-    deadline: Instant,
+    budget: &mut EvalBudget,
     rng: &mut Xoshiro256PlusPlus,
 ) -> (Vec<Order>, usize) {
-    let value = |orders: &[Order]| -> Option<i64> {
+    let mut value = |orders: &[Order]| -> Option<i64> {
+        if !budget.take(samples.len()) {
+            return None;
+        }
         let mut t = 0;
         for s in samples {
-            if Instant::now() >= deadline {
+            if Instant::now() >= budget.deadline {
                 return None;
             }
             let mut all = orders.to_vec();
