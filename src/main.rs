@@ -173,6 +173,20 @@ enum BenchCommand {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// JIC decision time per phase (median, p90, max): 1 JIC vs 6 DumbBot local games.
+    Jic {
+        /// Games (JIC plays power g mod 7 in game g).
+        #[arg(long, default_value_t = 2)]
+        games: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seconds per phase given to every player (JIC uses jic.budget_fraction of it).
+        #[arg(long, default_value_t = 1.0)]
+        think_time: f64,
+        /// The configuration (its `[jic]` section configures JIC).
+        #[command(flatten)]
+        cfg: ConfigArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -189,6 +203,12 @@ fn main() -> ExitCode {
             init_logging("info");
             bench_playouts(size, seconds, threads, seed)
         }
+        Command::Bench(BenchCommand::Jic {
+            games,
+            seed,
+            think_time,
+            cfg,
+        }) => bench_jic(games, seed, think_time, &cfg),
         Command::Match(args) => {
             init_logging("warn");
             run_match(args)
@@ -210,6 +230,38 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
             eprintln!("tablero: cannot start the tokio runtime: {e}");
             ExitCode::from(EXIT_FAILURE)
         })
+}
+
+/// `tablero bench jic`: progress on stderr, one JSON line on stdout.
+fn bench_jic(games: usize, seed: u64, think_time: f64, cfg: &ConfigArgs) -> ExitCode {
+    let config = match Config::load(cfg.config.as_deref(), &cfg.set) {
+        Ok(c) => c,
+        Err(e) => return usage(&e.to_string()),
+    };
+    init_logging("warn");
+    let Ok(think_time) = Duration::try_from_secs_f64(think_time) else {
+        return usage("--think-time must be a number of seconds >= 0");
+    };
+    if games == 0 {
+        return usage("--games must be at least 1");
+    }
+    let progress = |g: usize| eprintln!("game {}/{games} done", g + 1);
+    match tablero::bots::jic::bench::run(&config.jic, games, seed, think_time, &progress) {
+        Ok(report) => match serde_json::to_string(&report) {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tablero: cannot render the report: {e}");
+                ExitCode::from(EXIT_FAILURE)
+            }
+        },
+        Err(e) => {
+            eprintln!("tablero: {e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
 }
 
 /// `tablero diplomacy …`.

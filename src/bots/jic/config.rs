@@ -52,11 +52,18 @@ pub struct JicConfig {
     pub candidates: usize,
     /// Strong mode: sampled opponent order sets per candidate.
     pub opponent_samples: usize,
+    /// Strong mode: share of the opponent samples drawn from DumbBot's
+    /// policy (each enemy power ordered by a seeded DumbBot); the rest come
+    /// from the utility-driven model.
+    pub dumbbot_sample_share: f64,
     /// Strong mode: most fleets as a share of own units a build may create
     /// (armies are built instead when a site allows them).
     pub fleet_share_cap: f64,
     /// Strong mode: consider convoys of own armies by own fleets.
     pub convoys: bool,
+    /// Strong mode: convoys may also carry an army to any coastal province
+    /// where its utility rises (not only to centres we do not own).
+    pub convoy_any_coast: bool,
     /// Years without any centre change after which [`super::JicBot::wants_draw`] is true.
     pub draw_after_stalled_years: u32,
     /// Seed of the bot's pseudo-random choices (deadlock repair, opponent sampling).
@@ -80,8 +87,10 @@ impl Default for JicConfig {
             max_evaluations: 0,
             candidates: 8,
             opponent_samples: 12,
+            dumbbot_sample_share: 0.0,
             fleet_share_cap: 0.5,
             convoys: true,
+            convoy_any_coast: true,
             draw_after_stalled_years: 5,
             seed: 0,
         }
@@ -110,6 +119,7 @@ impl JicConfig {
         frac("deadlock_change_fraction", self.deadlock_change_fraction)?;
         frac("budget_fraction", self.budget_fraction)?;
         frac("fleet_share_cap", self.fleet_share_cap)?;
+        frac("dumbbot_sample_share", self.dumbbot_sample_share)?;
         let at_least_one = |k: &'static str, v: u64| {
             if v == 0 {
                 Err((k, "must be at least 1".to_string()))

@@ -20,6 +20,7 @@
 
 pub mod adjust;
 pub mod agent;
+pub mod bench;
 pub mod config;
 pub mod coordinator;
 pub mod strong;
@@ -455,17 +456,15 @@ impl JicBot {
             push(to_orders(plans, &a), &mut cands);
         }
         if cfg.convoys {
-            for v in strong::convoy_variants(board, &best_orders) {
+            for v in strong::convoy_variants(board, &best_orders, cfg.convoy_any_coast) {
                 push(v, &mut cands);
             }
         }
-        let samples = strong::sample_opponents(
-            board.map,
+        let samples = strong::mixed_samples(
+            view,
             board.me,
-            view.phase.season,
-            &view.units,
-            &view.owners,
             cfg.opponent_samples,
+            cfg.dumbbot_sample_share,
             &mut self.rng,
         );
         let season = if view.phase.season == Season::Fall {
