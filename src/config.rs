@@ -21,6 +21,8 @@ pub struct Config {
     pub search: SearchConfig,
     pub diplomacy: DiplomacyConfig,
     pub gvgai: GvgaiConfig,
+    /// `[jic]`: the JIC Diplomacy bot (every bot named "jic"/"jic-thesis").
+    pub jic: crate::bots::jic::JicConfig,
 }
 
 /// `[gvgai]`: the GVG-AI line adapter (`protocols/gvgai-line.md`) in `tablero serve` and the
@@ -541,6 +543,9 @@ impl Config {
                 return Err(inv(&key, format!("power must be three letters, got {p:?}")));
             }
         }
+        if let Err((key, message)) = self.jic.validate() {
+            return Err(inv(&format!("jic.{key}"), message));
+        }
         if let Err(e) = search
             .playout_policy
             .parse::<crate::go::search::playout::PlayoutPolicy>()
@@ -1041,6 +1046,55 @@ mod tests {
             invalid_key(set(&["diplomacy.reconnect_max=0"])),
             "diplomacy.reconnect_max"
         );
+    }
+
+    #[test]
+    fn jic_section_is_read_overridden_and_checked() {
+        use crate::bots::jic::{JicConfig, JicMode};
+        let d = set(&[]).unwrap().jic;
+        assert_eq!(d, JicConfig::default());
+        assert_eq!(d.mode, JicMode::Strong);
+        assert_eq!(d.full_search_max_units, 7);
+        assert_eq!(d.partition_max_units, 8);
+        assert_eq!(d.support_gain_cap, 500);
+        assert_eq!(d.deadlock_change_fraction, 0.3);
+        assert_eq!(d.max_no_plan, 2);
+        assert_eq!(d.budget_fraction, 0.1);
+        let c = set(&[
+            "jic.mode=thesis",
+            "jic.max_evaluations=4000",
+            "jic.max_search_nodes=20000",
+            "jic.budget_fraction=1",
+        ])
+        .unwrap();
+        assert_eq!(c.jic.mode, JicMode::Thesis);
+        assert_eq!(c.jic.max_evaluations, 4000);
+        assert_eq!(c.jic.max_search_nodes, 20000);
+        assert_eq!(c.jic.budget_fraction, 1.0);
+        let f = load_text("[jic]\nmode = \"thesis\"\npartition_max_units = 4\n").unwrap();
+        assert_eq!(f.jic.mode, JicMode::Thesis);
+        assert_eq!(f.jic.partition_max_units, 4);
+        assert_eq!(invalid_key(set(&["jic.mode=best"])), "jic.mode");
+        assert_eq!(
+            invalid_key(set(&["jic.deadlock_change_fraction=1.5"])),
+            "jic.deadlock_change_fraction"
+        );
+        assert_eq!(
+            invalid_key(set(&["jic.partition_max_units=0"])),
+            "jic.partition_max_units"
+        );
+        assert_eq!(
+            invalid_key(set(&["jic.max_think_seconds=-1"])),
+            "jic.max_think_seconds"
+        );
+        assert!(matches!(
+            set(&["jic.full_search=7"]),
+            Err(ConfigError::UnknownKey(_))
+        ));
+        assert!(matches!(
+            set(&["jic.support_gain_cap=-5"]),
+            Err(ConfigError::WrongType { .. })
+        ));
     }
 
     #[test]

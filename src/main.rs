@@ -88,6 +88,9 @@ enum DiplomacyCommand {
         /// Seconds per phase when the server sets no deadline.
         #[arg(long, default_value_t = 5.0)]
         think_time: f64,
+        /// The configuration (its `[jic]` section configures JIC).
+        #[command(flatten)]
+        cfg: ConfigArgs,
     },
     /// Play complete games between bots; a progress line per game on stderr, one JSON line.
     Play {
@@ -110,6 +113,9 @@ enum DiplomacyCommand {
         /// Seconds per bot per phase.
         #[arg(long, default_value_t = 1.0)]
         think_time: f64,
+        /// The configuration (its `[jic]` section configures JIC seats).
+        #[command(flatten)]
+        cfg: ConfigArgs,
     },
 }
 
@@ -187,6 +193,20 @@ enum BenchCommand {
         #[command(flatten)]
         config: ConfigArgs,
     },
+    /// JIC decision time per phase (median, p90, max): 1 JIC vs 6 DumbBot local games.
+    Jic {
+        /// Games (JIC plays power g mod 7 in game g).
+        #[arg(long, default_value_t = 2)]
+        games: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seconds per phase given to every player (JIC uses jic.budget_fraction of it).
+        #[arg(long, default_value_t = 1.0)]
+        think_time: f64,
+        /// The configuration (its `[jic]` section configures JIC).
+        #[command(flatten)]
+        cfg: ConfigArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -209,6 +229,12 @@ fn main() -> ExitCode {
             seconds,
             config,
         }) => bench_search(size, seconds, &config),
+        Command::Bench(BenchCommand::Jic {
+            games,
+            seed,
+            think_time,
+            cfg,
+        }) => bench_jic(games, seed, think_time, &cfg),
         Command::Match(args) => {
             init_logging("warn");
             run_match(args)
@@ -234,6 +260,38 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
             eprintln!("tablero: cannot start the tokio runtime: {e}");
             ExitCode::from(EXIT_FAILURE)
         })
+}
+
+/// `tablero bench jic`: progress on stderr, one JSON line on stdout.
+fn bench_jic(games: usize, seed: u64, think_time: f64, cfg: &ConfigArgs) -> ExitCode {
+    let config = match Config::load(cfg.config.as_deref(), &cfg.set) {
+        Ok(c) => c,
+        Err(e) => return usage(&e.to_string()),
+    };
+    init_logging("warn");
+    let Ok(think_time) = Duration::try_from_secs_f64(think_time) else {
+        return usage("--think-time must be a number of seconds >= 0");
+    };
+    if games == 0 {
+        return usage("--games must be at least 1");
+    }
+    let progress = |g: usize| eprintln!("game {}/{games} done", g + 1);
+    match tablero::bots::jic::bench::run(&config.jic, games, seed, think_time, &progress) {
+        Ok(report) => match serde_json::to_string(&report) {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tablero: cannot render the report: {e}");
+                ExitCode::from(EXIT_FAILURE)
+            }
+        },
+        Err(e) => {
+            eprintln!("tablero: {e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
 }
 
 /// `tablero diplomacy …`.
@@ -298,8 +356,13 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             power,
             seed,
             think_time,
+            cfg,
         } => {
-            init_logging("info");
+            let config = match Config::load(cfg.config.as_deref(), &cfg.set) {
+                Ok(c) => c,
+                Err(e) => return usage(&e.to_string()),
+            };
+            init_logging(&config.log.level);
             if let Err(e) = tablero::bots::make(&bot, seed) {
                 return usage(&e.to_string());
             }
@@ -322,6 +385,7 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
                 power,
                 seed,
                 think_time,
+                jic: config.jic.clone(),
             };
             let backoff = tablero::daemon::dipbot::Backoff {
                 initial: Duration::from_secs(1),
@@ -356,7 +420,12 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             jobs,
             protocol,
             think_time,
+            cfg,
         } => {
+            let config = match Config::load(cfg.config.as_deref(), &cfg.set) {
+                Ok(c) => c,
+                Err(e) => return usage(&e.to_string()),
+            };
             init_logging("warn");
             let seats: Vec<String> = seats.split(',').map(|s| s.trim().to_string()).collect();
             if jobs == 0 {
@@ -378,6 +447,7 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             settings.jobs = jobs;
             settings.protocol = protocol;
             settings.think_time = think_time;
+            settings.jic = config.jic.clone();
             let progress = |g: &tour::GameResult| eprintln!("{}", g.describe(games));
             match tour::play(&settings, &progress) {
                 Ok(summary) => match serde_json::to_string(&summary) {

@@ -44,6 +44,7 @@ async fn seats_reconnect_after_a_server_restart_and_play_a_game() {
             power: None,
             seed: i,
             think_time: Duration::from_millis(100),
+            jic: Default::default(),
         };
         let cancel = cancel.clone();
         seats.push(tokio::spawn(async move {

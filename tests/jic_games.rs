@@ -266,10 +266,21 @@ impl Player for Timed {
     }
 }
 
+/// JIC with count budgets (so games do not depend on machine load).
+fn counted(mode: JicMode) -> JicConfig {
+    JicConfig {
+        mode,
+        max_evaluations: 300,
+        max_search_nodes: 20_000,
+        opponent_samples: 6,
+        ..JicConfig::default()
+    }
+}
+
 fn make(name: &str, seed: u64) -> Box<dyn Player> {
     match name {
-        "jic" => Box::new(Timed(JicBot::new(JicConfig::default(), seed))),
-        "jic-thesis" => Box::new(Timed(JicBot::new(JicConfig::thesis(), seed))),
+        "jic" => Box::new(Timed(JicBot::new(counted(JicMode::Strong), seed))),
+        "jic-thesis" => Box::new(Timed(JicBot::new(counted(JicMode::Thesis), seed))),
         "hold" | "holdbot" => hold(),
         "random" | "randbot" => random(seed),
         other => tablero::bots::make(other, seed).unwrap_or_else(|e| panic!("{e}")),
@@ -293,7 +304,7 @@ fn jic_grows_against_holding_and_random_opponents() {
             .collect();
         let g = LocalGame {
             end_year: 1906,
-            think_time: Duration::from_millis(100),
+            think_time: Duration::from_secs(20),
             rules: Rules::default(),
         };
         let r = g.play_standard(&mut players).unwrap();
@@ -305,6 +316,32 @@ fn jic_grows_against_holding_and_random_opponents() {
             r.centres
         );
     }
+}
+
+#[test]
+fn count_budgets_make_games_reproducible() {
+    let play = || {
+        let mut players: Vec<Box<dyn Player>> = (0..7)
+            .map(|i| -> Box<dyn Player> {
+                if i % 3 == 0 {
+                    Box::new(JicBot::new(counted(JicMode::Strong), 40 + i))
+                } else {
+                    tablero::bots::make("dumbbot", i).unwrap()
+                }
+            })
+            .collect();
+        LocalGame {
+            end_year: 1904,
+            think_time: Duration::from_secs(20),
+            rules: Rules::default(),
+        }
+        .play_standard(&mut players)
+        .unwrap()
+    };
+    let a = play();
+    let b = play();
+    assert_eq!(a, b);
+    assert!(a.centres.iter().sum::<usize>() > 22, "centres taken: {a:?}");
 }
 
 /// Per bot kind: seats, solos, survived (not won), eliminated, centres, win years.

@@ -39,14 +39,28 @@ pub enum BotError {
 /// The bot names [`make`] accepts.
 pub const BOT_NAMES: &[&str] = &["holdbot", "randbot", "dumbbot", "jic", "jic-thesis"];
 
-/// Builds the bot called `name` (case-insensitive) with random seed `seed`.
+/// Builds the bot called `name` (case-insensitive) with random seed `seed`
+/// and the default `[jic]` configuration.
 pub fn make(name: &str, seed: u64) -> Result<BoxedBot, BotError> {
+    make_with(name, seed, &jic::JicConfig::default())
+}
+
+/// Builds the bot called `name` with random seed `seed`; "jic" plays with
+/// `jic` (the config's `[jic]` section), "jic-thesis" with the same section
+/// in thesis mode.
+pub fn make_with(name: &str, seed: u64, jic: &jic::JicConfig) -> Result<BoxedBot, BotError> {
     match name.trim().to_ascii_lowercase().as_str() {
         "holdbot" => Ok(Box::new(HoldBot::new())),
         "randbot" => Ok(Box::new(RandBot::new(seed))),
         "dumbbot" => Ok(Box::new(DumbBot::new(seed))),
-        "jic" => Ok(Box::new(jic::JicBot::new(jic::JicConfig::default(), seed))),
-        "jic-thesis" => Ok(Box::new(jic::JicBot::new(jic::JicConfig::thesis(), seed))),
+        "jic" => Ok(Box::new(jic::JicBot::new(jic.clone(), seed))),
+        "jic-thesis" => Ok(Box::new(jic::JicBot::new(
+            jic::JicConfig {
+                mode: jic::JicMode::Thesis,
+                ..jic.clone()
+            },
+            seed,
+        ))),
         other => Err(BotError::Unknown {
             name: other.to_string(),
             known: BOT_NAMES.join(", "),

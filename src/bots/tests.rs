@@ -211,11 +211,19 @@ fn budget() -> Budget {
 #[test]
 fn bots_are_deterministic_for_a_seed() {
     let g = start();
+    // JIC is deterministic under its count budgets (its time budget is not).
+    let counted = jic::JicConfig {
+        max_evaluations: 200,
+        max_search_nodes: 10_000,
+        opponent_samples: 4,
+        ..jic::JicConfig::default()
+    };
+    let far = || Budget::new(Instant::now() + Duration::from_secs(60), CancelFlag::new());
     for name in BOT_NAMES {
         for p in 0..7u8 {
             let view = g.view(Some(Power(p)));
-            let a = make(name, 9).unwrap().orders(&view, budget());
-            let b = make(name, 9).unwrap().orders(&view, budget());
+            let a = make_with(name, 9, &counted).unwrap().orders(&view, far());
+            let b = make_with(name, 9, &counted).unwrap().orders(&view, far());
             assert_eq!(a, b, "{name}");
         }
     }

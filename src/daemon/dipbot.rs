@@ -30,6 +30,8 @@ pub struct BotSeat {
     pub seed: u64,
     /// Thinking time when the server sets no deadline.
     pub think_time: Duration,
+    /// The `[jic]` section for JIC seats.
+    pub jic: crate::bots::jic::JicConfig,
 }
 
 /// Reconnection delays: doubled after each failure, up to `max`.
@@ -104,7 +106,7 @@ pub async fn run_seat(
         let _ = stream.set_nodelay(true);
         report.connections += 1;
         attempt += 1;
-        let player = bots::make(&seat.bot, seat.seed.wrapping_add(attempt))?;
+        let player = bots::make_with(&seat.bot, seat.seed.wrapping_add(attempt), &seat.jic)?;
         let config = ClientConfig {
             name: name.clone(),
             version: env!("CARGO_PKG_VERSION").into(),

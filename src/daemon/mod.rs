@@ -60,6 +60,7 @@ pub fn spawn_diplomacy_bots(
                 seed: d.seed.wrapping_add(1000 * i as u64),
                 think_time: std::time::Duration::try_from_secs_f64(d.think_time)
                     .unwrap_or_default(),
+                jic: config.jic.clone(),
             };
             let cancel = cancel.child_token();
             tokio::spawn(async move {

@@ -51,6 +51,8 @@ pub struct PlaySettings {
     pub protocol: bool,
     /// Thinking time per bot per phase.
     pub think_time: Duration,
+    /// The `[jic]` section for JIC seats.
+    pub jic: crate::bots::jic::JicConfig,
 }
 
 impl PlaySettings {
@@ -64,6 +66,7 @@ impl PlaySettings {
             jobs: 1,
             protocol: false,
             think_time: Duration::from_secs(1),
+            jic: crate::bots::jic::JicConfig::default(),
         }
     }
 }
@@ -284,7 +287,11 @@ pub fn play_one(settings: &PlaySettings, g: usize) -> Result<GameResult, PlayErr
     let mut players: Vec<Box<dyn Player>> = Vec::with_capacity(n);
     for power in 0..n {
         let s = seat_of(power);
-        players.push(bots::make(&settings.seats[s], bot_seed(seed, s))?);
+        players.push(bots::make_with(
+            &settings.seats[s],
+            bot_seed(seed, s),
+            &settings.jic,
+        )?);
     }
     let power_name = |p: usize| map.power_name(Power(p as u8)).unwrap_or("???").to_string();
     let (centres, eliminated, winner) = if settings.protocol {

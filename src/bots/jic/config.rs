@@ -36,19 +36,34 @@ pub struct JicConfig {
     pub deadlock_phases: u32,
     /// Depth cap of the front-line distance search (Algorithm 2).
     pub front_depth_cap: u32,
-    /// Fraction of the phase budget the decision may use (the rest is margin).
+    /// Fraction of the phase budget (`min(MTL − margin, think_time)` over
+    /// DAIDE, the think time locally) the decision may use; the rest is margin.
     pub budget_fraction: f64,
     /// Hard cap on thinking time per phase, in seconds (0 = only the budget).
     pub max_think_seconds: f64,
+    /// Count budget: coordinator search nodes per movement phase (0 = time
+    /// only). With the count budgets set and a deadline that is never reached,
+    /// the same seed gives the same orders whatever the machine load.
+    pub max_search_nodes: u64,
+    /// Count budget: adjudicator runs per movement phase in strong mode
+    /// (candidate choice and hill climbing; 0 = time only).
+    pub max_evaluations: u64,
     /// Strong mode: distinct joint orders from the search evaluated with the adjudicator.
     pub candidates: usize,
     /// Strong mode: sampled opponent order sets per candidate.
     pub opponent_samples: usize,
+    /// Strong mode: share of the opponent samples drawn from DumbBot's
+    /// policy (each enemy power ordered by a seeded DumbBot); the rest come
+    /// from the utility-driven model.
+    pub dumbbot_sample_share: f64,
     /// Strong mode: most fleets as a share of own units a build may create
     /// (armies are built instead when a site allows them).
     pub fleet_share_cap: f64,
     /// Strong mode: consider convoys of own armies by own fleets.
     pub convoys: bool,
+    /// Strong mode: convoys may also carry an army to any coastal province
+    /// where its utility rises (not only to centres we do not own).
+    pub convoy_any_coast: bool,
     /// Years without any centre change after which [`super::JicBot::wants_draw`] is true.
     pub draw_after_stalled_years: u32,
     /// Seed of the bot's pseudo-random choices (deadlock repair, opponent sampling).
@@ -66,12 +81,16 @@ impl Default for JicConfig {
             deadlock_change_fraction: 0.3,
             deadlock_phases: 2,
             front_depth_cap: 20,
-            budget_fraction: 0.8,
+            budget_fraction: 0.1,
             max_think_seconds: 0.0,
+            max_search_nodes: 0,
+            max_evaluations: 0,
             candidates: 8,
             opponent_samples: 12,
+            dumbbot_sample_share: 0.0,
             fleet_share_cap: 0.5,
             convoys: true,
+            convoy_any_coast: true,
             draw_after_stalled_years: 5,
             seed: 0,
         }
@@ -87,29 +106,46 @@ impl JicConfig {
         }
     }
 
-    /// Checks value ranges; the message names the key.
-    pub fn validate(&self) -> Result<(), String> {
-        let frac = |k: &str, v: f64| {
+    /// Checks value ranges: `Err((key, message))` names the first bad key
+    /// (without the `jic.` prefix).
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let frac = |k: &'static str, v: f64| {
             if (0.0..=1.0).contains(&v) {
                 Ok(())
             } else {
-                Err(format!("jic.{k} must be in [0, 1], got {v}"))
+                Err((k, format!("must be in [0, 1], got {v}")))
             }
         };
         frac("deadlock_change_fraction", self.deadlock_change_fraction)?;
         frac("budget_fraction", self.budget_fraction)?;
         frac("fleet_share_cap", self.fleet_share_cap)?;
-        if self.full_search_max_units == 0 || self.partition_max_units == 0 {
-            return Err("jic.full_search_max_units and jic.partition_max_units must be ≥ 1".into());
-        }
+        frac("dumbbot_sample_share", self.dumbbot_sample_share)?;
+        let at_least_one = |k: &'static str, v: u64| {
+            if v == 0 {
+                Err((k, "must be at least 1".to_string()))
+            } else {
+                Ok(())
+            }
+        };
+        at_least_one("full_search_max_units", self.full_search_max_units as u64)?;
+        at_least_one("partition_max_units", self.partition_max_units as u64)?;
+        at_least_one("front_depth_cap", u64::from(self.front_depth_cap))?;
+        at_least_one("candidates", self.candidates as u64)?;
+        at_least_one("opponent_samples", self.opponent_samples as u64)?;
         if self.support_gain_cap < 0 {
-            return Err("jic.support_gain_cap must be ≥ 0".into());
+            return Err((
+                "support_gain_cap",
+                format!("must be >= 0, got {}", self.support_gain_cap),
+            ));
         }
         if !(self.max_think_seconds >= 0.0 && self.max_think_seconds.is_finite()) {
-            return Err("jic.max_think_seconds must be a finite number ≥ 0".into());
-        }
-        if self.front_depth_cap == 0 {
-            return Err("jic.front_depth_cap must be ≥ 1".into());
+            return Err((
+                "max_think_seconds",
+                format!(
+                    "must be a finite number >= 0, got {}",
+                    self.max_think_seconds
+                ),
+            ));
         }
         Ok(())
     }
@@ -141,10 +177,11 @@ mod tests {
             deadlock_change_fraction: 1.5,
             ..JicConfig::default()
         };
-        assert!(
-            bad.validate()
-                .unwrap_err()
-                .contains("deadlock_change_fraction")
-        );
+        assert_eq!(bad.validate().unwrap_err().0, "deadlock_change_fraction");
+        let bad = JicConfig {
+            opponent_samples: 0,
+            ..JicConfig::default()
+        };
+        assert_eq!(bad.validate().unwrap_err().0, "opponent_samples");
     }
 }

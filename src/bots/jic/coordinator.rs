@@ -49,6 +49,8 @@ pub struct SearchParams {
     pub deadline: Instant,
     /// Stop after the first complete combination (greedy).
     pub first_only: bool,
+    /// Stop after this many nodes (count budget; `u64::MAX` = none).
+    pub max_nodes: u64,
 }
 
 /// p(s, e) in thousandths.
@@ -213,7 +215,9 @@ impl Dfs<'_> {
             return;
         }
         self.result.nodes += 1;
-        if self.result.nodes % 256 == 0 && Instant::now() >= self.params.deadline {
+        if self.result.nodes >= self.params.max_nodes
+            || (self.result.nodes % 256 == 0 && Instant::now() >= self.params.deadline)
+        {
             self.stop = true;
             return;
         }
@@ -466,6 +470,7 @@ mod tests {
             keep,
             deadline: Instant::now() + Duration::from_secs(5),
             first_only: false,
+            max_nodes: u64::MAX,
         }
     }
 

@@ -20,6 +20,7 @@
 
 pub mod adjust;
 pub mod agent;
+pub mod bench;
 pub mod config;
 pub mod coordinator;
 pub mod strong;
@@ -254,11 +255,17 @@ impl JicBot {
             deadline
         };
         let all: Vec<usize> = (0..n).collect();
-        let params = |keep: usize, until: Instant, first_only: bool| SearchParams {
+        let node_cap = if cfg.max_search_nodes == 0 {
+            u64::MAX
+        } else {
+            cfg.max_search_nodes
+        };
+        let params = |keep: usize, until: Instant, first_only: bool, nodes: u64| SearchParams {
             support_gain_cap: cap,
             keep,
             deadline: until,
             first_only,
+            max_nodes: nodes.max(1),
         };
 
         // Mode 3, the anytime incumbent: first valid combination in utility order, repaired.
@@ -267,7 +274,7 @@ impl JicBot {
             &plans,
             &all,
             &vec![None; n],
-            params(1, search_deadline, true),
+            params(1, search_deadline, true, node_cap),
         );
         self.stats.nodes += greedy.nodes;
         let mut greedy_assign = greedy
@@ -304,7 +311,7 @@ impl JicBot {
                 &plans,
                 &free,
                 &fixed,
-                params(cfg.candidates, search_deadline, false),
+                params(cfg.candidates, search_deadline, false, node_cap),
             );
             self.stats.nodes += r.nodes;
             complete &= r.complete;
@@ -326,17 +333,20 @@ impl JicBot {
                 .collect();
             let mut acc = fixed.clone();
             let mut ok = true;
+            let mut nodes_left = node_cap;
             for (pi, part) in parts.iter().enumerate() {
                 let now = Instant::now();
                 let left = search_deadline.saturating_duration_since(now);
-                let slice = now + left / (parts.len() - pi) as u32;
+                let share = (parts.len() - pi) as u32;
+                let slice = now + left / share;
                 let r = search(
                     board.map,
                     &plans,
                     part,
                     &acc,
-                    params(cfg.candidates, slice, false),
+                    params(cfg.candidates, slice, false, nodes_left / u64::from(share)),
                 );
+                nodes_left = nodes_left.saturating_sub(r.nodes);
                 self.stats.nodes += r.nodes;
                 complete &= r.complete;
                 match r.best.first() {
@@ -446,17 +456,15 @@ impl JicBot {
             push(to_orders(plans, &a), &mut cands);
         }
         if cfg.convoys {
-            for v in strong::convoy_variants(board, &best_orders) {
+            for v in strong::convoy_variants(board, &best_orders, cfg.convoy_any_coast) {
                 push(v, &mut cands);
             }
         }
-        let samples = strong::sample_opponents(
-            board.map,
+        let samples = strong::mixed_samples(
+            view,
             board.me,
-            view.phase.season,
-            &view.units,
-            &view.owners,
             cfg.opponent_samples,
+            cfg.dumbbot_sample_share,
             &mut self.rng,
         );
         let season = if view.phase.season == Season::Fall {
@@ -464,6 +472,7 @@ impl JicBot {
         } else {
             Season::Spring
         };
+        let mut evals = strong::EvalBudget::new(cfg.max_evaluations, deadline);
         let (i, rounds) = strong::choose(
             board.map,
             board.me,
@@ -472,7 +481,7 @@ impl JicBot {
             &view.owners,
             &cands,
             &samples,
-            deadline,
+            &mut evals,
         );
         self.stats.candidates = cands.len();
         self.stats.rounds = rounds;
@@ -488,7 +497,7 @@ impl JicBot {
             &view.owners,
             chosen,
             &samples[..rounds],
-            deadline,
+            &mut evals,
             &mut self.rng,
         );
         self.stats.candidates += evals;

@@ -32,12 +32,99 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::agent::{Board, actions};
+use crate::bots::DumbBot;
+use crate::budget::{Budget, CancelFlag};
 use crate::diplomacy::judge::{Rules, adjudicate_movement};
 use crate::diplomacy::map::Map;
 use crate::diplomacy::model::{Location, Order, Power, Province, Season, Unit, UnitType};
+use crate::diplomacy::{GameView, Player};
+
+/// What the adjudicated evaluation may still spend: adjudicator runs (the
+/// count budget, `u64::MAX` when unlimited) and time.
+#[derive(Debug, Clone, Copy)]
+pub struct EvalBudget {
+    /// Adjudicator runs left.
+    pub left: u64,
+    /// Stop at this instant.
+    pub deadline: Instant,
+}
+
+impl EvalBudget {
+    /// `max` runs (0 = unlimited) until `deadline`.
+    pub fn new(max: u64, deadline: Instant) -> Self {
+        EvalBudget {
+            left: if max == 0 { u64::MAX } else { max },
+            deadline,
+        }
+    }
+
+    /// Takes `n` runs if they are left and the deadline has not passed.
+    pub fn take(&mut self, n: usize) -> bool {
+        let n = n as u64;
+        if self.left < n || Instant::now() >= self.deadline {
+            return false;
+        }
+        self.left -= n;
+        true
+    }
+}
 
 /// An enemy unit with its actions and their sampling weights.
 type WeightedUnit = (Unit, Vec<(Location, f64)>);
+
+/// `n` samples of opponent orders, a share `dumbbot_share` of them (spread
+/// evenly, so a deadline that cuts the rounds short keeps the mix) from a
+/// seeded DumbBot ordering every enemy power, the rest from
+/// [`sample_opponents`].
+pub fn mixed_samples(
+    view: &GameView,
+    me: Power,
+    n: usize,
+    dumbbot_share: f64,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<Vec<Order>> {
+    let is_dumb =
+        |i: usize| ((i + 1) as f64 * dumbbot_share).floor() > (i as f64 * dumbbot_share).floor();
+    let k = (0..n).filter(|i| !is_dumb(*i)).count();
+    let mut model = sample_opponents(
+        &view.map,
+        me,
+        view.phase.season,
+        &view.units,
+        &view.owners,
+        k,
+        rng,
+    )
+    .into_iter();
+    let mut powers: Vec<Power> = view
+        .units
+        .iter()
+        .map(|u| u.power)
+        .filter(|p| *p != me)
+        .collect();
+    powers.sort();
+    powers.dedup();
+    let mut dumb = DumbBot::new(rng.r#gen());
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        if is_dumb(i) {
+            let mut orders = Vec::new();
+            for p in &powers {
+                let mut v = view.clone();
+                v.me = Some(*p);
+                let far = Budget::new(
+                    Instant::now() + std::time::Duration::from_secs(3600),
+                    CancelFlag::new(),
+                );
+                orders.extend(dumb.orders(&v, far));
+            }
+            out.push(orders);
+        } else if let Some(s) = model.next() {
+            out.push(s);
+        }
+    }
+    out
+}
 
 /// Samples of opponent orders for one movement phase.
 pub fn sample_opponents(
@@ -236,8 +323,11 @@ pub fn evaluate(
 
 /// Convoy variants of `base`: an own army on a coast carried by one own
 /// fleet at sea to a coastal province it cannot walk to, when the
-/// destination is a centre we do not own.
-pub fn convoy_variants(board: &Board, base: &[Order]) -> Vec<Vec<Order>> {
+/// destination is a centre we do not own, or (with `any_coast`) any coastal
+/// province where the army's utility beats its current one (the two best
+/// per army and fleet) — armies built on an island or a peninsula reach
+/// the inland centres that fleets cannot take.
+pub fn convoy_variants(board: &Board, base: &[Order], any_coast: bool) -> Vec<Vec<Order>> {
     let map = board.map;
     let mut out = Vec::new();
     let dest_of = |o: &Order| match o {
@@ -254,18 +344,29 @@ pub fn convoy_variants(board: &Board, base: &[Order]) -> Vec<Vec<Order>> {
             {
                 continue;
             }
+            let here = board.utility(UnitType::Army, army.location);
+            let mut dests: Vec<(bool, i64, Province)> = Vec::new();
             for l in map.fleet_neighbours(fleet.location) {
                 let x = l.province;
                 if x == army.location.province
                     || map.army_neighbours(army.location.province).contains(&x)
                     || !map.can_stand(UnitType::Army, Location::new(x))
-                    || !board.is_centre(x)
-                    || board.owner_of(x) == Some(board.me)
                     || board.own_at(x)
                     || base.iter().any(|o| dest_of(o) == Some(x))
+                    || dests.iter().any(|d| d.2 == x)
                 {
                     continue;
                 }
+                let target = board.is_centre(x) && board.owner_of(x) != Some(board.me);
+                let u = board.utility(UnitType::Army, Location::new(x));
+                if target || (any_coast && u > here) {
+                    dests.push((target, u, x));
+                }
+            }
+            dests.sort_by_key(|d| std::cmp::Reverse((d.0, d.1)));
+            let centres = dests.iter().filter(|d| d.0).count();
+            dests.truncate(centres + 2);
+            for (_, _, x) in dests {
                 let mut v: Vec<Order> = base
                     .iter()
                     .filter(|o| o.unit().is_some_and(|u| u != army && u != fleet))
@@ -320,14 +421,17 @@ pub fn choose(
     owners: &HashMap<Province, Power>,
     candidates: &[Vec<Order>],
     samples: &[Vec<Order>],
-    deadline: Instant,
+    budget: &mut EvalBudget,
 ) -> (usize, usize) {
     let mut totals = vec![0i64; candidates.len()];
     let mut rounds = 0;
     'outer: for s in samples {
+        if !budget.take(candidates.len()) {
+            break;
+        }
         let mut row = Vec::with_capacity(candidates.len());
         for c in candidates {
-            if Instant::now() >= deadline {
+            if Instant::now() >= budget.deadline {
                 break 'outer;
             }
             let mut all = c.clone();
@@ -447,13 +551,16 @@ pub fn improve(
     owners: &HashMap<Province, Power>,
     start: Vec<Order>,
     samples: &[Vec<Order>],
-    deadline: Instant,
+    budget: &mut EvalBudget,
     rng: &mut Xoshiro256PlusPlus,
 ) -> (Vec<Order>, usize) {
-    let value = |orders: &[Order]| -> Option<i64> {
+    let mut value = |orders: &[Order]| -> Option<i64> {
+        if !budget.take(samples.len()) {
+            return None;
+        }
         let mut t = 0;
         for s in samples {
-            if Instant::now() >= deadline {
+            if Instant::now() >= budget.deadline {
                 return None;
             }
             let mut all = orders.to_vec();
@@ -516,6 +623,40 @@ mod tests {
     use rand::SeedableRng;
 
     #[test]
+    fn convoys_to_any_coast_only_when_asked() {
+        let map = Map::standard();
+        let eng = map.power("ENG").unwrap();
+        let owners = initial_ownership(&map);
+        let p = |n: &str| map.province(n).unwrap();
+        let army = Unit {
+            power: eng,
+            kind: UnitType::Army,
+            location: Location::new(p("WAL")),
+        };
+        let fleet = Unit {
+            power: eng,
+            kind: UnitType::Fleet,
+            location: Location::new(p("ECH")),
+        };
+        let units = vec![army, fleet];
+        let b = Board::from_parts(&map, eng, Season::Spring, &units, &owners, 20);
+        let base = [Order::Hold(army), Order::Hold(fleet)];
+        let to_pic = |vs: &[Vec<Order>]| {
+            vs.iter().any(|v| {
+                v.iter().any(
+                    |o| matches!(o, Order::Move { to, via: Some(_), .. } if to.province == p("PIC")),
+                )
+            })
+        };
+        assert!(!to_pic(&convoy_variants(&b, &base, false)));
+        let any = convoy_variants(&b, &base, true);
+        assert!(to_pic(&any));
+        for v in &any {
+            assert!(adjudicate_movement(&map, &units, v, Rules::default()).is_ok());
+        }
+    }
+
+    #[test]
     fn consistency_rejects_own_bounces_and_swaps() {
         let map = Map::standard();
         let p = |n: &str| map.province(n).unwrap();
@@ -549,6 +690,41 @@ mod tests {
             assert_eq!(orders.len(), 19);
             assert!(orders.iter().all(|o| o.power() != tur));
         }
+    }
+
+    #[test]
+    fn mixed_samples_take_the_dumbbot_share_and_are_seeded() {
+        use crate::diplomacy::game::Game;
+        use crate::diplomacy::model::Phase;
+        let map = Map::standard();
+        let units = standard_opening(&map);
+        let g = Game::new(
+            map.clone(),
+            Phase {
+                year: 1901,
+                season: Season::Spring,
+            },
+            units,
+            Rules::default(),
+        )
+        .unwrap();
+        let tur = map.power("TUR").unwrap();
+        let view = g.view(Some(tur));
+        let draw = |share: f64, seed: u64| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            mixed_samples(&view, tur, 8, share, &mut rng)
+        };
+        for share in [0.0, 0.5, 1.0] {
+            let s = draw(share, 3);
+            assert_eq!(s.len(), 8);
+            for orders in &s {
+                assert_eq!(orders.len(), 19, "share {share}");
+                assert!(orders.iter().all(|o| o.power() != tur));
+            }
+            assert_eq!(s, draw(share, 3), "seeded");
+        }
+        // The two opponent models give different samples.
+        assert_ne!(draw(0.0, 3), draw(1.0, 3));
     }
 
     #[test]
@@ -586,7 +762,7 @@ mod tests {
         };
         let units = vec![army, fleet];
         let b = Board::from_parts(&map, eng, Season::Spring, &units, &owners, 20);
-        let vs = convoy_variants(&b, &[Order::Hold(army), Order::Hold(fleet)]);
+        let vs = convoy_variants(&b, &[Order::Hold(army), Order::Hold(fleet)], false);
         assert!(!vs.is_empty());
         let nwy = vs
             .iter()
