@@ -363,9 +363,12 @@ pub fn convoy_variants(board: &Board, base: &[Order], any_coast: bool) -> Vec<Ve
                     dests.push((target, u, x));
                 }
             }
-            dests.sort_by_key(|d| std::cmp::Reverse((d.0, d.1)));
-            let centres = dests.iter().filter(|d| d.0).count();
-            dests.truncate(centres + 2);
+            if any_coast {
+                // Best first: centres by utility, then the two best other coasts.
+                dests.sort_by_key(|d| std::cmp::Reverse((d.0, d.1)));
+                let centres = dests.iter().filter(|d| d.0).count();
+                dests.truncate(centres + 2);
+            }
             for (_, _, x) in dests {
                 let mut v: Vec<Order> = base
                     .iter()
