@@ -24,7 +24,7 @@ fn evaluate_controller() {
     let game = shipped(name).unwrap();
     let mut wins = 0;
     for seed in 0..seeds {
-        let mut c = make(kind, seed);
+        let mut c = make(kind.clone(), seed);
         let r = play(
             &game,
             level,

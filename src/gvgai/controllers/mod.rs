@@ -35,13 +35,15 @@ pub trait Controller: Send {
 }
 
 /// The `--controller` choices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ControllerKind {
     Random,
     OneStep,
     Mcts,
     Bfs,
     Iw,
+    /// `evolved:FILE`: an evolved NPC individual (S-expression file), loaded when parsed.
+    Evolved(std::sync::Arc<crate::evolve::npc::Individual>),
 }
 
 impl FromStr for ControllerKind {
@@ -53,8 +55,14 @@ impl FromStr for ControllerKind {
             "mcts" => Ok(ControllerKind::Mcts),
             "bfs" => Ok(ControllerKind::Bfs),
             "iw" => Ok(ControllerKind::Iw),
+            other if other.starts_with("evolved:") => {
+                let path = std::path::Path::new(&other["evolved:".len()..]);
+                crate::evolve::npc::controller::load(path)
+                    .map(|ind| ControllerKind::Evolved(std::sync::Arc::new(ind)))
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!(
-                "unknown controller \"{other}\" (random, onestep, mcts, bfs, iw)"
+                "unknown controller \"{other}\" (random, onestep, mcts, bfs, iw, evolved:FILE)"
             )),
         }
     }
@@ -68,6 +76,9 @@ pub fn make(kind: ControllerKind, seed: u64) -> Box<dyn Controller> {
         ControllerKind::Mcts => Box::new(Mcts::new(seed, MctsParams::default())),
         ControllerKind::Bfs => Box::new(Bfs::new()),
         ControllerKind::Iw => Box::new(Bfs::iw()),
+        ControllerKind::Evolved(ind) => {
+            Box::new(crate::evolve::npc::controller::Evolved::new((*ind).clone()))
+        }
     }
 }
 
