@@ -2,7 +2,7 @@
 //! out on a tile grid and realises every edge as a pair of portals, so the level has exactly
 //! the graph's topology. The game description is `data/evolve/evodungeon.txt` with one
 //! entrance (`Portal`) type and one arrival type per edge end added (characters from U+0100
-//! on); the level uses `.` floor, `w` wall, `A` avatar (start room), `k` key, `x` exit door
+//! on); the level uses ` ` (empty) floor, `w` wall, `A` avatar (start room), `k` key, `x` exit door
 //! (end room), `e` enemy, `c` chest.
 //!
 //! Layout: rooms in row-major order on a grid of ⌈√n⌉ columns; each column is as wide as its
@@ -148,7 +148,7 @@ pub fn render(d: &Dungeon, seed: u64) -> Result<Rendered, RenderError> {
             put(to, ar, &mut grid);
             entrances.push_str(&format!("      en{j} > stype=ar{j}\n"));
             arrivals.push_str(&format!("      ar{j} >\n"));
-            mapping.push_str(&format!("    {en} > floor en{j}\n    {ar} > floor ar{j}\n"));
+            mapping.push_str(&format!("    {en} > en{j}\n    {ar} > ar{j}\n"));
         }
     }
     put(start, 'A', &mut grid);
@@ -174,9 +174,28 @@ pub fn render(d: &Dungeon, seed: u64) -> Result<Rendered, RenderError> {
             }
         }
     }
+    // Floor is an empty cell (no sprite), and wall tiles no room touches (not even
+    // diagonally) are left empty: nothing can reach them, and fewer sprites make the forward
+    // model (and the playability check) faster.
+    let interior = |x: usize, y: usize| {
+        rects
+            .iter()
+            .any(|rc| x >= rc.x && x < rc.x + rc.w && y >= rc.y && y < rc.y + rc.h)
+    };
     let mut level = String::new();
-    for row in grid {
-        level.extend(row);
+    for (y, row) in grid.iter().enumerate() {
+        for (x, &c) in row.iter().enumerate() {
+            let out = match c {
+                '.' => ' ',
+                'w' => {
+                    let near = (y.saturating_sub(1)..=y + 1)
+                        .any(|yy| (x.saturating_sub(1)..=x + 1).any(|xx| interior(xx, yy)));
+                    if near { 'w' } else { ' ' }
+                }
+                other => other,
+            };
+            level.push(out);
+        }
         level.push('\n');
     }
     Ok(Rendered {
@@ -211,6 +230,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn level_has_every_element_and_parses() {
         let r = render(&small(), 1).unwrap();
         let count = |c: char| r.level.chars().filter(|&x| x == c).count();
@@ -222,10 +242,18 @@ mod tests {
         let g = Game::from_texts("evodungeon", &r.game, &[&r.level]).unwrap();
         let s = g.start(0, 1).unwrap();
         assert!(s.avatar().is_some());
-        // Enclosed: the border is wall.
-        let lines: Vec<&str> = r.level.lines().collect();
-        assert!(lines[0].chars().all(|c| c == 'w'));
-        assert!(lines.last().unwrap().chars().all(|c| c == 'w'));
+        // Enclosed: every cell inside a room has only room cells and walls around it.
+        let grid: Vec<Vec<char>> = r.level.lines().map(|l| l.chars().collect()).collect();
+        for rc in &r.rooms {
+            for y in rc.y - 1..=rc.y + rc.h {
+                for x in rc.x - 1..=rc.x + rc.w {
+                    let inside = x >= rc.x && x < rc.x + rc.w && y >= rc.y && y < rc.y + rc.h;
+                    if !inside {
+                        assert_eq!(grid[y][x], 'w', "({x}, {y})\n{}", r.level);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

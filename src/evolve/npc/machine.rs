@@ -50,10 +50,7 @@ impl Machine {
         let tree = ind.tree(self.state);
         // A well-formed tree reaches a terminal within `size` pops after a restart.
         for _ in 0..2 * tree.size() + 2 {
-            let i = match self.pending.pop() {
-                Some(i) => i,
-                None => 0,
-            };
+            let i = self.pending.pop().unwrap_or_default();
             let Some(n) = tree.get(i) else {
                 self.pending.clear();
                 continue;

@@ -486,14 +486,12 @@ pub fn episode(
                     w.player.pos = to;
                 }
             }
-            4 => {
-                if add(w.player.pos, w.player.dir) == w.npc.pos {
-                    if w.npc.block > 0 && w.npc.block_dir == (w.player.dir + 2) % 4 {
-                        w.s.bloqueos += 1;
-                    } else {
-                        w.npc.hp = w.npc.hp.saturating_sub(1);
-                        w.npc.heal = 0;
-                    }
+            4 if add(w.player.pos, w.player.dir) == w.npc.pos => {
+                if w.npc.block > 0 && w.npc.block_dir == (w.player.dir + 2) % 4 {
+                    w.s.bloqueos += 1;
+                } else {
+                    w.npc.hp = w.npc.hp.saturating_sub(1);
+                    w.npc.heal = 0;
                 }
             }
             5 => {
