@@ -10,6 +10,7 @@ pub mod config;
 pub mod daemon;
 pub mod daide;
 pub mod diplomacy;
+pub mod evolve;
 pub mod go;
 pub mod gtp;
 pub mod gvgai;

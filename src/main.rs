@@ -49,6 +49,53 @@ enum Command {
     /// GVG-AI: play and replay VGDL games, the learning-track line protocol (connect, host).
     #[command(subcommand)]
     Gvgai(cli::gvgai::GvgaiCommand),
+    /// Evolutionary content: GA dungeons and GP NPC behaviour; one JSON line on stdout.
+    #[command(subcommand)]
+    Evolve(EvolveCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum EvolveCommand {
+    /// Evolve a dungeon; writes dungeon.json, evodungeon.txt + _lvl0.txt, progress.csv and
+    /// fitness.svg into --out and checks that evolve.dungeon_check_controller wins the level.
+    Dungeon {
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Generations (default: evolve.dungeon_generations).
+        #[arg(long)]
+        generations: Option<usize>,
+        /// Population (default: evolve.dungeon_population).
+        #[arg(long)]
+        population: Option<usize>,
+        /// Output directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Skip the playability check.
+        #[arg(long)]
+        no_check: bool,
+        #[command(flatten)]
+        config: ConfigArgs,
+    },
+    /// Evolve NPC behaviour; writes the best individual as an S-expression to --out, with
+    /// <stem>.csv and <stem>.svg alongside.
+    Npc {
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Generations (default: evolve.npc_generations).
+        #[arg(long)]
+        generations: Option<usize>,
+        /// Population (default: evolve.npc_population).
+        #[arg(long)]
+        population: Option<usize>,
+        /// Output file.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Sequential evaluation without the fitness cache (for speed comparisons).
+        #[arg(long)]
+        naive: bool,
+        #[command(flatten)]
+        config: ConfigArgs,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -243,6 +290,66 @@ fn main() -> ExitCode {
         Command::Gvgai(cmd) => {
             init_logging("info");
             cli::gvgai::run(cmd)
+        }
+        Command::Evolve(cmd) => evolve(cmd),
+    }
+}
+
+/// `tablero evolve …`.
+fn evolve(cmd: EvolveCommand) -> ExitCode {
+    use tablero::evolve::run;
+    let (args, sets) = match &cmd {
+        EvolveCommand::Dungeon {
+            config,
+            generations,
+            population,
+            ..
+        } => (
+            config,
+            [
+                generations.map(|g| format!("evolve.dungeon_generations={g}")),
+                population.map(|p| format!("evolve.dungeon_population={p}")),
+            ],
+        ),
+        EvolveCommand::Npc {
+            config,
+            generations,
+            population,
+            ..
+        } => (
+            config,
+            [
+                generations.map(|g| format!("evolve.npc_generations={g}")),
+                population.map(|p| format!("evolve.npc_population={p}")),
+            ],
+        ),
+    };
+    let mut overrides = args.set.clone();
+    overrides.extend(sets.into_iter().flatten());
+    let config = match Config::load(args.config.as_deref(), &overrides) {
+        Ok(c) => c,
+        Err(e) => return usage(&e.to_string()),
+    };
+    init_logging(&config.log.level);
+    let result = match &cmd {
+        EvolveCommand::Dungeon {
+            seed,
+            out,
+            no_check,
+            ..
+        } => run::dungeon(&config.evolve, *seed, out, !no_check),
+        EvolveCommand::Npc {
+            seed, out, naive, ..
+        } => run::npc(&config.evolve, *seed, out, *naive),
+    };
+    match result {
+        Ok(v) => {
+            println!("{v}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tablero: {e}");
+            ExitCode::from(EXIT_FAILURE)
         }
     }
 }

@@ -97,7 +97,15 @@ impl ControllerSettings {
 }
 
 /// The controller names [`make`] knows (for help and error messages).
-pub const CONTROLLERS: &[&str] = &["random", "onestep", "mcts", "rhea", "bfs", "iw"];
+pub const CONTROLLERS: &[&str] = &[
+    "random",
+    "onestep",
+    "mcts",
+    "rhea",
+    "bfs",
+    "iw",
+    "evolved:FILE",
+];
 
 /// `--controller` names no controller.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -140,6 +148,15 @@ pub fn make(
         )),
         ("bfs", None) => Box::new(Bfs::new().with_expansion_cap(cap)),
         ("iw", None) => Box::new(Bfs::iw().with_expansion_cap(cap)),
+        ("evolved", Some(path)) => {
+            let ind = crate::evolve::npc::controller::load(std::path::Path::new(path)).map_err(
+                |e| ControllerError::Invalid {
+                    name: "evolved".into(),
+                    message: e.to_string(),
+                },
+            )?;
+            Box::new(crate::evolve::npc::controller::Evolved::new(ind))
+        }
         _ => return Err(ControllerError::Unknown(spec.to_string())),
     })
 }

@@ -1,0 +1,312 @@
+//! Evolutionary content end to end: the CLI (`tablero evolve dungeon|npc`), rendered levels
+//! won by a search controller, evolved individuals as GVG-AI controllers, reproducibility.
+//! The `#[ignore]` tests are the measurements of protocols/evolution.md, e.g.
+//! `EVOLVE_SEEDS=100 cargo test --release --test evolve -- --ignored --nocapture measure_dungeons`.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use tablero::config::EvolveConfig;
+use tablero::evolve::dungeon::{self, render};
+use tablero::evolve::ga::Selection;
+use tablero::evolve::npc::eval::{self, EvalMode, Suite};
+use tablero::evolve::npc::sim::Brain;
+use tablero::evolve::npc::{gp, sexpr};
+use tablero::evolve::run;
+use tablero::gvgai::controllers::{ControllerSettings, make, play};
+use tablero::gvgai::games;
+
+fn tablero() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tablero"))
+}
+
+fn json_line(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    serde_json::from_str(lines[0]).unwrap()
+}
+
+fn small_dungeon_cfg() -> EvolveConfig {
+    EvolveConfig {
+        dungeon_init_rooms_min: 6,
+        dungeon_init_rooms_max: 10,
+        dungeon_room_side_max: 7,
+        dungeon_window_min: 5,
+        dungeon_window_max: 12,
+        dungeon_window_penalty: 1.0,
+        ..EvolveConfig::default()
+    }
+}
+
+#[test]
+fn evolved_dungeon_renders_and_is_won_by_iw() {
+    let cfg = small_dungeon_cfg();
+    let p = cfg.ga_params(Selection::Tournament, 15, 30);
+    let res = dungeon::run(&p, 8, |_| {});
+    let r = render::render(&res.dungeon, 8).unwrap();
+    let c = run::check_level(&r, "iw", 1000, 8).unwrap();
+    assert!(c.win, "{c:?}\n{}", r.level);
+}
+
+#[test]
+fn cli_dungeon_end_to_end_and_reproducible() {
+    let dir = tempfile::tempdir().unwrap();
+    let go = |name: &str| {
+        let out = dir.path().join(name);
+        let o = tablero()
+            .args([
+                "evolve",
+                "dungeon",
+                "--seed",
+                "5",
+                "--generations",
+                "6",
+                "--population",
+                "20",
+            ])
+            .args(["--set", "evolve.dungeon_init_rooms_min=5"])
+            .args(["--set", "evolve.dungeon_init_rooms_max=8"])
+            .args(["--set", "evolve.dungeon_room_side_max=6"])
+            .args(["--set", "evolve.dungeon_check_act_ms=1000"])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        (json_line(&o), out)
+    };
+    let (a, da) = go("a");
+    let (b, db) = go("b");
+    for f in [
+        "dungeon.json",
+        "evodungeon.txt",
+        "evodungeon_lvl0.txt",
+        "progress.csv",
+        "fitness.svg",
+    ] {
+        assert!(da.join(f).exists(), "{f}");
+    }
+    let csv = std::fs::read_to_string(da.join("progress.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 8);
+    assert_eq!(a["fitness"], b["fitness"]);
+    assert_eq!(a["won"], serde_json::json!(true), "{a}");
+    let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert_eq!(
+        read(&da, "evodungeon_lvl0.txt"),
+        read(&db, "evodungeon_lvl0.txt")
+    );
+    assert_eq!(read(&da, "progress.csv"), read(&db, "progress.csv"));
+    let bad = tablero()
+        .args([
+            "evolve",
+            "dungeon",
+            "--set",
+            "evolve.dungeon_selection=lottery",
+            "--out",
+        ])
+        .arg(dir.path().join("c"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("evolve.dungeon_selection"));
+}
+
+#[test]
+fn cli_npc_end_to_end_and_evolved_controller() {
+    let dir = tempfile::tempdir().unwrap();
+    let go = |name: &str| {
+        let out = dir.path().join(name);
+        let o = tablero()
+            .args([
+                "evolve",
+                "npc",
+                "--seed",
+                "4",
+                "--generations",
+                "2",
+                "--population",
+                "12",
+            ])
+            .args(["--set", "evolve.npc_turns=40"])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        (json_line(&o), out)
+    };
+    let (a, fa) = go("a.sexp");
+    let (_, fb) = go("b.sexp");
+    let text = std::fs::read_to_string(&fa).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&fb).unwrap());
+    assert!(dir.path().join("a.csv").exists() && dir.path().join("a.svg").exists());
+    let ind = sexpr::parse_individual(&text).unwrap();
+    ind.check().unwrap();
+    assert_eq!(a["patrol_size"], serde_json::json!(ind.patrol.size()));
+    // As a GVG-AI controller.
+    let spec = format!("evolved:{}", fa.display());
+    let game = games::shipped("zelda").unwrap();
+    let mut c = make(&spec, &ControllerSettings::seeded(1)).unwrap();
+    let r = play(&game, 0, 1, c.as_mut(), Duration::from_millis(40)).unwrap();
+    assert!(r.outcome.ticks > 0);
+    // Bad files are refused with the reason.
+    std::fs::write(
+        dir.path().join("bad.sexp"),
+        "(npc v1 (patrol Atacar) (attack Curar))",
+    )
+    .unwrap();
+    let e = make(
+        &format!("evolved:{}", dir.path().join("bad.sexp").display()),
+        &ControllerSettings::seeded(1),
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(
+        e.contains("line 1") && e.contains("not allowed in the patrol tree"),
+        "{e}"
+    );
+}
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Dungeons for EVOLVE_SEEDS seeds (EVOLVE_GENS generations, EVOLVE_POP individuals,
+/// EVOLVE_PENALTY window penalty): share in 15–30 rooms, with key and exit reachable, won by
+/// IW (1 s per act).
+#[test]
+#[ignore]
+fn measure_dungeons() {
+    let seeds = env_or("EVOLVE_SEEDS", 100) as u64;
+    let gens = env_or("EVOLVE_GENS", 50);
+    let pop = env_or("EVOLVE_POP", 50);
+    let penalty: f64 = std::env::var("EVOLVE_PENALTY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    let cfg = EvolveConfig {
+        dungeon_window_penalty: penalty,
+        ..EvolveConfig::default()
+    };
+    let p = cfg.ga_params(Selection::Tournament, gens, pop);
+    let (mut window, mut reach, mut won, mut all) = (0, 0, 0, 0);
+    let mut rooms = Vec::new();
+    let t0 = Instant::now();
+    for seed in 0..seeds {
+        let res = dungeon::run(&p, seed, |_| {});
+        let d = &res.dungeon;
+        let n = d.len();
+        let in_window = (15..=30).contains(&n);
+        let reachable = d.start.is_some() && d.key.is_some() && d.end.is_some();
+        let win = render::render(d, seed)
+            .ok()
+            .and_then(|r| run::check_level(&r, "iw", 1000, seed).ok())
+            .is_some_and(|c| c.win);
+        window += usize::from(in_window);
+        reach += usize::from(reachable);
+        won += usize::from(win);
+        all += usize::from(in_window && reachable && win);
+        rooms.push(n);
+        eprintln!(
+            "seed {seed}: rooms {n} fitness {:.3} reachable {reachable} won {win}",
+            res.terms.fitness
+        );
+    }
+    rooms.sort_unstable();
+    println!(
+        "| {seeds} | {gens} | {pop} | {penalty} | {window} | {reach} | {won} | {all} | {}–{} (median {}) | {:.0} s |",
+        rooms[0],
+        rooms[rooms.len() - 1],
+        rooms[rooms.len() / 2],
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+/// The NPC measurements: evolve (EVOLVE_GENS, EVOLVE_POP), then evolved vs random-behaviour
+/// NPC in rooms of evolved dungeons (damage to scripted players), and the speed-up of
+/// parallel cached evaluation over naive evaluation.
+#[test]
+#[ignore]
+fn measure_npc() {
+    let gens = env_or("EVOLVE_GENS", 30);
+    let pop = env_or("EVOLVE_POP", 100);
+    let cfg = EvolveConfig {
+        npc_generations: gens,
+        npc_population: pop,
+        ..EvolveConfig::default()
+    };
+    let p = run::gp_params(&cfg);
+    let suite = Suite::thesis(run::sim_params(&cfg), 1);
+    let t0 = Instant::now();
+    let fast = gp::run(
+        &p,
+        &suite,
+        1,
+        EvalMode {
+            threads: run::threads(&cfg),
+            cache: true,
+        },
+        |_| {},
+    );
+    let t_fast = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    let naive = gp::run(
+        &p,
+        &suite,
+        1,
+        EvalMode {
+            threads: 1,
+            cache: false,
+        },
+        |_| {},
+    );
+    let t_naive = t0.elapsed().as_secs_f64();
+    assert_eq!(fast.best, naive.best);
+    println!("evolved: {}", sexpr::to_string(&fast.best));
+    println!(
+        "| {gens} | {pop} | {:.2} | {} | {} | {t_naive:.1} s | {t_fast:.1} s | {:.2}× |",
+        fast.best_fitness,
+        fast.count.evaluated,
+        naive.count.evaluated,
+        t_naive / t_fast
+    );
+    // The dungeon game: rooms of evolved dungeons.
+    let dcfg = EvolveConfig::default();
+    let dp = dcfg.ga_params(Selection::Tournament, 20, 30);
+    let mut arenas = Vec::new();
+    for seed in 0..6 {
+        let res = dungeon::run(&dp, seed, |_| {});
+        if let Ok(r) = render::render(&res.dungeon, seed) {
+            arenas.extend(eval::dungeon_rooms(&r.level, &r.rooms, 25));
+        }
+    }
+    let rooms = Suite::over(arenas, run::sim_params(&cfg), 99);
+    let evolved = eval::damage(&rooms, Brain::Evolved(&fast.best));
+    let random = eval::damage(&rooms, Brain::Random);
+    let thesis_e = eval::damage(&suite, Brain::Evolved(&fast.best));
+    let thesis_r = eval::damage(&suite, Brain::Random);
+    for (name, d) in [
+        ("dungeon rooms, evolved", evolved),
+        ("dungeon rooms, random", random),
+        ("thesis suite, evolved", thesis_e),
+        ("thesis suite, random", thesis_r),
+    ] {
+        println!(
+            "| {name} | {} | {:.3} | {} | {} |",
+            d.episodes,
+            d.mean_wounds(),
+            d.kills,
+            d.npc_deaths
+        );
+    }
+    assert!(evolved.episodes >= 100, "{}", evolved.episodes);
+}
