@@ -320,6 +320,8 @@ where
     let mut game_index = 0u64;
     let mut training_ends = 0usize;
     let mut level = Level::default();
+    // Whether the current level is a validation level (GVG-AI sets it in INIT only).
+    let mut validation = false;
     // Answer before GVG-AI's disqualification limit even if the controller is late.
     let grace = (ACT_TIME_DISQ.saturating_sub(settings.act_time) / 2).min(Duration::from_millis(5));
     loop {
@@ -376,6 +378,7 @@ where
             ServerMessage::Observation(sso) => match sso.phase {
                 Some(Phase::Init) => {
                     level = Level::default();
+                    validation = sso.is_validation.unwrap_or(false);
                     seq += 1;
                     let budget = Budget::new(arrived + settings.init_time, CancelFlag::new());
                     let cancel_init = budget.cancel.clone();
@@ -422,7 +425,7 @@ where
                 }
                 Some(phase @ (Phase::End | Phase::Abort)) => {
                     let _ = jobs.send(Job::End);
-                    let validation = sso.is_validation.unwrap_or(false);
+                    let validation = validation || sso.is_validation.unwrap_or(false);
                     let g = AgentGame {
                         validation,
                         win: sso.game_winner == Some(GameWinner::PlayerWins),
