@@ -44,6 +44,48 @@ enum Command {
     /// Diplomacy over DAIDE: the embedded server, one bot on a server, local tournaments.
     #[command(subcommand)]
     Diplomacy(DiplomacyCommand),
+    /// GVG-AI: VGDL games, PDDL translation and planning.
+    #[command(subcommand)]
+    Gvgai(GvgaiCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum GvgaiCommand {
+    /// Translate a level to PDDL: writes DIR/domain.pddl and DIR/problem.pddl.
+    Pddl {
+        #[arg(long)]
+        game: String,
+        #[arg(long, default_value_t = 0)]
+        level: usize,
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        #[arg(long, value_name = "DIR", default_value = tablero::planning::cli::DEFAULT_GAMES_DIR)]
+        games_dir: PathBuf,
+    },
+    /// Plan a level (VGDL -> PDDL -> planner) and replay the plan; one JSON line.
+    Plan {
+        #[arg(long)]
+        game: String,
+        #[arg(long, default_value_t = 0)]
+        level: usize,
+        /// Only optimal planners: the plan is provably shortest.
+        #[arg(long)]
+        optimal: bool,
+        /// portfolio (default), a portfolio member (lama, hadd-lm, hff, bfws, iw1, iw2, siw,
+        /// astar-lmcut, astar-hmax, astar-blind) or fast-downward.
+        #[arg(long)]
+        planner: Option<String>,
+        /// Seconds (default: planning.timeout).
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Planner threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        #[arg(long, value_name = "DIR", default_value = tablero::planning::cli::DEFAULT_GAMES_DIR)]
+        games_dir: PathBuf,
+        #[command(flatten)]
+        config: ConfigArgs,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -188,6 +230,66 @@ fn main() -> ExitCode {
             run_match(args)
         }
         Command::Diplomacy(cmd) => diplomacy(cmd),
+        Command::Gvgai(cmd) => gvgai(cmd),
+    }
+}
+
+/// `tablero gvgai …`.
+fn gvgai(cmd: GvgaiCommand) -> ExitCode {
+    use tablero::planning::cli;
+    let result = match cmd {
+        GvgaiCommand::Pddl {
+            game,
+            level,
+            out,
+            games_dir,
+        } => {
+            init_logging("warn");
+            cli::run_pddl(&cli::PddlArgs {
+                game,
+                level,
+                out,
+                games_dir,
+            })
+        }
+        GvgaiCommand::Plan {
+            game,
+            level,
+            optimal,
+            planner,
+            timeout,
+            threads,
+            games_dir,
+            config,
+        } => {
+            let cfg = match Config::load(config.config.as_deref(), &config.set) {
+                Ok(c) => c,
+                Err(e) => return usage(&e.to_string()),
+            };
+            init_logging("warn");
+            cli::run_plan(
+                &cli::PlanArgs {
+                    game,
+                    level,
+                    optimal,
+                    planner,
+                    timeout,
+                    threads,
+                    games_dir,
+                },
+                &cfg.planning,
+            )
+        }
+    };
+    match result {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tablero: {e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
     }
 }
 

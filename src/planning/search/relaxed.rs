@@ -1,6 +1,10 @@
 //! Delete-relaxation heuristics: h_max, h_add, h_FF (with preferred operators) and LM-cut.
 //! Conditional effects are split into one relaxed action per effect; all relaxed actions of
-//! an operator share its cost, which keeps LM-cut admissible. Negative conditions are ignored.
+//! an operator share its cost, which keeps LM-cut admissible. Negative conditions are ignored,
+//! except on "permanent" facts (no operator deletes them): a relaxed action whose negative
+//! condition names a permanent fact that holds in the evaluated state can never be applied
+//! again and is left out (sound for every heuristic here, and LM-cut stays admissible). This
+//! makes monotone obstacles (Zen Puzzle's walked tiles) visible to the relaxation.
 
 use crate::planning::task::{FactId, OpId, State, Task};
 use std::cmp::Reverse;
@@ -30,6 +34,10 @@ pub struct RelaxedTask {
     pub actions: Vec<RelAction>,
     pub pre_of: Vec<Vec<u32>>,
     pub op_cost: Vec<u64>,
+    /// Per permanent fact: the relaxed actions it blocks when it holds.
+    pub blocked_by: Vec<Vec<u32>>,
+    /// Whether any fact blocks any action (skips the scan otherwise).
+    pub has_blockers: bool,
 }
 
 impl RelaxedTask {
@@ -38,10 +46,27 @@ impl RelaxedTask {
         let true_fact = n as u32;
         let goal_fact = n as u32 + 1;
         let mut actions = Vec::new();
+        let mut deletable = vec![false; n];
+        for o in &task.operators {
+            for e in &o.effects {
+                for &f in &e.del {
+                    deletable[f as usize] = true;
+                }
+            }
+        }
+        for &f in &task.derived_facts {
+            deletable[f as usize] = true;
+        }
+        let mut blocked_by = vec![Vec::new(); n + 2];
         for (i, o) in task.operators.iter().enumerate() {
             for e in &o.effects {
                 if e.add.is_empty() {
                     continue;
+                }
+                for &f in o.pre_neg.iter().chain(&e.cond_neg) {
+                    if !deletable[f as usize] {
+                        blocked_by[f as usize].push(actions.len() as u32);
+                    }
                 }
                 let mut pre: Vec<u32> = o.pre_pos.iter().chain(&e.cond_pos).copied().collect();
                 pre.sort_unstable();
@@ -67,6 +92,11 @@ impl RelaxedTask {
                 op: AXIOM_OP,
             });
         }
+        for &f in &task.goal_neg {
+            if !deletable[f as usize] {
+                blocked_by[f as usize].push(actions.len() as u32);
+            }
+        }
         let mut gpre = task.goal_pos.clone();
         if gpre.is_empty() {
             gpre.push(true_fact);
@@ -89,6 +119,8 @@ impl RelaxedTask {
             actions,
             pre_of,
             op_cost: task.operators.iter().map(|o| o.cost as u64).collect(),
+            has_blockers: blocked_by.iter().any(|b| !b.is_empty()),
+            blocked_by,
         }
     }
 
@@ -140,6 +172,16 @@ pub fn propagate_full(
     sc.act_val.clear();
     sc.act_val.resize(na, 0);
     sc.heap.clear();
+    if rt.has_blockers {
+        for f in s.facts() {
+            if let Some(b) = rt.blocked_by.get(f as usize) {
+                for &ai in b {
+                    // Never reaches zero: the action stays unapplied.
+                    sc.unsat[ai as usize] = u32::MAX / 2;
+                }
+            }
+        }
+    }
     for f in s.facts() {
         if (f as usize) < nf {
             sc.fact_cost[f as usize] = 0;
