@@ -6,6 +6,7 @@
 //! Entry point: [`solve`] (text in, validated plan out) or [`solve_task`] for a grounded task.
 
 pub mod cli;
+pub mod controller;
 pub mod examples;
 pub mod fast_downward;
 pub mod ground;

@@ -42,6 +42,8 @@ pub enum ControllerKind {
     Mcts,
     Bfs,
     Iw,
+    /// VGDL → PDDL → planner (`crate::planning::controller`).
+    Planner,
 }
 
 impl FromStr for ControllerKind {
@@ -53,8 +55,9 @@ impl FromStr for ControllerKind {
             "mcts" => Ok(ControllerKind::Mcts),
             "bfs" => Ok(ControllerKind::Bfs),
             "iw" => Ok(ControllerKind::Iw),
+            "planner" => Ok(ControllerKind::Planner),
             other => Err(format!(
-                "unknown controller \"{other}\" (random, onestep, mcts, bfs, iw)"
+                "unknown controller \"{other}\" (random, onestep, mcts, bfs, iw, planner)"
             )),
         }
     }
@@ -68,6 +71,10 @@ pub fn make(kind: ControllerKind, seed: u64) -> Box<dyn Controller> {
         ControllerKind::Mcts => Box::new(Mcts::new(seed, MctsParams::default())),
         ControllerKind::Bfs => Box::new(Bfs::new()),
         ControllerKind::Iw => Box::new(Bfs::iw()),
+        ControllerKind::Planner => {
+            let _ = seed;
+            Box::new(crate::planning::controller::PlannerController::new())
+        }
     }
 }
 

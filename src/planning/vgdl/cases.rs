@@ -260,6 +260,33 @@ impl Simulator {
         })
     }
 
+    /// Per transient type: whether the avatar standing still on a cell with `content` spawns
+    /// it (one NIL tick in the engine).
+    pub fn spawns_here(&self, content: &Content) -> Vec<bool> {
+        let mut cell = content.clone();
+        cell.push(self.avatar);
+        let level = Level {
+            width: 1,
+            height: 1,
+            cells: vec![cell],
+        };
+        match GameState::new(
+            Arc::clone(&self.rules),
+            &level,
+            0,
+            BlockSize::Fixed(BLOCK as u32),
+        ) {
+            Ok(mut st) => {
+                st.advance(Action::Nil);
+                match self.read(&st, Dir4::Right, 1) {
+                    Ok((_, _, tr)) => tr,
+                    Err(_) => vec![false; self.transient.len()],
+                }
+            }
+            Err(_) => vec![false; self.transient.len()],
+        }
+    }
+
     fn expand(
         &self,
         d: Dir4,

@@ -146,6 +146,9 @@ pub struct Translator {
     exact: bool,
     warnings: Vec<String>,
     cache: Mutex<HashMap<Vec<Content>, Arc<Analysis>>>,
+    /// Types some case changed in any state translated so far (their cells stay objects, so
+    /// translations of later states describe the same facts).
+    seen_dynamic: Mutex<Vec<TypeId>>,
 }
 
 /// Cases for one set of initial contents.
@@ -414,6 +417,7 @@ impl Translator {
             opts,
             warnings,
             cache: Mutex::new(HashMap::new()),
+            seen_dynamic: Mutex::new(Vec::new()),
         })
     }
 
@@ -540,6 +544,15 @@ impl Translator {
                 }
             }
         }
+        let mut kept_dynamic = dynamic.clone();
+        if let Ok(mut seen) = self.seen_dynamic.lock() {
+            for &t in &dynamic {
+                if !seen.contains(&t) {
+                    seen.push(t);
+                }
+            }
+            kept_dynamic = seen.clone();
+        }
         // Cells: those whose content some case can enter or stand on.
         let mut used: Vec<&Content> = Vec::new();
         for c in cases {
@@ -547,7 +560,12 @@ impl Translator {
                 used.push(p);
             }
         }
-        let cell_ok = |x: usize, y: usize| (x, y) == (ax, ay) || used.contains(&&cells[y * w + x]);
+        // (Cells holding a sprite some case changes stay objects even when blocked, so that
+        // the state is described in full; walls are never objects.)
+        let cell_ok = |x: usize, y: usize| {
+            let c = &cells[y * w + x];
+            (x, y) == (ax, ay) || used.contains(&c) || c.iter().any(|t| kept_dynamic.contains(t))
+        };
         let cname = |x: usize, y: usize| format!("c{x}_{y}");
         // Counter deltas per case.
         let delta = |c: &Case, ctr: &Counter| -> i64 {
@@ -952,8 +970,11 @@ impl Translator {
             }
             let _ = (j, bounds.get(j));
         }
-        for (i, &t) in self.sim.transient.iter().enumerate() {
-            if state.count(t) == 0 {
+        // A transient sprite alive now expires by itself unless the avatar's cell keeps
+        // spawning it: the flag says whether it does.
+        let spawning = self.sim.spawns_here(&cells[ay * w + ax]);
+        for i in 0..self.sim.transient.len() {
+            if !spawning.get(i).copied().unwrap_or(false) {
                 init.push(g(&trname(i), &[]));
             }
         }
