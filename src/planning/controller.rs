@@ -243,13 +243,10 @@ impl Active {
             .deadline
             .checked_sub(MARGIN)
             .unwrap_or(budget.deadline);
-        match self.wait_for(id, until) {
-            Some(Ok(p)) => {
-                self.install(p);
-                self.expected = None;
-                self.replans += 1;
-            }
-            Some(Err(_)) | None => {}
+        if let Some(Ok(p)) = self.wait_for(id, until) {
+            self.install(p);
+            self.expected = None;
+            self.replans += 1;
         }
         match self.plan.pop_front() {
             Some((a, _)) => a,
