@@ -29,6 +29,52 @@ pub enum GvgaiCommand {
     Host(HostArgs),
     /// Forward-model speed: copy + advance steps per second (as in benches/gvgai_forward.rs).
     Bench(BenchArgs),
+    /// Translate a level to PDDL: writes DIR/domain.pddl and DIR/problem.pddl.
+    Pddl(PddlArgs),
+    /// Plan a level (VGDL -> PDDL -> planner) and replay the plan; one JSON line.
+    Plan(PlanArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PddlArgs {
+    #[arg(long)]
+    game: String,
+    #[arg(long, default_value_t = 0)]
+    level: usize,
+    /// Folder for domain.pddl and problem.pddl.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    #[command(flatten)]
+    games: GamesDir,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[arg(long)]
+    game: String,
+    #[arg(long, default_value_t = 0)]
+    level: usize,
+    /// Only optimal planners: the plan is provably shortest.
+    #[arg(long)]
+    optimal: bool,
+    /// portfolio (default), a portfolio member (lama, hadd-lm, hff, bfws, iw1, iw2, siw,
+    /// astar-lmcut, astar-hmax, astar-blind) or fast-downward.
+    #[arg(long)]
+    planner: Option<String>,
+    /// Seconds (default: planning.timeout).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Planner threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    #[command(flatten)]
+    games: GamesDir,
+    /// TOML configuration file (its `[planning]` section); built-in defaults without it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Override one key, e.g. --set planning.fast_downward=/opt/fd/fast-downward.py.
+    #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
+    set: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -217,7 +263,61 @@ pub fn run(cmd: GvgaiCommand) -> ExitCode {
         GvgaiCommand::Connect(a) => connect(a),
         GvgaiCommand::Host(a) => host(a),
         GvgaiCommand::Bench(a) => bench(a),
+        GvgaiCommand::Pddl(a) => pddl(a),
+        GvgaiCommand::Plan(a) => plan(a),
     }
+}
+
+/// The games folder the planning commands read (the shipped games when it has no such game).
+fn planning_games_dir(games: &GamesDir) -> PathBuf {
+    games
+        .games_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(tablero::planning::cli::DEFAULT_GAMES_DIR))
+}
+
+/// Prints the JSON line of a planning command, or its error.
+fn print_line(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tablero: {e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+fn pddl(a: PddlArgs) -> ExitCode {
+    use tablero::planning::cli;
+    print_line(cli::run_pddl(&cli::PddlArgs {
+        games_dir: planning_games_dir(&a.games),
+        game: a.game,
+        level: a.level,
+        out: a.out,
+    }))
+}
+
+fn plan(a: PlanArgs) -> ExitCode {
+    use tablero::planning::cli;
+    let cfg = match tablero::config::Config::load(a.config.as_deref(), &a.set) {
+        Ok(c) => c,
+        Err(e) => return usage(&e.to_string()),
+    };
+    print_line(cli::run_plan(
+        &cli::PlanArgs {
+            games_dir: planning_games_dir(&a.games),
+            game: a.game,
+            level: a.level,
+            optimal: a.optimal,
+            planner: a.planner,
+            timeout: a.timeout,
+            threads: a.threads,
+        },
+        &cfg.planning,
+    ))
 }
 
 /// Copies the level's start state and advances it 100 ticks with random actions, again and

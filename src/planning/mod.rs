@@ -5,12 +5,16 @@
 //!
 //! Entry point: [`solve`] (text in, validated plan out) or [`solve_task`] for a grounded task.
 
+pub mod cli;
+pub mod controller;
 pub mod examples;
+pub mod fast_downward;
 pub mod ground;
 pub mod pddl;
 pub mod portfolio;
 pub mod search;
 pub mod task;
+pub mod vgdl;
 
 use serde::Serialize;
 use std::sync::Arc;

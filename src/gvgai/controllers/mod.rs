@@ -104,6 +104,7 @@ pub const CONTROLLERS: &[&str] = &[
     "rhea",
     "bfs",
     "iw",
+    "planner",
     "evolved:FILE",
 ];
 
@@ -148,13 +149,15 @@ pub fn make(
         )),
         ("bfs", None) => Box::new(Bfs::new().with_expansion_cap(cap)),
         ("iw", None) => Box::new(Bfs::iw().with_expansion_cap(cap)),
+        ("planner", None) => Box::new(crate::planning::controller::PlannerController::new()),
         ("evolved", Some(path)) => {
-            let ind = crate::evolve::npc::controller::load(std::path::Path::new(path)).map_err(
-                |e| ControllerError::Invalid {
-                    name: "evolved".into(),
-                    message: e.to_string(),
-                },
-            )?;
+            let ind =
+                crate::evolve::npc::controller::load(std::path::Path::new(path)).map_err(|e| {
+                    ControllerError::Invalid {
+                        name: "evolved".into(),
+                        message: e.to_string(),
+                    }
+                })?;
             Box::new(crate::evolve::npc::controller::Evolved::new(ind))
         }
         _ => return Err(ControllerError::Unknown(spec.to_string())),

@@ -1,6 +1,9 @@
 //! Delete-relaxation heuristics: h_max, h_add, h_FF (with preferred operators) and LM-cut.
 //! Conditional effects are split into one relaxed action per effect; all relaxed actions of
-//! an operator share its cost, which keeps LM-cut admissible. Negative conditions are ignored.
+//! an operator share its cost, which keeps LM-cut admissible. Negative conditions are relaxed
+//! facts of their own, as in Fast Downward: ¬f holds in a state without f and is added by the
+//! effects that delete f. So a condition on a fact nothing can delete any more (Zen Puzzle's
+//! walked tiles) makes its action unreachable, and dead ends become visible.
 
 use crate::planning::task::{FactId, OpId, State, Task};
 use std::cmp::Reverse;
@@ -30,6 +33,8 @@ pub struct RelaxedTask {
     pub actions: Vec<RelAction>,
     pub pre_of: Vec<Vec<u32>>,
     pub op_cost: Vec<u64>,
+    /// Negated facts: relaxed fact `num_task_facts + 2 + k` is ¬`neg_of[k]`.
+    pub neg_of: Vec<u32>,
 }
 
 impl RelaxedTask {
@@ -37,25 +42,61 @@ impl RelaxedTask {
         let n = task.facts.len();
         let true_fact = n as u32;
         let goal_fact = n as u32 + 1;
+        // Negated facts (Fast Downward's "negated atom" values): ¬f is a relaxed fact that
+        // holds in a state without f and is added by every effect deleting f.
+        let mut is_derived = vec![false; n];
+        for &f in &task.derived_facts {
+            is_derived[f as usize] = true;
+        }
+        let mut neg_id = vec![u32::MAX; n];
+        let mut neg_of: Vec<u32> = Vec::new();
+        let want = |f: u32, neg_id: &mut Vec<u32>, neg_of: &mut Vec<u32>| -> Option<u32> {
+            if is_derived[f as usize] {
+                return None;
+            }
+            if neg_id[f as usize] == u32::MAX {
+                neg_id[f as usize] = n as u32 + 2 + neg_of.len() as u32;
+                neg_of.push(f);
+            }
+            Some(neg_id[f as usize])
+        };
         let mut actions = Vec::new();
         for (i, o) in task.operators.iter().enumerate() {
             for e in &o.effects {
-                if e.add.is_empty() {
-                    continue;
-                }
                 let mut pre: Vec<u32> = o.pre_pos.iter().chain(&e.cond_pos).copied().collect();
+                for &f in o.pre_neg.iter().chain(&e.cond_neg) {
+                    if let Some(nf) = want(f, &mut neg_id, &mut neg_of) {
+                        pre.push(nf);
+                    }
+                }
                 pre.sort_unstable();
                 pre.dedup();
                 if pre.is_empty() {
                     pre.push(true_fact);
                 }
-                actions.push(RelAction {
-                    pre,
-                    add: e.add.clone(),
-                    op: i as u32,
-                });
+                actions.push((pre, e.add.clone(), e.del.clone(), i as u32));
             }
         }
+        let mut goal_neg_pre = Vec::new();
+        for &f in &task.goal_neg {
+            if let Some(nf) = want(f, &mut neg_id, &mut neg_of) {
+                goal_neg_pre.push(nf);
+            }
+        }
+        let mut rel: Vec<RelAction> = Vec::new();
+        for (pre, add, del, op) in actions {
+            let mut add = add;
+            for f in del {
+                if neg_id[f as usize] != u32::MAX {
+                    add.push(neg_id[f as usize]);
+                }
+            }
+            if add.is_empty() {
+                continue;
+            }
+            rel.push(RelAction { pre, add, op });
+        }
+        let mut actions = rel;
         for ax in &task.axioms {
             let mut pre = ax.pre_pos.clone();
             if pre.is_empty() {
@@ -68,6 +109,7 @@ impl RelaxedTask {
             });
         }
         let mut gpre = task.goal_pos.clone();
+        gpre.extend(goal_neg_pre);
         if gpre.is_empty() {
             gpre.push(true_fact);
         }
@@ -76,20 +118,34 @@ impl RelaxedTask {
             add: vec![goal_fact],
             op: GOAL_OP,
         });
-        let mut pre_of = vec![Vec::new(); n + 2];
+        let num_facts = n + 2 + neg_of.len();
+        let mut pre_of = vec![Vec::new(); num_facts];
         for (ai, a) in actions.iter().enumerate() {
             for &p in &a.pre {
                 pre_of[p as usize].push(ai as u32);
             }
         }
         RelaxedTask {
-            num_facts: n + 2,
+            num_facts,
             true_fact,
             goal_fact,
             actions,
             pre_of,
             op_cost: task.operators.iter().map(|o| o.cost as u64).collect(),
+            neg_of,
         }
+    }
+
+    /// The relaxed facts true in `s`: its facts, TRUE, and ¬f for every tracked f not in s.
+    pub fn state_facts<'a>(&'a self, s: &'a State) -> impl Iterator<Item = u32> + 'a {
+        let base = self.goal_fact + 1;
+        s.facts().chain(std::iter::once(self.true_fact)).chain(
+            self.neg_of
+                .iter()
+                .enumerate()
+                .filter(move |(_, f)| !s.has(**f))
+                .map(move |(k, _)| base + k as u32),
+        )
     }
 
     fn cost_of(&self, a: &RelAction, op_cost: &[u64]) -> u64 {
@@ -140,7 +196,7 @@ pub fn propagate_full(
     sc.act_val.clear();
     sc.act_val.resize(na, 0);
     sc.heap.clear();
-    for f in s.facts() {
+    for f in rt.state_facts(s) {
         if (f as usize) < nf {
             sc.fact_cost[f as usize] = 0;
             sc.heap.push(Reverse((0, f)));
@@ -375,7 +431,7 @@ impl LmCut {
             self.reached.clear();
             self.reached.resize(nf, false);
             self.queue.clear();
-            for f in s.facts().chain(std::iter::once(rt.true_fact)) {
+            for f in rt.state_facts(s) {
                 if (f as usize) < nf && !self.reached[f as usize] {
                     self.reached[f as usize] = true;
                     self.queue.push(f);

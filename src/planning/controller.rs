@@ -1,0 +1,392 @@
+//! The `planner` GVG-AI controller: VGDL → PDDL → embedded planner, on a background thread.
+//!
+//! - Deterministic games (the translation is exact): plan at `init` within its budget and keep
+//!   planning in the background if needed (answering NIL meanwhile, as the thesis does); then
+//!   execute the plan, checking after every move that the observed state (translated back to
+//!   PDDL facts) equals the model's prediction, and replan on a divergence.
+//! - Non-deterministic games (sprites frozen in the snapshot, e.g. Butterflies): every act
+//!   sends the current state to the planner thread and waits at most until shortly before the
+//!   act's deadline; when the new plan is late, the next action of the previous plan is played
+//!   (the thesis's proposed plan reuse). The game loop is never blocked past its budget.
+//! - Games the translator refuses are played by the `iw` controller instead.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
+
+use crate::budget::Budget;
+use crate::gvgai::controllers::{Bfs, Controller};
+use crate::gvgai::engine::{Action, GameState};
+use crate::planning::pddl::{Atom, Problem};
+use crate::planning::vgdl::{TranslateOptions, Translator, step_action};
+use crate::planning::{PlanOptions, ground, solve_task};
+
+/// Time the controller keeps for itself at the end of a budget.
+const MARGIN: Duration = Duration::from_millis(8);
+/// Search time of one background plan in a deterministic game.
+const DETERMINISTIC_TIMEOUT: Duration = Duration::from_secs(120);
+/// Search time of one replanning call in a non-deterministic game.
+const REPLAN_TIMEOUT: Duration = Duration::from_millis(25);
+
+struct Request {
+    id: u64,
+    state: GameState,
+    timeout: Duration,
+}
+
+struct Planned {
+    actions: Vec<Action>,
+    /// Fluent facts predicted after each action (same length as `actions`).
+    predicted: Vec<Vec<String>>,
+    /// Fluent facts of the state planned from.
+    origin: Vec<String>,
+    fluents: Arc<HashSet<String>>,
+}
+
+struct Response {
+    id: u64,
+    result: Result<Planned, String>,
+}
+
+fn atom_text(a: &Atom) -> String {
+    let mut s = format!("({}", a.predicate);
+    for t in &a.args {
+        s.push(' ');
+        s.push_str(t.as_str());
+    }
+    s.push(')');
+    s
+}
+
+/// The facts of `problem`'s initial state that are fluents of the grounded task, sorted.
+fn observed(problem: &Problem, fluents: &HashSet<String>) -> Vec<String> {
+    // Transient flags are left out: the sprites they stand for outlive the move by a few
+    // ticks in the engine, which the model abstracts away.
+    let mut v: Vec<String> = problem
+        .init
+        .iter()
+        .map(atom_text)
+        .filter(|f| fluents.contains(f) && !f.starts_with("(calm-") && !f.starts_with("(cleared-"))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn plan_request(translator: &Translator, req: &Request, threads: usize) -> Result<Planned, String> {
+    let start = Instant::now();
+    let tr = translator
+        .translate(&req.state, "game")
+        .map_err(|e| e.to_string())?;
+    let task = ground::ground(&tr.domain, &tr.problem).map_err(|e| e.to_string())?;
+    let fluents: Arc<HashSet<String>> = Arc::new(
+        task.facts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !task.derived_facts.contains(&(*i as u32)))
+            .map(|(_, f)| f.clone())
+            .collect(),
+    );
+    let origin = observed(&tr.problem, &fluents);
+    let opts = PlanOptions {
+        timeout: req.timeout,
+        optimal: false,
+        threads,
+        anytime: false,
+        planner: None,
+    };
+    let task2 = task.clone();
+    let r = solve_task(task2, &opts, start).map_err(|e| e.to_string())?;
+    let mut s = task.initial_state();
+    let mut predicted = Vec::new();
+    let mut actions = Vec::new();
+    for (&op, name) in r.ops.iter().zip(&r.plan) {
+        actions.push(step_action(name).map_err(|e| e.to_string())?);
+        s = task.apply(&s, op);
+        let mut facts: Vec<String> = s
+            .facts()
+            .filter(|f| !task.derived_facts.contains(f))
+            .map(|f| task.facts[f as usize].clone())
+            .filter(|f| !f.starts_with("(calm-") && !f.starts_with("(cleared-"))
+            .collect();
+        facts.sort();
+        predicted.push(facts);
+    }
+    for _ in 0..tr.pad_nil {
+        actions.push(Action::Nil);
+        predicted.push(predicted.last().cloned().unwrap_or_else(|| origin.clone()));
+    }
+    Ok(Planned {
+        actions,
+        predicted,
+        origin,
+        fluents,
+    })
+}
+
+struct Active {
+    translator: Arc<Translator>,
+    exact: bool,
+    tx: Sender<Request>,
+    rx: Receiver<Response>,
+    next_id: u64,
+    /// Id of the request whose answer is awaited (deterministic games).
+    waiting: Option<u64>,
+    /// Remaining actions with their predicted facts.
+    plan: VecDeque<(Action, Vec<String>)>,
+    /// Facts expected now (after the last executed action), if any.
+    expected: Option<Vec<String>>,
+    fluents: Arc<HashSet<String>>,
+    replans: u64,
+}
+
+impl Active {
+    fn request(&mut self, state: &GameState, timeout: Duration) -> u64 {
+        self.next_id += 1;
+        let _ = self.tx.send(Request {
+            id: self.next_id,
+            state: state.clone(),
+            timeout,
+        });
+        self.next_id
+    }
+
+    fn install(&mut self, p: Planned) {
+        self.fluents = p.fluents;
+        self.plan = p.actions.into_iter().zip(p.predicted).collect();
+        self.expected = Some(p.origin);
+    }
+
+    fn observe(&self, state: &GameState) -> Option<Vec<String>> {
+        let tr = self.translator.translate(state, "game").ok()?;
+        Some(observed(&tr.problem, &self.fluents))
+    }
+
+    /// Waits for the answer to `id` until `until`; stale answers are dropped.
+    fn wait_for(&mut self, id: u64, until: Instant) -> Option<Result<Planned, String>> {
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(r) if r.id == id => return Some(r.result),
+                Ok(_) => continue,
+                Err(_) => return None,
+            }
+        }
+    }
+
+    fn act_deterministic(&mut self, state: &GameState, budget: &Budget) -> Action {
+        if let Some(id) = self.waiting {
+            match self.wait_for(id, Instant::now()) {
+                Some(Ok(p)) => {
+                    self.waiting = None;
+                    self.install(p);
+                }
+                Some(Err(e)) => {
+                    tracing::warn!("planner: {e}");
+                    self.waiting = None;
+                    self.plan.clear();
+                    self.expected = None;
+                    return Action::Nil;
+                }
+                None => return Action::Nil,
+            }
+        }
+        // Monitoring: the observed state must be the predicted one.
+        if let Some(exp) = &self.expected {
+            {
+                let obs = self.observe(state);
+                if obs.as_ref() != Some(exp) {
+                    tracing::info!("planner: the state diverged from the prediction; replanning");
+                    self.replans += 1;
+                    self.plan.clear();
+                    self.expected = None;
+                    let id = self.request(state, DETERMINISTIC_TIMEOUT);
+                    self.waiting = Some(id);
+                    let until = (Instant::now() + Duration::from_millis(15)).min(
+                        budget
+                            .deadline
+                            .checked_sub(MARGIN)
+                            .unwrap_or(budget.deadline),
+                    );
+                    return match self.wait_for(id, until) {
+                        Some(Ok(p)) => {
+                            self.waiting = None;
+                            self.install(p);
+                            self.next_action()
+                        }
+                        Some(Err(_)) => {
+                            self.waiting = None;
+                            Action::Nil
+                        }
+                        None => Action::Nil,
+                    };
+                }
+            }
+        }
+        self.next_action()
+    }
+
+    fn next_action(&mut self) -> Action {
+        match self.plan.pop_front() {
+            Some((a, facts)) => {
+                self.expected = Some(facts);
+                a
+            }
+            None => Action::Nil,
+        }
+    }
+
+    fn act_replanning(&mut self, state: &GameState, budget: &Budget) -> Action {
+        let id = self.request(state, REPLAN_TIMEOUT);
+        let until = budget
+            .deadline
+            .checked_sub(MARGIN)
+            .unwrap_or(budget.deadline);
+        if let Some(Ok(p)) = self.wait_for(id, until) {
+            self.install(p);
+            self.expected = None;
+            self.replans += 1;
+        }
+        match self.plan.pop_front() {
+            Some((a, _)) => a,
+            None => Action::Nil,
+        }
+    }
+}
+
+enum Mode {
+    Uninit,
+    Fallback(Box<dyn Controller>),
+    Active(Box<Active>),
+}
+
+/// The planning controller (see the module documentation).
+pub struct PlannerController {
+    mode: Mode,
+    threads: usize,
+}
+
+impl PlannerController {
+    pub fn new() -> Self {
+        PlannerController {
+            mode: Mode::Uninit,
+            threads: 1,
+        }
+    }
+
+    /// Replanning calls so far (divergences in deterministic games).
+    pub fn replans(&self) -> u64 {
+        match &self.mode {
+            Mode::Active(a) => a.replans,
+            _ => 0,
+        }
+    }
+
+    fn start(&mut self, state: &GameState, budget: &Budget) {
+        let snapshot = TranslateOptions {
+            snapshot: true,
+            ..TranslateOptions::default()
+        };
+        let translator = match Translator::new(state, snapshot) {
+            Ok(t) => Arc::new(t),
+            Err(e) => {
+                tracing::warn!("planner: {e}; playing with the iw controller instead");
+                let mut c: Box<dyn Controller> = Box::new(Bfs::iw());
+                c.init(state, budget);
+                self.mode = Mode::Fallback(c);
+                return;
+            }
+        };
+        let (tx, req_rx) = channel::<Request>();
+        let (resp_tx, rx) = channel::<Response>();
+        let tr = Arc::clone(&translator);
+        let threads = self.threads;
+        let spawned = std::thread::Builder::new()
+            .name("gvgai-planner".into())
+            .spawn(move || {
+                while let Ok(mut req) = req_rx.recv() {
+                    // Only the newest request matters.
+                    while let Ok(newer) = req_rx.try_recv() {
+                        req = newer;
+                    }
+                    let result = plan_request(&tr, &req, threads);
+                    if resp_tx.send(Response { id: req.id, result }).is_err() {
+                        break;
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::error!("planner: cannot start the planning thread: {e}");
+            self.mode = Mode::Fallback(Box::new(Bfs::iw()));
+            return;
+        }
+        let exact = translator.exact();
+        let mut a = Active {
+            translator,
+            exact,
+            tx,
+            rx,
+            next_id: 0,
+            waiting: None,
+            plan: VecDeque::new(),
+            expected: None,
+            fluents: Arc::new(HashSet::new()),
+            replans: 0,
+        };
+        if exact {
+            let id = a.request(state, DETERMINISTIC_TIMEOUT);
+            a.waiting = Some(id);
+            let until = budget
+                .deadline
+                .checked_sub(Duration::from_millis(50))
+                .unwrap_or(budget.deadline);
+            match a.wait_for(id, until) {
+                Some(Ok(p)) => {
+                    a.waiting = None;
+                    a.install(p);
+                }
+                Some(Err(e)) => {
+                    tracing::warn!("planner: {e}");
+                    a.waiting = None;
+                }
+                None => {}
+            }
+        }
+        self.mode = Mode::Active(Box::new(a));
+    }
+}
+
+impl Default for PlannerController {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Controller for PlannerController {
+    fn name(&self) -> &'static str {
+        "planner"
+    }
+
+    fn init(&mut self, state: &GameState, budget: &Budget) {
+        self.start(state, budget);
+    }
+
+    fn act(&mut self, state: &GameState, budget: &Budget) -> Action {
+        if matches!(self.mode, Mode::Uninit) {
+            // No init call (some adapters): start now, planning in the background.
+            self.start(state, budget);
+        }
+        match &mut self.mode {
+            Mode::Uninit => Action::Nil,
+            Mode::Fallback(c) => c.act(state, budget),
+            Mode::Active(a) => {
+                if a.exact {
+                    a.act_deterministic(state, budget)
+                } else {
+                    a.act_replanning(state, budget)
+                }
+            }
+        }
+    }
+}
