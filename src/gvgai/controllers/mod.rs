@@ -348,8 +348,23 @@ mod tests {
     fn registry_builds_every_listed_controller_and_rejects_others() {
         let s = ControllerSettings::seeded(1);
         for name in CONTROLLERS {
-            assert_eq!(make(name, &s).map(|c| c.name()).ok(), Some(*name));
+            // `name:ARG` entries are built with a real argument: the shipped evolved NPC.
+            let (spec, expected) = match name.split_once(':') {
+                Some((n, _)) => (
+                    format!(
+                        "{n}:{}/data/evolve/npc_seed1.sexp",
+                        env!("CARGO_MANIFEST_DIR")
+                    ),
+                    n,
+                ),
+                None => (name.to_string(), *name),
+            };
+            assert_eq!(make(&spec, &s).map(|c| c.name()).ok(), Some(expected));
         }
+        assert!(matches!(
+            make("evolved:/nonexistent.sexp", &s),
+            Err(ControllerError::Invalid { .. })
+        ));
         assert!(matches!(
             make("alphazero", &s),
             Err(ControllerError::Unknown(_))
