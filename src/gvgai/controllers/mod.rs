@@ -313,10 +313,12 @@ pub fn play(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const CORRIDOR: &str = "BasicGame square_size=10
+    /// A one-row corridor game (goal on the right, trap on the left), shared by the
+    /// controllers' tests.
+    pub(crate) const CORRIDOR: &str = "BasicGame square_size=10
     SpriteSet
         goal > Immovable
         trap > Immovable

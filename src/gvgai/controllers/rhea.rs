@@ -239,21 +239,7 @@ mod tests {
     use crate::gvgai::engine::Game;
     use std::time::{Duration, Instant};
 
-    const CORRIDOR: &str = "BasicGame square_size=10
-    SpriteSet
-        goal > Immovable
-        trap > Immovable
-    LevelMapping
-        g > goal
-        t > trap
-    InteractionSet
-        avatar wall > stepBack
-        goal avatar > killSprite scoreChange=1
-        avatar trap > killSprite
-    TerminationSet
-        SpriteCounter stype=goal win=True
-        SpriteCounter stype=avatar win=False
-        Timeout limit=200 win=False";
+    use crate::gvgai::controllers::tests::CORRIDOR;
 
     #[test]
     fn rhea_walks_to_a_goal_beyond_one_step() {
