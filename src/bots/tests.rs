@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::budget::{Budget, CancelFlag};
-use crate::diplomacy::game::{Game, standard_opening};
+use crate::diplomacy::game::Game;
 use crate::diplomacy::judge::Rules;
 use crate::diplomacy::play::{LocalGame, Outcome};
 use crate::diplomacy::validate::check_order;
-use crate::diplomacy::{GameView, Map, Order, Phase, PhaseKind, Power, Season};
+use crate::diplomacy::{GameView, Order, PhaseKind, Power, Season};
 
 /// What the checking wrapper saw.
 #[derive(Debug, Default)]
@@ -190,18 +190,7 @@ fn every_bot_gives_legal_complete_orders_in_every_phase_kind() {
 }
 
 fn start() -> Game {
-    let map = Map::standard();
-    let units = standard_opening(&map);
-    Game::new(
-        map,
-        Phase {
-            year: 1901,
-            season: Season::Spring,
-        },
-        units,
-        Rules::default(),
-    )
-    .unwrap()
+    Game::standard(Rules::default())
 }
 
 fn budget() -> Budget {

@@ -41,6 +41,21 @@ pub struct Game {
 }
 
 impl Game {
+    /// The standard game: the standard map and its opening position in Spring 1901.
+    pub fn standard(rules: Rules) -> Game {
+        let map = Map::standard();
+        let units = standard_opening(&map);
+        let spring_1901 = Phase {
+            year: 1901,
+            season: Season::Spring,
+        };
+        // The standard opening is a valid position on the standard map, so `new` cannot fail.
+        match Game::new(map, spring_1901, units, rules) {
+            Ok(game) => game,
+            Err(e) => unreachable!("the standard opening is invalid: {e}"),
+        }
+    }
+
     /// A game on `map` at `phase` with the given units and initial ownership
     /// (home centres owned by their powers).
     pub fn new(map: Map, phase: Phase, units: Vec<Unit>, rules: Rules) -> Result<Game, JudgeError> {
@@ -301,18 +316,7 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     fn start() -> Game {
-        let map = Map::standard();
-        let units = standard_opening(&map);
-        Game::new(
-            map,
-            Phase {
-                year: 1901,
-                season: Season::Spring,
-            },
-            units,
-            Rules::default(),
-        )
-        .unwrap()
+        Game::standard(Rules::default())
     }
 
     #[test]

@@ -6,10 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::game::{Game, GameView, standard_opening};
+use super::game::{Game, GameView};
 use super::judge::{JudgeError, Rules};
-use super::map::Map;
-use super::model::{Order, Phase, Power, Season};
+use super::model::{Order, Phase, Power};
 use crate::budget::{Budget, CancelFlag};
 
 /// What a bot must provide: orders for `view.me` in `view.phase`, within `budget`.
@@ -87,17 +86,7 @@ impl Default for LocalGame {
 impl LocalGame {
     /// Plays a standard game; `players[i]` plays the map's power `i`.
     pub fn play_standard(&self, players: &mut [Box<dyn Player>]) -> Result<GameRecord, JudgeError> {
-        let map = Map::standard();
-        let opening = standard_opening(&map);
-        let game = Game::new(
-            map,
-            Phase {
-                year: 1901,
-                season: Season::Spring,
-            },
-            opening,
-            self.rules,
-        )?;
+        let game = Game::standard(self.rules);
         self.play(game, players)
     }
 

@@ -222,25 +222,12 @@ pub fn check_order(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diplomacy::Map;
-    use crate::diplomacy::game::{Game, standard_opening};
+    use crate::diplomacy::game::Game;
     use crate::diplomacy::judge::Rules;
     use crate::diplomacy::model::{Coast, Location, Phase, Season};
 
     fn view() -> GameView {
-        let map = Map::standard();
-        let units = standard_opening(&map);
-        Game::new(
-            map,
-            Phase {
-                year: 1901,
-                season: Season::Spring,
-            },
-            units,
-            Rules::default(),
-        )
-        .unwrap()
-        .view(None)
+        Game::standard(Rules::default()).view(None)
     }
 
     #[test]
