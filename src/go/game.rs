@@ -448,21 +448,24 @@ mod tests {
         assert!(g.is_over());
     }
 
+    /// Eight plies after which black F5 captures white E5 and makes a ko.
+    const KO_SHAPE: [(Color, &str); 8] = [
+        (Color::Black, "D5"),
+        (Color::White, "E5"),
+        (Color::Black, "E6"),
+        (Color::White, "F6"),
+        (Color::Black, "E4"),
+        (Color::White, "F4"),
+        (Color::Black, "A1"),
+        (Color::White, "G5"),
+    ];
+
     /// The thesis's ko test (App. E): the immediate retake is refused, the retake after one
     /// exchange elsewhere is legal.
     #[test]
     fn simple_ko_sequence() {
         let mut g = game(KoRule::Simple);
-        for (c, m) in [
-            (Color::Black, "D5"),
-            (Color::White, "E5"),
-            (Color::Black, "E6"),
-            (Color::White, "F6"),
-            (Color::Black, "E4"),
-            (Color::White, "F4"),
-            (Color::Black, "A1"),
-            (Color::White, "G5"),
-        ] {
+        for (c, m) in KO_SHAPE {
             g.play(c, mv(m)).unwrap();
         }
         // White E5 (neighbours D5, E6, E4 black) has its last liberty at F5; black F5
@@ -515,20 +518,12 @@ mod tests {
         // under simple ko and check the positional rule rejects the same move.
         let mut simple = game(KoRule::Simple);
         let mut positional = game(KoRule::Positional);
-        let seq = [
-            (Color::Black, "D5"),
-            (Color::White, "E5"),
-            (Color::Black, "E6"),
-            (Color::White, "F6"),
-            (Color::Black, "E4"),
-            (Color::White, "F4"),
-            (Color::Black, "A1"),
-            (Color::White, "G5"),
+        let ko_then_passes = [
             (Color::Black, "F5"), // black captures E5: ko
             (Color::White, "pass"),
             (Color::Black, "pass"),
         ];
-        for (c, m) in seq {
+        for (c, m) in KO_SHAPE.into_iter().chain(ko_then_passes) {
             simple.play(c, mv(m)).unwrap();
             positional.play(c, mv(m)).unwrap();
         }

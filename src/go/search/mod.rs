@@ -1265,42 +1265,28 @@ mod tests {
     fn does_not_pass_first_with_moves_left() {
         let mut g = game(9, Scoring::Area, 7.0);
         g.play(Color::Black, Move::parse("E5", 9).unwrap()).unwrap();
-        let mut moves = vec![
-            MoveStat {
-                mv: Move::Pass,
-                visits: 10,
-                winrate: 0.5,
+        // Pass has the most visits; C3 is close behind.
+        let stats = || {
+            [
+                (Move::Pass, 10, 0.5),
+                (Move::parse("C3", 9).unwrap(), 5, 0.47),
+            ]
+            .into_iter()
+            .map(|(mv, visits, winrate)| MoveStat {
+                mv,
+                visits,
+                winrate,
                 prior: 0.0,
                 pv: vec![],
-            },
-            MoveStat {
-                mv: Move::parse("C3", 9).unwrap(),
-                visits: 5,
-                winrate: 0.47,
-                prior: 0.0,
-                pv: vec![],
-            },
-        ];
+            })
+            .collect::<Vec<_>>()
+        };
+        let mut moves = stats();
         prefer_playing_on(&mut moves, &g);
         assert_eq!(moves[0].mv.to_string(), "C3");
         // After the opponent passed, passing back is fine.
         g.play(Color::White, Move::Pass).unwrap();
-        let mut again = vec![
-            MoveStat {
-                mv: Move::Pass,
-                visits: 10,
-                winrate: 0.5,
-                prior: 0.0,
-                pv: vec![],
-            },
-            MoveStat {
-                mv: Move::parse("C3", 9).unwrap(),
-                visits: 5,
-                winrate: 0.47,
-                prior: 0.0,
-                pv: vec![],
-            },
-        ];
+        let mut again = stats();
         prefer_playing_on(&mut again, &g);
         assert_eq!(again[0].mv, Move::Pass);
     }
