@@ -47,19 +47,31 @@ pub struct Member {
     pub stages: Vec<Stage>,
 }
 
-fn lazy(name: &str, hs: &[HKind], weight: Option<u64>) -> Stage {
+fn lazy(name: &str, hs: &[HKind], weight: Option<u64>, type_based: Option<u64>) -> Stage {
     Stage::Lazy(LazyConfig {
         name: name.into(),
         heuristics: hs.to_vec(),
         preferred: true,
         weight,
+        type_based,
     })
 }
 
 fn lama_like(name: &str, hs: &[HKind], weights: &[u64]) -> Member {
-    let mut stages = vec![lazy(name, hs, None)];
+    lama_like_typed(name, hs, weights, None)
+}
+
+/// Like [`lama_like`]; `type_based` adds a type-based exploration list to the first stage.
+fn lama_like_typed(name: &str, hs: &[HKind], weights: &[u64], type_based: Option<u64>) -> Member {
+    let type_based = type_based.map(|s| {
+        std::env::var("TABLERO_TYPE_SEED")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(s)
+    });
+    let mut stages = vec![lazy(name, hs, None, type_based)];
     for &w in weights {
-        stages.push(lazy(&format!("{name}-wastar{w}"), hs, Some(w)));
+        stages.push(lazy(&format!("{name}-wastar{w}"), hs, Some(w), None));
     }
     Member {
         name: name.into(),
@@ -67,11 +79,18 @@ fn lama_like(name: &str, hs: &[HKind], weights: &[u64]) -> Member {
     }
 }
 
+/// The seed of the type-based exploration lists (fixed: same task, same plan).
+const TYPE_SEED: u64 = 0x7AB1E50;
+
 /// All member names accepted by [`member`].
 pub const MEMBER_NAMES: &[&str] = &[
     "lama",
     "hadd-lm",
     "hff",
+    "hff-type",
+    "lama-type",
+    "hadd-type",
+    "lmcut-type",
     "bfws",
     "iw1",
     "iw2",
@@ -88,6 +107,20 @@ pub fn member(name: &str, anytime: bool) -> Option<Member> {
         "lama" => lama_like("lama", &[HKind::FF, HKind::LmCount], w),
         "hadd-lm" => lama_like("hadd-lm", &[HKind::Add, HKind::LmCount], w),
         "hff" => lama_like("hff", &[HKind::FF], w),
+        "hff-type" => lama_like_typed("hff-type", &[HKind::FF], w, Some(TYPE_SEED)),
+        "lama-type" => lama_like_typed(
+            "lama-type",
+            &[HKind::FF, HKind::LmCount],
+            w,
+            Some(TYPE_SEED),
+        ),
+        "lmcut-type" => lama_like_typed("lmcut-type", &[HKind::LmCut], w, Some(TYPE_SEED)),
+        "hadd-type" => lama_like_typed(
+            "hadd-type",
+            &[HKind::Add, HKind::LmCount],
+            w,
+            Some(TYPE_SEED),
+        ),
         "bfws" => Member {
             name: name.into(),
             stages: vec![Stage::Bfws],
