@@ -5,9 +5,11 @@
 //!   execute the plan, checking after every move that the observed state (translated back to
 //!   PDDL facts) equals the model's prediction, and replan on a divergence.
 //! - Non-deterministic games (sprites frozen in the snapshot, e.g. Butterflies): every act
-//!   sends the current state to the planner thread and waits at most until shortly before the
-//!   act's deadline; when the new plan is late, the next action of the previous plan is played
-//!   (the thesis's proposed plan reuse). The game loop is never blocked past its budget.
+//!   sends the current state to the planner thread (which plans with a short deadline) and
+//!   waits for the answer at most 15 ms; when the new plan is late, the next action of the
+//!   previous plan is played (the thesis's proposed plan reuse), and a late answer whose first
+//!   action is the one played is taken up at the next act. The game loop is never blocked
+//!   past its budget.
 //! - Games the translator refuses are played by the `iw` controller instead.
 
 use std::collections::{HashSet, VecDeque};
@@ -27,7 +29,11 @@ const MARGIN: Duration = Duration::from_millis(8);
 /// Search time of one background plan in a deterministic game.
 const DETERMINISTIC_TIMEOUT: Duration = Duration::from_secs(120);
 /// Search time of one replanning call in a non-deterministic game.
-const REPLAN_TIMEOUT: Duration = Duration::from_millis(25);
+const REPLAN_TIMEOUT: Duration = Duration::from_millis(12);
+/// The longest an act waits for the planner thread in a non-deterministic game. It is well
+/// below the 40 ms budget: on a loaded machine the waiting thread can be woken late, and the
+/// act must still return before GVG-AI's 50 ms disqualification.
+const REPLAN_WAIT: Duration = Duration::from_millis(15);
 
 struct Request {
     id: u64,
@@ -139,6 +145,8 @@ struct Active {
     expected: Option<Vec<String>>,
     fluents: Arc<HashSet<String>>,
     replans: u64,
+    /// The request sent at the last act and the action played then (replanning mode).
+    last_played: Option<(u64, Action)>,
 }
 
 impl Active {
@@ -238,20 +246,40 @@ impl Active {
     }
 
     fn act_replanning(&mut self, state: &GameState, budget: &Budget) -> Action {
+        // A late answer to the previous act's request whose first action is the one played
+        // then: its remainder is a fresher plan than the one being followed.
+        let mut late: Option<Planned> = None;
+        while let Ok(r) = self.rx.try_recv() {
+            if let (Ok(p), Some((id, played))) = (r.result, self.last_played) {
+                if r.id == id && p.actions.first() == Some(&played) {
+                    late = Some(p);
+                }
+            }
+        }
+        if let Some(mut p) = late {
+            p.actions.remove(0);
+            p.predicted.remove(0);
+            self.install(p);
+            self.expected = None;
+            self.replans += 1;
+        }
         let id = self.request(state, REPLAN_TIMEOUT);
         let until = budget
             .deadline
             .checked_sub(MARGIN)
-            .unwrap_or(budget.deadline);
+            .unwrap_or(budget.deadline)
+            .min(Instant::now() + REPLAN_WAIT);
         if let Some(Ok(p)) = self.wait_for(id, until) {
             self.install(p);
             self.expected = None;
             self.replans += 1;
         }
-        match self.plan.pop_front() {
+        let a = match self.plan.pop_front() {
             Some((a, _)) => a,
             None => Action::Nil,
-        }
+        };
+        self.last_played = Some((id, a));
+        a
     }
 }
 
@@ -333,6 +361,7 @@ impl PlannerController {
             expected: None,
             fluents: Arc::new(HashSet::new()),
             replans: 0,
+            last_played: None,
         };
         if exact {
             let id = a.request(state, DETERMINISTIC_TIMEOUT);

@@ -1,13 +1,19 @@
 //! Lazy best-first search (LAMA style): greedy (key h) or weighted A* (key g + w·h), one
 //! open list per heuristic plus one per heuristic for preferred successors, alternated with
 //! a boost for the preferred lists whenever some heuristic reaches a new best value.
+//! Optionally a type-based exploration list (Xie, Müller, Holte, Imai 2014): entries are
+//! bucketed by (first heuristic value, g) and popped from a bucket chosen uniformly at
+//! random (seeded), which escapes the plateaus and dead-end regions that greedy order
+//! digs into (Zen Puzzle's unvisited pockets).
 
 use super::landmarks::LandmarkGraph;
-use super::relaxed::{RelaxedHeuristic, RelaxedKind};
+use super::relaxed::{LmCut, RelaxedHeuristic, RelaxedKind};
 use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step};
 use crate::planning::task::OpId;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
 /// A heuristic for the lazy search.
@@ -16,6 +22,8 @@ pub enum HKind {
     Add,
     FF,
     LmCount,
+    /// LM-cut (seeded with the goal landmarks), used greedily; no preferred operators.
+    LmCut,
 }
 
 #[derive(Debug, Clone)]
@@ -25,11 +33,66 @@ pub struct LazyConfig {
     pub preferred: bool,
     /// None: greedy best-first search; Some(w): weighted A* with weight w.
     pub weight: Option<u64>,
+    /// Some(seed): add a type-based exploration list, alternated with the others.
+    pub type_based: Option<u64>,
+}
+
+/// Open-list entries bucketed by type (h, g); pops a uniformly random bucket, then a
+/// uniformly random entry of it.
+struct TypeBuckets {
+    index: HashMap<(u64, u64), usize>,
+    keys: Vec<(u64, u64)>,
+    buckets: Vec<Vec<(u32, OpId)>>,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl TypeBuckets {
+    fn new(seed: u64) -> TypeBuckets {
+        TypeBuckets {
+            index: HashMap::new(),
+            keys: Vec::new(),
+            buckets: Vec::new(),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    fn push(&mut self, key: (u64, u64), e: (u32, OpId)) {
+        let i = *self.index.entry(key).or_insert_with(|| {
+            self.keys.push(key);
+            self.buckets.push(Vec::new());
+            self.keys.len() - 1
+        });
+        self.buckets[i].push(e);
+    }
+
+    fn pop(&mut self) -> Option<(u32, OpId)> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let b = self.rng.gen_range(0..self.keys.len());
+        let bucket = &mut self.buckets[b];
+        let j = self.rng.gen_range(0..bucket.len());
+        let e = bucket.swap_remove(j);
+        if bucket.is_empty() {
+            let key = self.keys.swap_remove(b);
+            self.buckets.swap_remove(b);
+            self.index.remove(&key);
+            if let Some(&moved) = self.keys.get(b) {
+                self.index.insert(moved, b);
+            }
+        }
+        Some(e)
+    }
 }
 
 enum Inst {
     Relaxed(RelaxedHeuristic),
     Lm(Arc<LandmarkGraph>),
+    LmCut(Box<LmCut>),
 }
 
 type Entry = Reverse<(u64, u64, u32, OpId)>;
@@ -42,6 +105,8 @@ pub struct LazySearch {
     insts: Vec<Inst>,
     queues: Vec<BinaryHeap<Entry>>,
     priority: Vec<i64>,
+    types: Option<TypeBuckets>,
+    type_priority: i64,
     best_h: Vec<u64>,
     closed: Vec<bool>,
     lm_acc: Vec<Box<[u64]>>,
@@ -68,6 +133,7 @@ impl LazySearch {
                     RelaxedKind::FF,
                 )),
                 HKind::LmCount => Inst::Lm(shared.landmarks()),
+                HKind::LmCut => Inst::LmCut(Box::new(LmCut::new(shared.relaxed.clone()))),
             })
             .collect();
         let nq = insts.len() * if cfg.preferred { 2 } else { 1 };
@@ -78,6 +144,8 @@ impl LazySearch {
             reg: Registry::new(),
             queues: (0..nq).map(|_| BinaryHeap::new()).collect(),
             priority: vec![0; nq],
+            types: cfg.type_based.map(TypeBuckets::new),
+            type_priority: 0,
             best_h: vec![u64::MAX; insts.len()],
             insts,
             cfg,
@@ -97,6 +165,12 @@ impl LazySearch {
         for (i, q) in self.queues.iter().enumerate() {
             if !q.is_empty() && best.is_none_or(|b| self.priority[i] < self.priority[b]) {
                 best = Some(i);
+            }
+        }
+        if let Some(t) = self.types.as_mut() {
+            if !t.is_empty() && best.is_none_or(|b| self.type_priority < self.priority[b]) {
+                self.type_priority += 1;
+                return t.pop();
             }
         }
         let i = best?;
@@ -169,6 +243,7 @@ impl LazySearch {
                 Inst::Relaxed(r) => {
                     r.evaluate(task, &state, self.cfg.preferred.then_some(&mut tmp))
                 }
+                Inst::LmCut(l) => l.evaluate(&state),
                 Inst::Lm(lg) => {
                     // Dead end if some unaccepted landmark is unreachable: covered by the
                     // relaxed heuristics; landmark counting alone never prunes.
@@ -229,6 +304,9 @@ impl LazySearch {
                 }
             }
             let _ = nh;
+            if let Some(t) = self.types.as_mut() {
+                t.push((hs[0], g), (node, o));
+            }
         }
         self.ops = ops;
         None

@@ -24,6 +24,7 @@ fn engines(shared: &Arc<Shared>) -> Vec<Box<dyn Engine>> {
                 heuristics: hs.to_vec(),
                 preferred: true,
                 weight: w,
+                type_based: None,
             },
             Bound::default(),
         )) as Box<dyn Engine>
