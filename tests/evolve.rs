@@ -51,7 +51,7 @@ fn evolved_dungeon_renders_and_is_won_by_iw() {
     let p = cfg.ga_params(Selection::Tournament, 15, 30);
     let res = dungeon::run(&p, 8, |_| {});
     let r = render::render(&res.dungeon, 8).unwrap();
-    let c = run::check_level(&r, "iw", 1000, 8).unwrap();
+    let c = run::check_level(&r, "iw", 1000, 0, 8).unwrap();
     assert!(c.win, "{c:?}\n{}", r.level);
 }
 
@@ -192,11 +192,14 @@ fn measure_dungeons() {
     let penalty: f64 = std::env::var("EVOLVE_PENALTY")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
-    let cfg = EvolveConfig {
+        .unwrap_or(EvolveConfig::default().dungeon_window_penalty);
+    let mut cfg = EvolveConfig {
         dungeon_window_penalty: penalty,
         ..EvolveConfig::default()
     };
+    if let Ok(c) = std::env::var("EVOLVE_CHECK") {
+        cfg.dungeon_check_controller = c;
+    }
     let p = cfg.ga_params(Selection::Tournament, gens, pop);
     let (mut window, mut reach, mut won, mut all) = (0, 0, 0, 0);
     let mut rooms = Vec::new();
@@ -209,7 +212,16 @@ fn measure_dungeons() {
         let reachable = d.start.is_some() && d.key.is_some() && d.end.is_some();
         let win = render::render(d, seed)
             .ok()
-            .and_then(|r| run::check_level(&r, "iw", 1000, seed).ok())
+            .and_then(|r| {
+                run::check_level(
+                    &r,
+                    &cfg.dungeon_check_controller,
+                    cfg.dungeon_check_act_ms,
+                    cfg.dungeon_check_expansions,
+                    seed,
+                )
+                .ok()
+            })
             .is_some_and(|c| c.win);
         window += usize::from(in_window);
         reach += usize::from(reachable);
