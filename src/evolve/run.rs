@@ -59,6 +59,9 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<(), RunError> {
 pub struct Check {
     pub win: bool,
     pub ticks: i32,
+    /// dungeon-bfs: expansions used and whether the search ran out of states.
+    pub expansions: Option<usize>,
+    pub exhausted: Option<bool>,
 }
 
 /// Play a rendered level with `controller`: `dungeon-bfs` ([`solve`](dungeon::solve), at
@@ -78,6 +81,8 @@ pub fn check_level(
         return Ok(Check {
             win: s.win,
             ticks: s.ticks,
+            expansions: Some(s.expansions),
+            exhausted: Some(s.exhausted),
         });
     }
     let mut c = controllers::make(controller, &ControllerSettings::seeded(seed))
@@ -93,6 +98,8 @@ pub fn check_level(
     Ok(Check {
         win: res.outcome.win,
         ticks: res.outcome.ticks,
+        expansions: None,
+        exhausted: None,
     })
 }
 
@@ -162,7 +169,7 @@ pub fn dungeon(
                     seed,
                 )?;
                 won = Some(c.win);
-                check_json = json!({"controller": cfg.dungeon_check_controller, "win": c.win, "ticks": c.ticks});
+                check_json = json!({"controller": cfg.dungeon_check_controller, "win": c.win, "ticks": c.ticks, "expansions": c.expansions, "exhausted": c.exhausted});
             }
         }
         Err(e) => render_error = Some(e.to_string()),

@@ -21,6 +21,10 @@ pub struct Solution {
     /// Ticks of the winning replay (0 without a win).
     pub ticks: i32,
     pub expansions: usize,
+    /// The search ran out of states (no budget left unused would find a win).
+    pub exhausted: bool,
+    /// A plan was found (its replay may still fail; `win` is the replay's verdict).
+    pub found: bool,
     /// The plan (`U D L R N S`), empty without a win.
     pub plan: String,
 }
@@ -97,6 +101,8 @@ pub fn solve(
     }
     let win = !plan.is_empty() && st.winner() == Winner::PlayerWins;
     Ok(Solution {
+        exhausted: found.is_none() && queue.is_empty(),
+        found: found.is_some(),
         win,
         ticks: if win { st.tick() } else { 0 },
         expansions,
@@ -122,7 +128,8 @@ mod tests {
         assert_eq!(s.ticks as usize, s.plan.len());
         // Same seed, same result.
         assert_eq!(solve(&g, 0, 1, 100_000).unwrap(), s);
+        assert!(s.found && !s.exhausted);
         let none = solve(&g, 0, 1, 3).unwrap();
-        assert!(!none.win && none.plan.is_empty());
+        assert!(!none.win && none.plan.is_empty() && !none.exhausted);
     }
 }

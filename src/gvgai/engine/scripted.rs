@@ -13,8 +13,10 @@
 //! first step of a shortest path to it (BFS over non-wall cells), `Atacar` spawns the first
 //! `stype` sprite in the facing cell (nothing without `stype`), `Curar` idles
 //! [`HEAL_TICKS`] ticks then gains 1 health point up to its maximum (losing health
-//! interrupts it), `Bloquear N` and `CambiarEstado` do not move (VGDL has no shield: blocking
-//! is not modelled). Conditions: `SiJugador` avatar in the facing cell, `SiBloqueado` wall in
+//! interrupts it), `Bloquear N` parries, for this tick's collisions and the next N − 1
+//! ticks', every `subtractHealthPoints` hit by an oriented sprite facing the NPC head-on (a
+//! sword swung at its face; [`GameState::npc_blocks`]), `CambiarEstado` only switches state.
+//! Conditions: `SiJugador` avatar in the facing cell, `SiBloqueado` wall in
 //! the facing cell, `SiJugadorEnRango` Manhattan distance ≤ 1, `SiJugadorDetectado` Manhattan
 //! distance ≤ [`DETECTION_RANGE`] with line of sight and not behind, `VidaIA`/`VidaJugador`
 //! health ≤ half the maximum. Random draws (first facing, the `random` policy) come from the
@@ -137,6 +139,9 @@ pub(crate) struct NpcMemory {
     /// Ticks of `Curar` left (0: not healing) and the health it started with.
     pub heal: i32,
     pub heal_hp: i32,
+    /// Ticks of `Bloquear` left (this tick's collisions included) and the heading it guards.
+    pub block: i32,
+    pub block_heading: u8,
 }
 
 /// Headings clockwise from up (right turn = +1).
@@ -287,6 +292,21 @@ impl Body for View<'_> {
 }
 
 impl GameState {
+    /// Whether a blocking `EvolvedNPC` parries a hit (`subtractHealthPoints`) by `hitter`:
+    /// the hitter faces the NPC's guarded heading head-on (an oriented sprite such as a sword
+    /// pointing the opposite way), as the simulator's block.
+    pub(crate) fn npc_blocks(&self, npc: SpriteRef, hitter: Option<SpriteRef>) -> bool {
+        let (Some(h), Some(_)) = (hitter, self.rules.props(npc.ty).scripted.as_ref()) else {
+            return false;
+        };
+        let id = self.sprite(npc).id;
+        let Some(m) = self.npcs.iter().find(|m| m.id == id && m.block > 0) else {
+            return false;
+        };
+        heading_of(self.sprite(h).orientation)
+            .is_some_and(|d| d == (usize::from(m.block_heading) + 2) % 4)
+    }
+
     /// One tick of an `EvolvedNPC` sprite.
     pub(crate) fn update_scripted(&mut self, rules: &Rules, r: SpriteRef) {
         let p = rules.props(r.ty);
@@ -304,6 +324,9 @@ impl GameState {
                 self.npcs.len() - 1
             }
         };
+        if self.npcs[slot].block > 0 {
+            self.npcs[slot].block -= 1;
+        }
         let heading = match heading_of(self.sprite(r).orientation) {
             Some(h) => h,
             None => {
@@ -402,7 +425,139 @@ impl GameState {
                 m.heal = HEAL_TICKS;
                 m.heal_hp = hp;
             }
+            Prim::Bloquear(n) => {
+                let m = &mut self.npcs[slot];
+                m.block = i32::from(n);
+                m.block_heading = heading as u8;
+            }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gvgai::engine::{Action, Game};
+
+    const GAME: &str = "BasicGame square_size=10
+  SpriteSet
+    enemy > EvolvedNPC policy=POLICY stype=claw healthPoints=3
+    claw > Flicker limit=0
+    avatar > MovingAvatar healthPoints=3
+  LevelMapping
+    e > enemy
+  InteractionSet
+    avatar wall > stepBack
+    enemy wall avatar > stepBack
+    avatar claw > subtractHealthPoints value=1
+    claw avatar > killSprite
+  TerminationSet
+    SpriteCounter stype=avatar win=False
+";
+    const LEVEL: &str = "wwwwwwwww\nwA      w\nw       w\nw   w   w\nw      ew\nwwwwwwwww\n";
+    const HUNTER: &str = "(npc v1 (patrol (SiJugadorDetectado CambiarEstado (SiBloqueado GirarDerecha Avanzar))) (attack (SiJugadorEnRango Atacar Acercar)))";
+
+    fn game(policy: &str, dir: Option<&Path>) -> Result<Game, EngineError> {
+        Game::from_texts_in("t", &GAME.replace("POLICY", policy), &[LEVEL], dir)
+    }
+
+    fn play(g: &Game, seed: i64, ticks: usize) -> GameState {
+        let mut st = g.start(0, seed).unwrap();
+        for _ in 0..ticks {
+            if st.is_over() {
+                break;
+            }
+            st.advance(Action::Nil);
+        }
+        st
+    }
+
+    #[test]
+    fn bad_policies_are_clear_errors() {
+        let err = |r: Result<Game, EngineError>| r.err().map(|e| e.to_string()).unwrap_or_default();
+        let no_policy = Game::from_texts("t", &GAME.replace("policy=POLICY ", ""), &[LEVEL]);
+        assert!(err(no_policy).contains("needs policy=FILE or policy=random"));
+        let missing = err(game("no/such/file.sexp", None));
+        assert!(
+            missing.contains("line 3") && missing.contains("cannot read"),
+            "{missing}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("bad.sexp"),
+            "(npc v1 (patrol Atacar) (attack Atacar))",
+        )
+        .unwrap();
+        let bad = err(game("bad.sexp", Some(dir.path())));
+        assert!(bad.contains("not allowed in the patrol tree"), "{bad}");
+    }
+
+    #[test]
+    fn an_evolved_hunter_wounds_a_passive_avatar_and_the_file_is_relative_to_the_game() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("hunter.sexp"), HUNTER).unwrap();
+        std::fs::write(
+            dir.path().join("t.txt"),
+            GAME.replace("POLICY", "hunter.sexp"),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("t_lvl0.txt"), LEVEL).unwrap();
+        let g = Game::load(dir.path(), "t").unwrap();
+        let wounds = |g: &Game| -> Vec<i32> {
+            (0..10)
+                .map(|s| 3 - play(g, s, 80).avatar().map_or(3, |a| a.health))
+                .collect()
+        };
+        let hunter = wounds(&g);
+        assert!(hunter.iter().filter(|&&w| w > 0).count() >= 8, "{hunter:?}");
+        // The random policy hurts the avatar less.
+        let random = wounds(&game("random", None).unwrap());
+        assert!(
+            random.iter().sum::<i32>() < hunter.iter().sum::<i32>(),
+            "{random:?} {hunter:?}"
+        );
+    }
+
+    #[test]
+    fn same_seed_same_game_and_copies_share_the_policy() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("h.sexp"), HUNTER).unwrap();
+        for policy in ["random", "h.sexp"] {
+            let g = game(policy, Some(dir.path())).unwrap();
+            let trace = |seed| {
+                let mut st = g.start(0, seed).unwrap();
+                let mut out = Vec::new();
+                for _ in 0..40 {
+                    st.advance(Action::Nil);
+                    let e = st.rules.desc.type_id("enemy").unwrap();
+                    out.extend(st.sprites_of(e).iter().map(|s| (s.x, s.y)));
+                    out.push((st.key() as i32, 0));
+                }
+                out
+            };
+            assert_eq!(trace(3), trace(3), "{policy}");
+            // A copy taken mid-game plays on exactly as the original.
+            let mut a = play(&g, 5, 10);
+            let mut b = a.clone();
+            for _ in 0..20 {
+                a.advance(Action::Nil);
+                b.advance(Action::Nil);
+            }
+            assert_eq!(a.key(), b.key());
+        }
+        let g = game("h.sexp", Some(dir.path())).unwrap();
+        let e = g.rules.desc.type_id("enemy").unwrap();
+        let Some(Scripted {
+            policy: NpcPolicy::Evolved(ind),
+            ..
+        }) = &g.rules.props(e).scripted
+        else {
+            panic!("no evolved policy");
+        };
+        let before = Arc::strong_count(ind);
+        let copies: Vec<GameState> = (0..5).map(|_| play(&g, 1, 3)).collect();
+        assert_eq!(Arc::strong_count(ind), before);
+        assert_eq!(copies.len(), 5);
     }
 }
