@@ -190,6 +190,7 @@ pub struct EvolveConfig {
     pub dungeon_window_penalty: f64,
     pub dungeon_check_controller: String,
     pub dungeon_check_act_ms: u64,
+    pub dungeon_check_expansions: usize,
     pub npc_population: usize,
     pub npc_generations: usize,
     pub npc_tournament: usize,
@@ -234,9 +235,10 @@ impl Default for EvolveConfig {
             dungeon_rooms_weight: 0.4,
             dungeon_window_min: 15,
             dungeon_window_max: 30,
-            dungeon_window_penalty: 0.0,
-            dungeon_check_controller: "iw".into(),
+            dungeon_window_penalty: 1.0,
+            dungeon_check_controller: "dungeon-bfs".into(),
             dungeon_check_act_ms: 100,
+            dungeon_check_expansions: 200_000,
             npc_population: 100,
             npc_generations: 50,
             npc_tournament: 3,
@@ -339,6 +341,7 @@ impl EvolveConfig {
                 self.dungeon_check_act_ms as usize,
                 1,
             ),
+            ("dungeon_check_expansions", self.dungeon_check_expansions, 1),
             ("npc_population", self.npc_population, 2),
             ("npc_tournament", self.npc_tournament, 1),
             ("npc_max_depth", self.npc_max_depth, 1),
@@ -394,11 +397,11 @@ impl EvolveConfig {
         if self.dungeon_window_max < self.dungeon_window_min {
             return inv("dungeon_window_max", "must be >= dungeon_window_min".into());
         }
-        if !["bfs", "iw", "mcts"].contains(&self.dungeon_check_controller.as_str()) {
+        if !["dungeon-bfs", "bfs", "iw", "mcts"].contains(&self.dungeon_check_controller.as_str()) {
             return inv(
                 "dungeon_check_controller",
                 format!(
-                    "must be bfs, iw or mcts, got {:?}",
+                    "must be dungeon-bfs, bfs, iw or mcts, got {:?}",
                     self.dungeon_check_controller
                 ),
             );

@@ -73,6 +73,11 @@ enum EvolveCommand {
         /// Skip the playability check.
         #[arg(long)]
         no_check: bool,
+        /// The enemies of the written game: `random` (EvolvedNPC sprites with the random
+        /// policy), `static` (static guards), or an evolved individual's file (copied to
+        /// DIR/npc.sexp and used as the EvolvedNPC policy). The check plays static guards.
+        #[arg(long, value_name = "random|static|FILE", default_value = "random")]
+        npc: String,
         #[command(flatten)]
         config: ConfigArgs,
     },
@@ -336,8 +341,9 @@ fn evolve(cmd: EvolveCommand) -> ExitCode {
             seed,
             out,
             no_check,
+            npc,
             ..
-        } => run::dungeon(&config.evolve, *seed, out, !no_check),
+        } => run::dungeon(&config.evolve, *seed, out, !no_check, npc),
         EvolveCommand::Npc {
             seed, out, naive, ..
         } => run::npc(&config.evolve, *seed, out, *naive),

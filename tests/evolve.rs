@@ -7,14 +7,18 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use tablero::config::EvolveConfig;
 use tablero::evolve::dungeon::{self, render};
 use tablero::evolve::ga::Selection;
 use tablero::evolve::npc::eval::{self, EvalMode, Suite};
 use tablero::evolve::npc::sim::Brain;
+use tablero::evolve::npc::sim::{Arena, PLAYER_KINDS, PlayerKind};
 use tablero::evolve::npc::{gp, sexpr};
 use tablero::evolve::run;
 use tablero::gvgai::controllers::{ControllerSettings, make, play};
+use tablero::gvgai::engine::{Action, Category, Game, GameState};
 use tablero::gvgai::games;
 
 fn tablero() -> Command {
@@ -51,7 +55,7 @@ fn evolved_dungeon_renders_and_is_won_by_iw() {
     let p = cfg.ga_params(Selection::Tournament, 15, 30);
     let res = dungeon::run(&p, 8, |_| {});
     let r = render::render(&res.dungeon, 8).unwrap();
-    let c = run::check_level(&r, "iw", 1000, 8).unwrap();
+    let c = run::check_level(&r, "iw", 1000, 0, 8).unwrap();
     assert!(c.win, "{c:?}\n{}", r.level);
 }
 
@@ -173,6 +177,63 @@ fn cli_npc_end_to_end_and_evolved_controller() {
     );
 }
 
+/// `--npc FILE`: the evolved policy drives the written game's enemies; same seed, same game
+/// files and the same seeded play (moving NPCs included); a bad file is refused up front.
+#[test]
+fn cli_dungeon_with_evolved_npcs_is_reproducible() {
+    let dir = tempfile::tempdir().unwrap();
+    let npc = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/evolve/npc_seed1.sexp");
+    let go = |name: &str, npc: &Path| {
+        let out = dir.path().join(name);
+        let o = tablero()
+            .args(["evolve", "dungeon", "--seed", "2", "--generations", "4"])
+            .args(["--population", "12", "--no-check", "--npc"])
+            .arg(npc)
+            .args(["--set", "evolve.dungeon_init_rooms_min=5"])
+            .args(["--set", "evolve.dungeon_init_rooms_max=8"])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        (o, out)
+    };
+    let play = |d: &Path| {
+        let o = tablero()
+            .args([
+                "gvgai",
+                "play",
+                "--game",
+                "evodungeon",
+                "--controller",
+                "random",
+            ])
+            .args(["--seed", "3", "--games-dir"])
+            .arg(d)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        json_line(&o)
+    };
+    let (oa, da) = go("a", &npc);
+    let (ob, db) = go("b", &npc);
+    assert!(oa.status.success() && ob.status.success());
+    let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    let game = read(&da, "evodungeon.txt");
+    assert!(game.contains("EvolvedNPC policy=npc.sexp"), "{game}");
+    for f in ["evodungeon.txt", "evodungeon_lvl0.txt", "npc.sexp"] {
+        assert_eq!(read(&da, f), read(&db, f), "{f}");
+    }
+    let (pa, pb) = (play(&da), play(&db));
+    for k in ["win", "score", "ticks", "actions"] {
+        assert_eq!(pa[k], pb[k], "{k}");
+    }
+    assert!(pa["ticks"].as_i64().unwrap() > 0, "{pa}");
+    let (bad, _) = go("c", &dir.path().join("missing.sexp"));
+    assert_eq!(bad.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&bad.stderr);
+    assert!(e.contains("--npc") && e.contains("missing.sexp"), "{e}");
+}
+
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -192,11 +253,14 @@ fn measure_dungeons() {
     let penalty: f64 = std::env::var("EVOLVE_PENALTY")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
-    let cfg = EvolveConfig {
+        .unwrap_or(EvolveConfig::default().dungeon_window_penalty);
+    let mut cfg = EvolveConfig {
         dungeon_window_penalty: penalty,
         ..EvolveConfig::default()
     };
+    if let Ok(c) = std::env::var("EVOLVE_CHECK") {
+        cfg.dungeon_check_controller = c;
+    }
     let p = cfg.ga_params(Selection::Tournament, gens, pop);
     let (mut window, mut reach, mut won, mut all) = (0, 0, 0, 0);
     let mut rooms = Vec::new();
@@ -209,7 +273,16 @@ fn measure_dungeons() {
         let reachable = d.start.is_some() && d.key.is_some() && d.end.is_some();
         let win = render::render(d, seed)
             .ok()
-            .and_then(|r| run::check_level(&r, "iw", 1000, seed).ok())
+            .and_then(|r| {
+                run::check_level(
+                    &r,
+                    &cfg.dungeon_check_controller,
+                    cfg.dungeon_check_act_ms,
+                    cfg.dungeon_check_expansions,
+                    seed,
+                )
+                .ok()
+            })
             .is_some_and(|c| c.win);
         window += usize::from(in_window);
         reach += usize::from(reachable);
@@ -309,4 +382,191 @@ fn measure_npc() {
         );
     }
     assert!(evolved.episodes >= 100, "{}", evolved.episodes);
+}
+
+/// A scripted player of the VGDL measurement: the simulator's three models on the VGDL
+/// dungeon game (the avatar is a ShootAvatar: a move into an occupied cell turns it, USE
+/// swings the sword; VGDL has no shield, so the defensive player's block is a wait).
+fn vgdl_player(
+    kind: PlayerKind,
+    state: &GameState,
+    arena: &Arena,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Action {
+    const MOVES: [Action; 4] = [Action::Up, Action::Right, Action::Down, Action::Left];
+    const HEAD: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+    let Some(av) = state.avatar() else {
+        return Action::Nil;
+    };
+    let me = state.cell_of(av);
+    let facing = HEAD
+        .iter()
+        .position(|&(dx, dy)| av.orientation.x as i32 == dx && av.orientation.y as i32 == dy);
+    let npc = state
+        .sprites()
+        .filter(|s| !s.killed && state.category(s) == Category::Npc)
+        .map(|s| state.cell_of(s))
+        .min_by_key(|c| (c.0 - me.0).abs() + (c.1 - me.1).abs());
+    let wander = |rng: &mut Xoshiro256PlusPlus| MOVES[rng.gen_range(0..4)];
+    let Some(npc) = npc else {
+        return wander(rng);
+    };
+    let adjacent = (0..4).find(|&d| (me.0 + HEAD[d].0, me.1 + HEAD[d].1) == npc);
+    let dist = (npc.0 - me.0).abs() + (npc.1 - me.1).abs();
+    match kind {
+        PlayerKind::Random => [
+            Action::Nil,
+            Action::Up,
+            Action::Right,
+            Action::Down,
+            Action::Left,
+            Action::Use,
+        ][rng.gen_range(0..6)],
+        PlayerKind::Aggressive => match adjacent {
+            Some(d) if facing == Some(d) => Action::Use,
+            Some(d) => MOVES[d],
+            None => arena
+                .step_toward(me, npc)
+                .map_or_else(|| wander(rng), |d| MOVES[usize::from(d)]),
+        },
+        PlayerKind::Defensive => match adjacent {
+            Some(d) if facing == Some(d) => {
+                if rng.gen_bool(0.5) {
+                    Action::Use
+                } else {
+                    Action::Nil
+                }
+            }
+            Some(d) => MOVES[d],
+            None if dist <= 3 => (0..4)
+                .filter(|&d| !arena.wall((me.0 + HEAD[d].0, me.1 + HEAD[d].1)))
+                .max_by_key(|&d| {
+                    let n = (me.0 + HEAD[d].0, me.1 + HEAD[d].1);
+                    ((n.0 - npc.0).abs() + (n.1 - npc.1).abs(), 4 - d)
+                })
+                .map_or(Action::Nil, |d| MOVES[d]),
+            None => {
+                if rng.gen_range(0..5) == 4 {
+                    Action::Nil
+                } else {
+                    wander(rng)
+                }
+            }
+        },
+    }
+}
+
+/// The VGDL dungeon game's combat: one `EvolvedNPC` (policy `policy`) against one scripted
+/// player in a room of an evolved dungeon, `ticks` ticks. Returns (wounds, player killed,
+/// NPC killed).
+fn vgdl_episode(
+    game: &Game,
+    arena: &Arena,
+    kind: PlayerKind,
+    ticks: usize,
+    seed: u64,
+) -> (i32, bool, bool) {
+    let mut st = game.start(0, seed as i64).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5eed);
+    let enemy = game.rules.desc.type_id("enemy").unwrap();
+    for _ in 0..ticks {
+        if st.is_over() {
+            break;
+        }
+        let a = vgdl_player(kind, &st, arena, &mut rng);
+        st.advance(a);
+    }
+    let hp = st.avatar().map_or(0, |a| a.health.max(0));
+    let max = st.avatar().map_or(3, |a| a.max_health);
+    let npc_dead = st.count(enemy) == 0;
+    (max - hp, hp <= 0, npc_dead)
+}
+
+/// Evolved NPC (data/evolve/npc_seed1.sexp, or EVOLVE_NPC) vs the random-behaviour NPC inside
+/// the VGDL dungeon game (`EvolvedNPC` sprites): damage dealt to the three scripted players
+/// in rooms of evolved dungeons, EVOLVE_EPISODES episodes per player and policy, 100 ticks.
+#[test]
+#[ignore]
+fn measure_npc_vgdl() {
+    let episodes = env_or("EVOLVE_EPISODES", 120);
+    let npc = std::env::var("EVOLVE_NPC")
+        .unwrap_or_else(|_| format!("{}/data/evolve/npc_seed1.sexp", env!("CARGO_MANIFEST_DIR")));
+    let dcfg = EvolveConfig::default();
+    let dp = dcfg.ga_params(Selection::Tournament, 20, 30);
+    let mut arenas = Vec::new();
+    let mut games = Vec::new();
+    for seed in 0..6 {
+        let res = dungeon::run(&dp, seed, |_| {});
+        for policy in [npc.as_str(), "random"] {
+            let r = render::render_with(
+                &res.dungeon,
+                seed,
+                &render::Enemies::Npc(policy.to_string()),
+            )
+            .unwrap();
+            if policy == "random" {
+                arenas.extend(eval::dungeon_rooms(&r.level, &r.rooms, 25));
+                games.push(r.game);
+            }
+        }
+    }
+    // One level per (arena, NPC start): the room, the avatar at its centre, the NPC ≥ 3 cells
+    // away, the exit door in the wall ring's corner (so that the game does not end at once).
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(99);
+    let mut levels = Vec::new();
+    while levels.len() < episodes {
+        let k = rng.gen_range(0..arenas.len());
+        let a = &arenas[k];
+        let ps = a.player_starts[0];
+        let far: Vec<_> = a
+            .free_cells()
+            .into_iter()
+            .filter(|c| (c.0 - ps.0).abs() + (c.1 - ps.1).abs() >= 3)
+            .collect();
+        if far.is_empty() {
+            continue;
+        }
+        let e = far[rng.gen_range(0..far.len())];
+        let mut text = String::new();
+        for y in 0..a.h {
+            for x in 0..a.w {
+                text.push(if (x, y) == (0, 0) {
+                    'x'
+                } else if (x, y) == ps {
+                    'A'
+                } else if (x, y) == e {
+                    'e'
+                } else if a.wall((x, y)) {
+                    'w'
+                } else {
+                    ' '
+                });
+            }
+            text.push('\n');
+        }
+        levels.push((k, text, rng.r#gen::<u64>()));
+    }
+    let game_for = |policy: &str, level: &str| {
+        let g = games[0].replace("policy=random", &format!("policy={policy}"));
+        Game::from_texts("evodungeon", &g, &[level]).unwrap()
+    };
+    let t0 = Instant::now();
+    for kind in PLAYER_KINDS {
+        for (name, policy) in [("evolved", npc.as_str()), ("random", "random")] {
+            let (mut wounds, mut kills, mut deaths) = (0, 0, 0);
+            for (k, level, seed) in &levels {
+                let g = game_for(policy, level);
+                let (w, killed, dead) = vgdl_episode(&g, &arenas[*k], kind, 100, *seed);
+                wounds += w;
+                kills += usize::from(killed);
+                deaths += usize::from(dead);
+            }
+            println!(
+                "| {kind:?} | {name} | {} | {:.2} | {kills} | {deaths} |",
+                levels.len(),
+                f64::from(wounds) / levels.len() as f64
+            );
+        }
+    }
+    eprintln!("{:.1} s", t0.elapsed().as_secs_f64());
 }

@@ -24,6 +24,27 @@ pub enum RunError {
     },
     #[error("rendered level does not load: {0}")]
     Level(String),
+    #[error("--npc: {0}")]
+    Npc(String),
+}
+
+/// The file name an `--npc FILE` policy is copied to, next to the game.
+pub const NPC_FILE: &str = "npc.sexp";
+
+/// `--npc`: the enemies of the written game and, for a file, its text (already parsed once,
+/// so a bad file fails before the GA runs).
+fn npc_enemies(spec: &str) -> Result<(render::Enemies, Option<String>), RunError> {
+    match spec {
+        "static" => Ok((render::Enemies::Static, None)),
+        "random" => Ok((render::Enemies::Npc("random".into()), None)),
+        file => {
+            let path = Path::new(file);
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| RunError::Npc(format!("cannot read {file}: {e}")))?;
+            sexpr::parse_individual(&text).map_err(|e| RunError::Npc(format!("{file}: {e}")))?;
+            Ok((render::Enemies::Npc(NPC_FILE.into()), Some(text)))
+        }
+    }
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> Result<(), RunError> {
@@ -38,17 +59,32 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<(), RunError> {
 pub struct Check {
     pub win: bool,
     pub ticks: i32,
+    /// dungeon-bfs: expansions used and whether the search ran out of states.
+    pub expansions: Option<usize>,
+    pub exhausted: Option<bool>,
 }
 
-/// Play a rendered level with `controller` (`act_ms` per act).
+/// Play a rendered level with `controller`: `dungeon-bfs` ([`solve`](dungeon::solve), at
+/// most `expansions` expansions) or a controller of the registry (`act_ms` per act).
 pub fn check_level(
     r: &render::Rendered,
     controller: &str,
     act_ms: u64,
+    expansions: usize,
     seed: u64,
 ) -> Result<Check, RunError> {
     let game = Game::from_texts("evodungeon", &r.game, &[&r.level])
         .map_err(|e| RunError::Level(e.to_string()))?;
+    if controller == "dungeon-bfs" {
+        let s = dungeon::solve::solve(&game, 0, seed as i64, expansions)
+            .map_err(|e| RunError::Level(e.to_string()))?;
+        return Ok(Check {
+            win: s.win,
+            ticks: s.ticks,
+            expansions: Some(s.expansions),
+            exhausted: Some(s.exhausted),
+        });
+    }
     let mut c = controllers::make(controller, &ControllerSettings::seeded(seed))
         .map_err(|e| RunError::Level(e.to_string()))?;
     let res = controllers::play(
@@ -62,6 +98,8 @@ pub fn check_level(
     Ok(Check {
         win: res.outcome.win,
         ticks: res.outcome.ticks,
+        expansions: None,
+        exhausted: None,
     })
 }
 
@@ -71,7 +109,9 @@ pub fn dungeon(
     seed: u64,
     out: &Path,
     check: bool,
+    npc: &str,
 ) -> Result<serde_json::Value, RunError> {
+    let (enemies, npc_text) = npc_enemies(npc)?;
     let p = cfg.dungeon_params();
     let t0 = Instant::now();
     let res = dungeon::run(&p, seed, |r| {
@@ -111,18 +151,25 @@ pub fn dungeon(
     let mut render_error = None;
     match &rendered {
         Ok(r) => {
-            write(out, "evodungeon.txt", &r.game)?;
-            write(out, "evodungeon_lvl0.txt", &r.level)?;
+            if let Some(text) = &npc_text {
+                write(out, NPC_FILE, text)?;
+            }
+            let written = render::render_with(d, seed, &enemies)
+                .map_err(|e| RunError::Level(e.to_string()))?;
+            write(out, "evodungeon.txt", &written.game)?;
+            write(out, "evodungeon_lvl0.txt", &written.level)?;
+            Game::load(out, "evodungeon").map_err(|e| RunError::Level(e.to_string()))?;
             rooms_rects = json!(r.rooms);
             if check {
                 let c = check_level(
                     r,
                     &cfg.dungeon_check_controller,
                     cfg.dungeon_check_act_ms,
+                    cfg.dungeon_check_expansions,
                     seed,
                 )?;
                 won = Some(c.win);
-                check_json = json!({"controller": cfg.dungeon_check_controller, "win": c.win, "ticks": c.ticks});
+                check_json = json!({"controller": cfg.dungeon_check_controller, "win": c.win, "ticks": c.ticks, "expansions": c.expansions, "exhausted": c.exhausted});
             }
         }
         Err(e) => render_error = Some(e.to_string()),
@@ -154,6 +201,7 @@ pub fn dungeon(
         "in_window": (cfg.dungeon_window_min..=cfg.dungeon_window_max).contains(&n),
         "key_and_exit_reachable": has_markers,
         "won": won,
+        "npc": npc,
         "ga_seconds": (ga_seconds * 1000.0).round() / 1000.0,
         "out": out.display().to_string(),
     }))

@@ -15,6 +15,7 @@ pub mod fitness;
 pub mod genome;
 pub mod operators;
 pub mod render;
+pub mod solve;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -3,7 +3,9 @@
 //! the graph's topology. The game description is `data/evolve/evodungeon.txt` with one
 //! entrance (`Portal`) type and one arrival type per edge end added (characters from U+0100
 //! on); the level uses ` ` (empty) floor, `w` wall, `A` avatar (start room), `k` key, `x` exit door
-//! (end room), `e` enemy, `c` chest.
+//! (end room), `e` enemy, `c` chest. Enemies are static guards ([`render`], the level the
+//! playability check plays) or `EvolvedNPC` sprites with a policy ([`render_with`]): the
+//! template's lines tagged `#@static` / `#@npc` select the variant.
 //!
 //! Layout: rooms in row-major order on a grid of ⌈√n⌉ columns; each column is as wide as its
 //! widest room and each row as tall as its tallest, with one wall tile between rooms. A
@@ -35,6 +37,8 @@ pub enum RenderError {
     TooManyEdges(usize),
     #[error("the dungeon is not connected")]
     Disconnected,
+    #[error("NPC policy \"{0}\" cannot be written into a game file (empty, whitespace or '#')")]
+    BadPolicy(String),
 }
 
 /// A room's interior rectangle in the level (tiles).
@@ -58,8 +62,28 @@ fn portal_char(i: usize) -> char {
     char::from_u32(PORTAL_BASE + i as u32).unwrap_or('?')
 }
 
-/// Render `d` (seeded placement of contents).
+/// What the dungeon's enemies are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Enemies {
+    /// Static guards: touching one kills the avatar (the deterministic level of the check).
+    Static,
+    /// Moving `EvolvedNPC` sprites with this `policy=` value (`random` or a file relative to
+    /// the game file; no whitespace or `#`).
+    Npc(String),
+}
+
+/// Render `d` (seeded placement of contents) with static guards.
 pub fn render(d: &Dungeon, seed: u64) -> Result<Rendered, RenderError> {
+    render_with(d, seed, &Enemies::Static)
+}
+
+/// Render `d` with the given enemies; the level text does not depend on `enemies`.
+pub fn render_with(d: &Dungeon, seed: u64, enemies: &Enemies) -> Result<Rendered, RenderError> {
+    if let Enemies::Npc(p) = enemies {
+        if p.is_empty() || p.contains(|c: char| c.is_whitespace() || c == '#') {
+            return Err(RenderError::BadPolicy(p.clone()));
+        }
+    }
     let (Some(start), Some(key), Some(end)) = (d.start, d.key, d.end) else {
         let which = if d.start.is_none() {
             "start"
@@ -164,6 +188,15 @@ pub fn render(d: &Dungeon, seed: u64) -> Result<Rendered, RenderError> {
     }
     let mut game = String::new();
     for line in GAME_TEMPLATE.lines() {
+        let line = match (line.split_once("#@"), enemies) {
+            (Some((body, "static")), Enemies::Static) => body.trim_end().to_string(),
+            (Some((body, "npc")), Enemies::Npc(policy)) => {
+                body.trim_end().replace("@POLICY", policy)
+            }
+            (Some((_, "static" | "npc")), _) => continue,
+            _ => line.to_string(),
+        };
+        let line = line.as_str();
         match line.trim() {
             "# @entrances" => game.push_str(&entrances),
             "# @arrivals" => game.push_str(&arrivals),
@@ -206,7 +239,7 @@ pub fn render(d: &Dungeon, seed: u64) -> Result<Rendered, RenderError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::evolve::dungeon::genome::Room;
     use crate::gvgai::controllers::{Bfs, play};

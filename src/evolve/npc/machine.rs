@@ -18,7 +18,7 @@ pub trait Body {
 }
 
 /// Machine state: the current tree and the walk's pending nodes (pre-order indices).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Machine {
     pub state: TreeKind,
     pending: Vec<usize>,

@@ -193,6 +193,9 @@ impl GameState {
                     }
                 }
                 let Some(s) = target else { return none };
+                if stype.is_none() && self.npc_blocks(s, s2) {
+                    return none;
+                }
                 let h = &mut self.sprite_mut(s).health;
                 *h = h.saturating_sub(*value);
                 if self.sprite(s).health <= *limit {

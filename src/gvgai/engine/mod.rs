@@ -13,6 +13,7 @@ pub mod effects;
 pub mod path;
 pub mod rng;
 pub mod rules;
+pub mod scripted;
 pub mod state;
 
 use std::path::Path;
@@ -51,12 +52,22 @@ pub struct Game {
 impl Game {
     /// Build from the texts of a game description and its level files.
     pub fn from_texts(name: &str, game: &str, levels: &[&str]) -> Result<Game, EngineError> {
+        Game::from_texts_in(name, game, levels, None)
+    }
+
+    /// As [`Game::from_texts`], with `EvolvedNPC policy=FILE` paths relative to `dir`.
+    pub fn from_texts_in(
+        name: &str,
+        game: &str,
+        levels: &[&str],
+        dir: Option<&Path>,
+    ) -> Result<Game, EngineError> {
         let desc = parse_game(game)?;
         let levels = levels
             .iter()
             .map(|l| parse_level(&desc, l))
             .collect::<Result<Vec<_>, _>>()?;
-        let rules = Arc::new(Rules::new(desc)?);
+        let rules = Arc::new(Rules::new_in(desc, dir)?);
         Ok(Game {
             name: name.to_string(),
             rules,
@@ -82,7 +93,7 @@ impl Game {
             levels.push(read(&p)?);
         }
         let refs: Vec<&str> = levels.iter().map(String::as_str).collect();
-        Game::from_texts(name, &game, &refs)
+        Game::from_texts_in(name, &game, &refs, Some(dir))
     }
 
     /// Start `level` with the default block size.

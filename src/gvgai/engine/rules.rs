@@ -1,7 +1,10 @@
 //! Compiled rules: per-type properties with the GVG-AI class defaults applied, the interaction
 //! tables in GVG-AI's evaluation order, and the checks that a description can be run.
 
+use std::path::Path;
+
 use super::EngineError;
+use super::scripted::{Scripted, resolve_policies};
 use crate::gvgai::vgdl::{Dir, Effect, EffectKind, GameDescription, Other, SpriteClass, TypeId};
 
 /// An avatar action (GVG-AI `Types.ACTIONS` without ESCAPE).
@@ -122,6 +125,8 @@ pub struct TypeProps {
     pub random_target: bool,
     /// GVG-AI `portal` flag (Door, Portal, or `portal=True`): observation category only.
     pub portal: bool,
+    /// EvolvedNPC: the resolved policy and what the NPC sees as walls (set by `Rules`).
+    pub scripted: Option<Scripted>,
 }
 
 fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
@@ -213,6 +218,10 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             C::Fleeing => {
                 speed = 1.0;
                 fleeing = true;
+            }
+            C::EvolvedNPC => {
+                speed = 1.0;
+                is_oriented = true;
             }
             C::SpawnPoint => {
                 prob = 1.0;
@@ -343,11 +352,13 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
                     | C::Bomber
                     | C::RandomBomber
                     | C::BomberRandomMissile
+                    | C::EvolvedNPC
             )
         ),
         portal: p
             .portal
             .unwrap_or(matches!(class, Some(C::Door | C::Portal))),
+        scripted: None,
     }
 }
 
@@ -408,9 +419,17 @@ fn check_effect(desc: &GameDescription, e: &Effect) -> Result<(), EngineError> {
 }
 
 impl Rules {
+    /// Compile a description; `EvolvedNPC policy=FILE` paths are resolved against the
+    /// current directory (use [`Rules::new_in`] for a game read from a file).
     pub fn new(desc: GameDescription) -> Result<Rules, EngineError> {
+        Rules::new_in(desc, None)
+    }
+
+    /// Compile a description whose `EvolvedNPC policy=FILE` paths are relative to `base`
+    /// (the directory of the game file).
+    pub fn new_in(desc: GameDescription, base: Option<&Path>) -> Result<Rules, EngineError> {
         let n = desc.types.len();
-        let props: Vec<TypeProps> = (0..n).map(|t| props_for(&desc, t)).collect();
+        let mut props: Vec<TypeProps> = (0..n).map(|t| props_for(&desc, t)).collect();
         for (t, p) in props.iter().enumerate() {
             let needs_stype = matches!(
                 p.class,
@@ -456,6 +475,7 @@ impl Rules {
         }
         let mut effects = Vec::new();
         let mut pairs: Vec<(TypeId, TypeId, Vec<usize>)> = Vec::new();
+        resolve_policies(&desc, &mut props, base)?;
         let mut eos_types = Vec::new();
         let mut eos_effects = vec![Vec::new(); n];
         let mut native_timers = Vec::new();

@@ -230,6 +230,8 @@ pub struct GameState {
     /// Precomputed paths, for games with path-chasing NPCs and `obs=` obstacles.
     pub(crate) paths: Option<Arc<PathTable>>,
     pub(crate) chase: Vec<ChaseMemory>,
+    /// `EvolvedNPC` memories by sprite id ([`super::scripted`]).
+    pub(crate) npcs: Vec<super::scripted::NpcMemory>,
 }
 
 impl GameState {
@@ -292,6 +294,7 @@ impl GameState {
             last_action: Action::Nil,
             paths: None,
             chase: Vec::new(),
+            npcs: Vec::new(),
             rules,
         };
         for cell in &level.cells {
@@ -566,6 +569,7 @@ impl GameState {
         for t in &self.timers {
             (t.at.saturating_sub(self.tick), t.effect).hash(&mut h);
         }
+        self.npcs.hash(&mut h);
         (self.over, self.winner as u8).hash(&mut h);
         h.finish()
     }
@@ -1241,6 +1245,7 @@ impl GameState {
                 }
                 self.update_passive(r);
             }
+            C::EvolvedNPC => self.update_scripted(rules, r),
             C::MovingAvatar
             | C::HorizontalAvatar
             | C::VerticalAvatar

@@ -95,6 +95,9 @@ pub enum SpriteClass {
     OngoingAvatar,
     OngoingTurningAvatar,
     OngoingShootAvatar,
+    /// tablero extension (not GVG-AI): an NPC driven by an evolved two-tree policy
+    /// (`policy=FILE` or `policy=random`), see `engine::scripted`.
+    EvolvedNPC,
 }
 
 /// Sprite classes that exist in GVG-AI but are not implemented yet: naming one gives an
@@ -155,6 +158,7 @@ impl SpriteClass {
             "OrientedAvatar" => OrientedAvatar,
             "ShootAvatar" => ShootAvatar,
             "FlakAvatar" => FlakAvatar,
+            "EvolvedNPC" => EvolvedNPC,
             _ => return None,
         })
     }
@@ -229,6 +233,8 @@ pub struct SpriteParams {
     pub time_to_live: Option<i32>,
     /// SpawnPointMultiSprite's `stypes`.
     pub stypes: Option<Vec<TypeId>>,
+    /// EvolvedNPC's `policy` (a file of an evolved individual, or `random`), as written.
+    pub policy: Option<String>,
 }
 
 /// One sprite type of the SpriteSet (or the implicit `wall` / `avatar`).

@@ -539,6 +539,7 @@ fn sprite_params(
         stype_missile: type_list(r, &mut p, "stypeMissile")?,
         stypes: type_list(r, &mut p, "stypes")?,
         time_to_live: p.int("timeToLive")?,
+        policy: p.raw("policy").map(str::to_string),
     };
     p.finish(warnings)?;
     Ok(params)
