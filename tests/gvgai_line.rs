@@ -222,16 +222,23 @@ async fn host_survives_a_malformed_reply_corpus() {
         if payload.contains("\"phase\":\"END\"") || payload.contains("\"phase\":\"ABORT\"") {
             return vec![format!("{id}#END_TRAINING\n")];
         }
-        // ACT: cycle through bad replies; every 7th act aborts the game.
+        // ACT: cycle through bad replies; lines the server skips are followed by the real
+        // answer; after 40 acts the game is aborted.
         match n % 8 {
-            0 => vec!["garbage\n".into()],
+            0 => vec!["garbage\n".into(), format!("{id}#ACTION_NIL\n")],
             1 => vec![format!("{id}#ACTION_JUMP\n")],
-            2 => vec![format!("{}#ACTION_LEFT\n", id + 5)],
+            2 => vec![
+                format!("{}#ACTION_LEFT\n", id + 5),
+                format!("{id}#ACTION_UP\n"),
+            ],
             3 => vec![format!(
                 "{}#ACTION_UP\n{id}#ACTION_LEFT\n",
                 id.saturating_sub(1)
             )],
-            4 => vec![format!("{id}#{}\n", "y".repeat(10_000))],
+            4 => vec![
+                format!("{id}#{}\n", "y".repeat(10_000)),
+                format!("{id}#ACTION_NIL\n"),
+            ],
             5 => vec![format!("{id}#ACTION_LEFT#PNG\n")],
             6 => vec![format!("{id}#ACTION_RIGHT\r\n")],
             _ if n > 40 => vec![format!("{id}#ABORT\n")],
@@ -245,6 +252,139 @@ async fn host_survives_a_malformed_reply_corpus() {
     assert!(summary.games[0].aborted, "{summary:?}");
     assert!(summary.bad_replies >= 5, "{summary:?}");
     assert!(summary.stale_replies >= 1, "{summary:?}");
+}
+
+/// The observations carry what GVG-AI's learning-track server sends: `gameTick` 0 in the
+/// first INIT and -1 in later ones, the cycle's tick in ACTs, the last cycle's tick in
+/// END/ABORT (equal to the last ACT's); `isValidation` only in INIT; an ABORT shows
+/// `ACTION_ESCAPE` as the last action.
+#[tokio::test]
+async fn host_observations_carry_gvgai_ticks_and_flags() {
+    use std::sync::{Arc, Mutex};
+    let mut hs = host("sokoban", &[4, 4], &[4]);
+    hs.max_games = 3;
+    let seen: Arc<Mutex<Vec<serde_json::Value>>> = Arc::default();
+    let log = seen.clone();
+    let solution: Vec<&str> = "LLDLUDDD"
+        .chars()
+        .map(|c| match c {
+            'L' => "ACTION_LEFT",
+            'D' => "ACTION_DOWN",
+            _ => "ACTION_UP",
+        })
+        .collect();
+    let (mut level, mut act) = (0usize, 0usize);
+    let summary = script_host(hs, move |id, payload| {
+        if payload == "START" {
+            return vec![format!("{id}#START_DONE\n")];
+        }
+        let obs: serde_json::Value = serde_json::from_str(payload).unwrap();
+        log.lock().unwrap().push(obs.clone());
+        match obs["phase"].as_str().unwrap() {
+            "INIT" => {
+                act = 0;
+                vec![format!("{id}#INIT_DONE\n")]
+            }
+            "ACT" => {
+                act += 1;
+                // The second level is aborted at its third act.
+                if level == 1 && act == 3 {
+                    return vec![format!("{id}#ABORT\n")];
+                }
+                let a = solution.get(act - 1).copied().unwrap_or("ACTION_NIL");
+                vec![format!("{id}#{a}\n")]
+            }
+            _ => {
+                level += 1;
+                let answer = match level {
+                    1 => "1",
+                    2 => "END_TRAINING",
+                    _ => "END_VALIDATION",
+                };
+                vec![format!("{id}#{answer}\n")]
+            }
+        }
+    })
+    .await;
+    assert!(summary.finished && summary.error.is_none(), "{summary:?}");
+    assert_eq!(summary.games.len(), 3, "{summary:?}");
+    let seen = seen.lock().unwrap();
+    let phase = |o: &serde_json::Value| o["phase"].as_str().unwrap().to_string();
+    let tick = |o: &serde_json::Value| o["gameTick"].as_i64().unwrap();
+    // Split the observations into levels at each INIT.
+    let mut levels: Vec<Vec<&serde_json::Value>> = Vec::new();
+    for o in seen.iter() {
+        if phase(o) == "INIT" {
+            levels.push(Vec::new());
+        }
+        levels.last_mut().unwrap().push(o);
+    }
+    assert_eq!(levels.len(), 3);
+    let init_ticks: Vec<i64> = levels.iter().map(|l| tick(l[0])).collect();
+    assert_eq!(init_ticks, vec![0, -1, -1]);
+    let init_validation: Vec<bool> = levels
+        .iter()
+        .map(|l| l[0]["isValidation"].as_bool().unwrap())
+        .collect();
+    assert_eq!(init_validation, vec![false, false, true]);
+    for l in &levels {
+        let acts: Vec<i64> = l[1..l.len() - 1].iter().map(|o| tick(o)).collect();
+        assert_eq!(
+            acts,
+            (0..acts.len() as i64).collect::<Vec<_>>(),
+            "ACT ticks"
+        );
+        let end = l[l.len() - 1];
+        assert_eq!(
+            tick(end),
+            *acts.last().unwrap(),
+            "END tick is the last cycle's"
+        );
+        assert_eq!(end["isGameOver"], true);
+        for o in &l[1..] {
+            assert_eq!(o["isValidation"], false, "only INIT carries isValidation");
+        }
+    }
+    // Level 1: won in 8 moves, the tick of the win is 7 (`replay` says the same).
+    assert_eq!(phase(levels[0][levels[0].len() - 1]), "END");
+    assert_eq!(tick(levels[0][levels[0].len() - 1]), 7);
+    assert!(summary.games[0].win && summary.games[0].ticks == 7);
+    // Level 2: aborted at its third act (tick 2).
+    let abort = levels[1][levels[1].len() - 1];
+    assert_eq!(phase(abort), "ABORT");
+    assert_eq!(tick(abort), 2);
+    assert_eq!(abort["avatarLastAction"], "ACTION_ESCAPE");
+    assert!(summary.games[1].aborted && summary.games[1].ticks == 2);
+}
+
+/// A disqualification during training ends the session without FINISH (GVG-AI's
+/// `runGames` returns); during validation it only ends the round.
+#[tokio::test]
+async fn host_disqualification_ends_training_without_finish() {
+    let script = |end_answer: &'static str| {
+        move |id: u64, payload: &str| -> Vec<String> {
+            if payload == "START" {
+                vec![format!("{id}#START_DONE\n")]
+            } else if payload.contains("\"phase\":\"INIT\"") {
+                vec![format!("{id}#INIT_DONE\n")]
+            } else if payload.contains("\"phase\":\"ACT\"") {
+                vec![format!("{id}#ABORT\n")]
+            } else {
+                vec![format!("{id}#{end_answer}\n")]
+            }
+        }
+    };
+    let summary = script_host(host("sokoban", &[4, 4], &[4]), script("END_OVERSPENT")).await;
+    assert!(summary.disqualified && !summary.finished, "{summary:?}");
+    assert!(summary.error.is_none(), "{summary:?}");
+    assert_eq!(summary.games.len(), 1, "{summary:?}");
+    let mut hs = host("sokoban", &[], &[3, 4]);
+    hs.validation_times = 2;
+    let summary = script_host(hs, script("END_OVERSPENT")).await;
+    // Each validation round stops at its first level; FINISH follows the rounds.
+    assert!(summary.disqualified && summary.finished, "{summary:?}");
+    let levels: Vec<usize> = summary.games.iter().map(|g| g.level).collect();
+    assert_eq!(levels, vec![3, 3], "{summary:?}");
 }
 
 #[tokio::test]

@@ -120,7 +120,8 @@ pub struct PlayArgs {
     game: String,
     #[arg(long, default_value_t = 0)]
     level: usize,
-    /// random, onestep, mcts, rhea, bfs, iw.
+    /// random, onestep, mcts, rhea, bfs, iw, planner, evolved:FILE; MCTS settings as
+    /// mcts:k=K,depth=D,goal=W (UCT constant, rollout depth, goal-distance weight; 0 = off).
     #[arg(long, default_value = "mcts")]
     controller: String,
     /// Seed of the game and the controller.
@@ -406,6 +407,8 @@ fn play(a: PlayArgs) -> ExitCode {
             "act_ms_max": (r.act_ms_max * 10.0).round() / 10.0,
             "init_ms": (r.init_ms * 10.0).round() / 10.0,
             "overspent": r.overspent,
+            "over_50ms": r.over_disq,
+            "act_cpu_ms_max": r.act_cpu_ms_max.map(|ms| (ms * 10.0).round() / 10.0),
             "actions": r.actions,
         })),
         Err(e) => failure(&e.to_string()),

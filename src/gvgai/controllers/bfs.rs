@@ -4,7 +4,8 @@
 //! sprite of its type has stood before in the search (novelty 1); when that search runs dry
 //! without a win, it falls back to plain BFS.
 //! The search persists across acts (NIL is played while it runs) as long as the game state
-//! does not change; a plan is dropped as soon as the game deviates from it.
+//! does not change; a plan is followed by state (an action replaced by NIL, as GVG-AI does
+//! for a late answer, is played again) and dropped as soon as the game leaves it.
 
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
@@ -242,13 +243,17 @@ impl Bfs {
 
     fn act_inner(&mut self, state: &GameState, budget: &Budget) -> Action {
         let key = state.key();
-        if let Some(&(a, expected)) = self.plan.front() {
-            if expected == key {
-                self.plan.pop_front();
+        // Resume the plan where the game is: one step on if the last action was played, the
+        // same step again if it was replaced by NIL (GVG-AI plays NIL for an act over 40 ms)
+        // and NIL left the state as it was. A step stays in the plan until the game is seen
+        // past it.
+        if let Some(pos) = self.plan.iter().position(|&(_, k)| k == key) {
+            self.plan.drain(..pos);
+            if let Some(&(a, _)) = self.plan.front() {
                 return a;
             }
-            self.plan.clear();
         }
+        self.plan.clear();
         if self.search.as_ref().is_none_or(|s| s.root_key != key) {
             discard(self.search.take());
             self.search = Some(Search::new(state, key, self.iw));
@@ -262,7 +267,7 @@ impl Bfs {
                 self.plan.push_back((a, k));
                 s.advance(a);
             }
-            if let Some((a, _)) = self.plan.pop_front() {
+            if let Some(&(a, _)) = self.plan.front() {
                 return a;
             }
         }
@@ -298,6 +303,41 @@ mod tests {
         assert!(r.outcome.win, "{r:?}");
         // 8 moves is optimal; a few NIL ticks may precede them while searching.
         assert!(r.outcome.ticks < 20, "{r:?}");
+    }
+
+    #[test]
+    fn a_plan_survives_actions_replaced_by_nil() {
+        // Sokoban: NIL changes nothing, so after a NIL the planned step is played again
+        // instead of searching afresh.
+        let game = shipped("sokoban").unwrap();
+        let mut c = Bfs::new();
+        let mut state = game.start(4, 0).unwrap();
+        let budget = || {
+            Budget::new(
+                std::time::Instant::now() + ACT_TIME * 25,
+                Default::default(),
+            )
+        };
+        let mut first = c.act(&state, &budget());
+        while first == Action::Nil && c.plan.is_empty() {
+            first = c.act(&state, &budget());
+        }
+        let plan_len = c.plan.len();
+        // The first planned action is replaced by NIL: the same action comes again.
+        state.advance(Action::Nil);
+        assert_eq!(c.act(&state, &budget()), first);
+        assert_eq!(c.plan.len(), plan_len, "no new search");
+        let mut moves = 0;
+        let mut a = first;
+        while !state.is_over() && moves < 50 {
+            state.advance(a);
+            moves += 1;
+            a = c.act(&state, &budget());
+        }
+        assert!(
+            state.winner() == Winner::PlayerWins && moves == plan_len,
+            "{moves}"
+        );
     }
 
     #[test]

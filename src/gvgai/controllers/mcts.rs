@@ -3,11 +3,18 @@
 //! stochastic games are sampled), follows UCT down the tree, expands one node, finishes with a
 //! random rollout up to a fixed depth, and backs the state value up. The tree is rebuilt at
 //! every act; the most visited root action is played.
+//!
+//! With `goal_weight` > 0, a rollout that ends with the game still running is valued
+//! `score − goal_weight · d`, `d` in [0, 1] being the avatar's grid distance to the nearest
+//! sprite the winning termination needs removed ([`GoalDistance`], computed once per act
+//! from the root state). Without it, a game whose targets lie beyond the rollout horizon
+//! (butterflies level 4: behind a wall with one gap) gives every rollout the same value.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::{Clock, Controller, choices, value};
+use super::goal::GoalDistance;
+use super::{Clock, Controller, ControllerError, choices, value};
 use crate::budget::Budget;
 use crate::gvgai::engine::{Action, GameState};
 
@@ -22,6 +29,8 @@ pub struct MctsParams {
     pub max_iterations: usize,
     /// Stop this long before the deadline, to answer in time.
     pub margin: std::time::Duration,
+    /// Weight of the goal-distance term for rollouts that end before the game (0: off).
+    pub goal_weight: f64,
 }
 
 impl Default for MctsParams {
@@ -31,7 +40,43 @@ impl Default for MctsParams {
             rollout_depth: 10,
             max_iterations: 1_000_000,
             margin: super::SAFETY_MARGIN,
+            goal_weight: 1.0,
         }
+    }
+}
+
+impl MctsParams {
+    /// Apply `key=value` settings separated by commas (the `ARG` of `--controller mcts:ARG`):
+    /// `k` (UCT constant), `depth` (rollout depth), `goal` (goal-distance weight, 0 = off).
+    pub fn with_spec(mut self, spec: &str) -> Result<MctsParams, ControllerError> {
+        let bad = |message: String| ControllerError::Invalid {
+            name: "mcts".into(),
+            message,
+        };
+        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, val) = item
+                .split_once('=')
+                .ok_or_else(|| bad(format!("expected key=value, got {item:?}")))?;
+            let number = |v: &str| -> Result<f64, ControllerError> {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| bad(format!("{key}: not a non-negative number: {v:?}")))
+            };
+            match key {
+                "k" => self.k = number(val)?,
+                "goal" => self.goal_weight = number(val)?,
+                "depth" => {
+                    self.rollout_depth = val
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|d| (1..=1000).contains(d))
+                        .ok_or_else(|| bad(format!("depth: not in 1..=1000: {val:?}")))?
+                }
+                other => return Err(bad(format!("unknown setting {other:?} (k, depth, goal)"))),
+            }
+        }
+        Ok(self)
     }
 }
 
@@ -52,6 +97,8 @@ pub struct Mcts {
     /// Observed value range, for normalising UCT exploitation terms.
     lo: f64,
     hi: f64,
+    /// The goal distances of the current root (when `goal_weight` > 0 and the game has one).
+    goal: Option<GoalDistance>,
     /// Iterations run by the last act (for reporting).
     pub last_iterations: usize,
 }
@@ -64,7 +111,16 @@ impl Mcts {
             nodes: Vec::new(),
             lo: f64::INFINITY,
             hi: f64::NEG_INFINITY,
+            goal: None,
             last_iterations: 0,
+        }
+    }
+
+    /// The value of a simulation's last state.
+    fn evaluate(&self, s: &GameState) -> f64 {
+        match &self.goal {
+            Some(g) if !s.is_over() => value(s) - self.params.goal_weight * g.normalised(s),
+            _ => value(s),
         }
     }
 
@@ -138,7 +194,7 @@ impl Mcts {
             s.advance(actions[self.rng.gen_range(0..n_actions)]);
             depth += 1;
         }
-        let v = value(&s);
+        let v = self.evaluate(&s);
         self.lo = self.lo.min(v);
         self.hi = self.hi.max(v);
         // Backup.
@@ -165,6 +221,11 @@ impl Controller for Mcts {
         self.nodes.clear();
         self.lo = f64::INFINITY;
         self.hi = f64::NEG_INFINITY;
+        self.goal = if self.params.goal_weight > 0.0 {
+            GoalDistance::new(state)
+        } else {
+            None
+        };
         self.new_node(0, actions.len());
         let mut it = 0;
         let clock = Clock::new(budget, self.params.margin);

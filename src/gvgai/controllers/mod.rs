@@ -12,6 +12,7 @@
 //! milliseconds (BFS tables) is only done when enough time is left.
 
 pub mod bfs;
+pub mod goal;
 pub mod mcts;
 pub mod rhea;
 
@@ -101,6 +102,7 @@ pub const CONTROLLERS: &[&str] = &[
     "random",
     "onestep",
     "mcts",
+    "mcts:k=K,depth=D,goal=W",
     "rhea",
     "bfs",
     "iw",
@@ -133,12 +135,13 @@ pub fn make(
     Ok(match (name, arg) {
         ("random", None) => Box::new(RandomController::new(seed)),
         ("onestep" | "one-step", None) => Box::new(OneStep::new(seed)),
-        ("mcts", None) => Box::new(Mcts::new(
+        ("mcts", spec) => Box::new(Mcts::new(
             seed,
             MctsParams {
                 max_iterations: cap.unwrap_or(MctsParams::default().max_iterations),
                 ..MctsParams::default()
-            },
+            }
+            .with_spec(spec.unwrap_or(""))?,
         )),
         ("rhea", None) => Box::new(Rhea::new(
             seed,
@@ -268,6 +271,12 @@ pub struct PlayResult {
     pub init_ms: f64,
     /// Acts that took longer than the act budget (played as NIL).
     pub overspent: usize,
+    /// Acts that took longer than GVG-AI's disqualification limit ([`ACT_TIME_DISQ`]).
+    pub over_disq: usize,
+    /// Longest CPU time of the deciding thread in one `act` ([`thread_cpu_ms`]; `None` where
+    /// not available). On a loaded machine wall time exceeds it by the time the thread
+    /// waited for a core.
+    pub act_cpu_ms_max: Option<f64>,
     /// The actions played (`U D L R N S`), for `tablero gvgai replay --actions`.
     pub actions: String,
 }
@@ -288,14 +297,23 @@ pub fn play(
     controller.init(&state, &Budget::new(init_start + INIT_TIME, cancel.clone()));
     let init_ms = init_start.elapsed().as_secs_f64() * 1000.0;
     let mut act_ms_max: f64 = 0.0;
+    let mut act_cpu_ms_max: Option<f64> = None;
     let mut overspent = 0;
+    let mut over_disq = 0;
     let mut actions = String::new();
     while !state.is_over() {
+        let cpu_start = thread_cpu_ms();
         let start = Instant::now();
         let budget = Budget::new(start + act_time, cancel.clone());
         let mut action = controller.act(&state, &budget);
         let elapsed = start.elapsed();
+        if let (Some(a), Some(b)) = (cpu_start, thread_cpu_ms()) {
+            act_cpu_ms_max = Some(act_cpu_ms_max.unwrap_or(0.0).max(b - a));
+        }
         act_ms_max = act_ms_max.max(elapsed.as_secs_f64() * 1000.0);
+        if elapsed > ACT_TIME_DISQ {
+            over_disq += 1;
+        }
         if elapsed > act_time {
             action = Action::Nil;
             overspent += 1;
@@ -308,8 +326,29 @@ pub fn play(
         act_ms_max,
         init_ms,
         overspent,
+        over_disq,
+        act_cpu_ms_max,
         actions,
     })
+}
+
+/// CPU time the calling thread has run, in milliseconds (`CLOCK_THREAD_CPUTIME_ID`); `None`
+/// where that clock is not available.
+#[cfg(unix)]
+pub fn thread_cpu_ms() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` only writes the `timespec` it is given, which lives here.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6)
+}
+
+/// CPU time of the calling thread: not available on this platform.
+#[cfg(not(unix))]
+pub fn thread_cpu_ms() -> Option<f64> {
+    None
 }
 
 #[cfg(test)]
@@ -350,8 +389,10 @@ pub(crate) mod tests {
     fn registry_builds_every_listed_controller_and_rejects_others() {
         let s = ControllerSettings::seeded(1);
         for name in CONTROLLERS {
-            // `name:ARG` entries are built with a real argument: the shipped evolved NPC.
+            // `name:ARG` entries are built with a real argument: MCTS settings, the shipped
+            // evolved NPC.
             let (spec, expected) = match name.split_once(':') {
+                Some(("mcts", _)) => ("mcts:k=1, depth=20,goal=0".to_string(), "mcts"),
                 Some((n, _)) => (
                     format!(
                         "{n}:{}/data/evolve/npc_seed1.sexp",
@@ -371,7 +412,18 @@ pub(crate) mod tests {
             make("alphazero", &s),
             Err(ControllerError::Unknown(_))
         ));
-        assert!(make("mcts:extra", &s).is_err());
+        for bad in [
+            "mcts:extra",
+            "mcts:depth=0",
+            "mcts:k=-1",
+            "mcts:goal=x",
+            "mcts:uct=1",
+        ] {
+            assert!(
+                matches!(make(bad, &s), Err(ControllerError::Invalid { .. })),
+                "{bad}"
+            );
+        }
         assert!(!make("random", &s).map(|c| c.needs_model()).unwrap_or(true));
     }
 
@@ -410,5 +462,48 @@ pub(crate) mod tests {
         let r = play(&game, 1, 1, &mut c, Duration::from_secs(10)).unwrap();
         assert!(r.outcome.win, "{r:?}");
         assert!(r.outcome.ticks < 30, "{r:?}");
+    }
+
+    #[test]
+    fn mcts_goal_distance_reaches_a_goal_far_beyond_the_rollouts() {
+        // The goal is 30 cells away, rollouts are 3 steps: without the goal distance every
+        // rollout that avoids the trap has the same value.
+        let level = format!("{w}\nwtA{}gw\n{w}\n", " ".repeat(30), w = "w".repeat(35));
+        let game = Game::from_texts("corridor", CORRIDOR, &[level.as_str()]).unwrap();
+        let run = |goal_weight: f64| {
+            let params = MctsParams {
+                max_iterations: 100,
+                rollout_depth: 3,
+                goal_weight,
+                ..MctsParams::default()
+            };
+            let mut c = Mcts::new(7, params);
+            play(&game, 0, 1, &mut c, Duration::from_secs(10)).unwrap()
+        };
+        let with = run(1.0);
+        assert!(with.outcome.win && with.outcome.ticks <= 35, "{with:?}");
+        let without = run(0.0);
+        assert!(
+            !without.outcome.win || without.outcome.ticks > 60,
+            "{without:?}"
+        );
+    }
+
+    #[test]
+    fn play_reports_thread_cpu_time() {
+        let game = corridor();
+        let mut c = Mcts::new(
+            5,
+            MctsParams {
+                max_iterations: 200,
+                ..MctsParams::default()
+            },
+        );
+        let r = play(&game, 1, 1, &mut c, Duration::from_secs(10)).unwrap();
+        if cfg!(unix) {
+            let cpu = r.act_cpu_ms_max.unwrap();
+            assert!(cpu > 0.0 && cpu <= r.act_ms_max + 0.1, "{r:?}");
+        }
+        assert_eq!(r.over_disq, 0, "{r:?}");
     }
 }

@@ -178,20 +178,13 @@ impl Frame {
                 line: excerpt(line),
             });
         };
+        // An unknown observation type is ignored, the message kept (GVG-AI's `SocketComm`
+        // logs it and keeps the previous type).
         let obs_type = match parts.next().map(str::trim) {
-            None => None,
             Some("JSON") => Some(ObsType::Json),
             Some("IMAGE") => Some(ObsType::Image),
             Some("BOTH") => Some(ObsType::Both),
-            Some(other) => {
-                return Err(LineError::Malformed {
-                    reason: format!(
-                        "unknown observation type {:?} (JSON, IMAGE, BOTH)",
-                        excerpt(other)
-                    ),
-                    line: excerpt(line),
-                });
-            }
+            _ => None,
         };
         let mut f = Frame::new(parse_id(id, line)?, payload.trim());
         f.obs_type = obs_type;
@@ -285,16 +278,11 @@ mod tests {
         assert_eq!(f.to_line(), "12#ACTION_UP#JSON");
         let s = Frame::parse_server("3#{\"a\":\"#\"}").unwrap();
         assert_eq!((s.id, s.payload.as_str()), (3, "{\"a\":\"#\"}"));
-        for bad in [
-            "",
-            "START",
-            "x#START",
-            "-1#A",
-            "1#A#PNG",
-            "99999999999999999999999#A",
-        ] {
+        for bad in ["", "START", "x#START", "-1#A", "99999999999999999999999#A"] {
             assert!(Frame::parse_client(bad).is_err(), "{bad}");
         }
+        let f = Frame::parse_client("1#A#PNG").unwrap();
+        assert_eq!((f.payload.as_str(), f.obs_type), ("A", None));
         assert!(Frame::parse_server("abc").is_err());
     }
 }

@@ -6,10 +6,17 @@
 //! it answers `END_TRAINING`/`END_VALIDATION` (or `max_games` is reached); then the
 //! validation levels `validation_times` times; FINISH. Each level is INIT, one ACT per tick,
 //! then END (or ABORT if the client aborted). The learning track's 10-pixel cells are used.
+//! The observations carry the fields as GVG-AI's server fills them: `gameTick` 0 in the
+//! session's first INIT and −1 in later ones (the Java game is reset between levels), the
+//! cycle's tick in ACTs, the last cycle's tick (`ticks` of the result) in END/ABORT;
+//! `isValidation` only in INIT. An abort plays out its cycle with the avatar standing still,
+//! as `ACTION_ESCAPE` does in GVG-AI. A disqualification in training ends the session
+//! without FINISH, as `LearningMachine.runGames` returns there.
 //!
-//! Replies: an id lower than expected is a stale answer and skipped; a higher id ("from the
-//! future"), a malformed or oversized line or an unknown payload counts as no answer (NIL for
-//! an act, a random level after END) and is logged, as in GVG-AI. A closed connection or no
+//! Replies (GVG-AI `SocketComm.commRecv`): a line whose id is not the expected one (stale or
+//! "from the future"), a line without `#`, a blank, oversized or non-UTF-8 line is skipped
+//! (logged, counted) and the server keeps waiting; a reply with the right id but an unknown
+//! payload is NIL for an act and a random level after END. A closed connection or no valid
 //! reply within `reply_timeout` ends the session.
 
 use std::sync::Arc;
@@ -28,7 +35,7 @@ use super::LineError;
 use super::codec::{Frame, LineCodec, RawLine};
 use super::message::{NUM_TRAINING_LEVELS, Reply};
 use super::observation::{Phase, Sso};
-use crate::gvgai::engine::{Action, BlockSize, Game, Outcome};
+use crate::gvgai::engine::{Action, BlockSize, Game, GameState, Outcome};
 
 /// How a host session runs.
 #[derive(Debug, Clone)]
@@ -68,8 +75,10 @@ pub struct HostSummary {
     pub wins: usize,
     /// FINISH was sent.
     pub finished: bool,
-    /// Replies that were no answer: malformed or oversized lines, unknown payloads, ids from
-    /// the future.
+    /// The client was disqualified (INIT_FAILED, or END_OVERSPENT after a level).
+    pub disqualified: bool,
+    /// Lines skipped (malformed, oversized, not UTF-8, an id from the future) and replies
+    /// with an unknown payload (taken as NIL or a random level).
     pub bad_replies: usize,
     /// Replies with an old id, skipped.
     pub stale_replies: usize,
@@ -88,6 +97,8 @@ struct Conn<R, W> {
     next_id: u64,
     timeout: Duration,
     max: usize,
+    /// Levels whose INIT was sent (the Java game's tick is 0 before the first, −1 after).
+    levels_started: usize,
     summary: HostSummary,
 }
 
@@ -99,8 +110,8 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Conn<R, W> {
         Ok(())
     }
 
-    /// Send one message and wait for its reply payload (`None`: no valid answer).
-    async fn ask(&mut self, payload: String) -> Result<Option<String>, LineError> {
+    /// Send one message and wait for the reply with its id; other lines are skipped.
+    async fn ask(&mut self, payload: String) -> Result<String, LineError> {
         let id = self.next_id;
         self.tell(payload).await?;
         let deadline = tokio::time::Instant::now() + self.timeout;
@@ -115,13 +126,13 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Conn<R, W> {
                 RawLine::Line(l) => l,
                 RawLine::TooLong(len) => {
                     self.summary.bad_replies += 1;
-                    warn!("{}", LineError::TooLong { len, max: self.max });
-                    return Ok(None);
+                    warn!("{}; skipped", LineError::TooLong { len, max: self.max });
+                    continue;
                 }
                 RawLine::NotUtf8 => {
                     self.summary.bad_replies += 1;
-                    warn!("{}", LineError::NotUtf8);
-                    return Ok(None);
+                    warn!("{}; skipped", LineError::NotUtf8);
+                    continue;
                 }
             };
             if line.trim().is_empty() {
@@ -130,37 +141,47 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Conn<R, W> {
             match Frame::parse_client(&line) {
                 Err(e) => {
                     self.summary.bad_replies += 1;
-                    warn!("{e}");
-                    return Ok(None);
+                    warn!("{e}; skipped");
                 }
-                Ok(f) if f.id == id => return Ok(Some(f.payload)),
-                Ok(f) if f.id < id => {
-                    self.summary.stale_replies += 1;
-                    continue;
-                }
+                Ok(f) if f.id == id => return Ok(f.payload.trim().to_string()),
+                Ok(f) if f.id < id => self.summary.stale_replies += 1,
                 Ok(f) => {
                     self.summary.bad_replies += 1;
-                    warn!(
-                        got = f.id,
-                        expected = id,
-                        "reply from the future; taken as no answer"
-                    );
-                    return Ok(None);
+                    warn!(got = f.id, expected = id, "reply from the future; skipped");
                 }
             }
         }
     }
 
-    fn reply(&mut self, payload: Option<String>) -> Option<Reply> {
-        let p = payload?;
-        match Reply::parse(&p) {
-            Ok(r) => Some(r),
-            Err(e) => {
-                self.summary.bad_replies += 1;
-                warn!("{e}");
-                None
-            }
-        }
+    /// Count and log a reply whose payload means nothing at this point.
+    fn unknown(&mut self, payload: &str) {
+        self.summary.bad_replies += 1;
+        warn!(
+            "{}",
+            LineError::UnknownReply(payload.chars().take(80).collect())
+        );
+    }
+}
+
+/// What a reply to an ACT does (GVG-AI `LearningPlayer.act` and `MovingAvatar`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ActReply {
+    Play(Action),
+    /// `ABORT`, `END_OVERSPENT`, `ACTION_ESCAPE`: the game is aborted.
+    Abort,
+    /// Not an action: NIL is played.
+    Unknown,
+}
+
+fn act_reply(payload: &str) -> ActReply {
+    if payload == "ABORT" || payload == "END_OVERSPENT" {
+        return ActReply::Abort;
+    }
+    // `Types.ACTIONS.fromString` ignores case.
+    match Reply::parse(&payload.to_ascii_uppercase()) {
+        Ok(Reply::Action(a)) => ActReply::Play(a),
+        Ok(Reply::Escape) => ActReply::Abort,
+        _ => ActReply::Unknown,
     }
 }
 
@@ -182,6 +203,7 @@ where
         next_id: 0,
         timeout: settings.reply_timeout,
         max,
+        levels_started: 0,
         summary: HostSummary {
             game: settings.game.name.clone(),
             ..HostSummary::default()
@@ -216,11 +238,8 @@ async fn host_session<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed as u64);
     let start = conn.ask("START".into()).await?;
-    match conn.reply(start) {
-        Some(Reply::StartDone) => {}
-        other => {
-            return Err(LineError::StartRefused(format!("{other:?}")));
-        }
+    if !start.eq_ignore_ascii_case("START_DONE") {
+        return Err(LineError::StartRefused(start.chars().take(80).collect()));
     }
     // Phase 1: the training levels in order.
     let mut last = LevelEnd::Next(0);
@@ -234,8 +253,7 @@ async fn host_session<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
         }
     }
     if matches!(last, LevelEnd::Disqualified) {
-        conn.tell("FINISH".into()).await?;
-        conn.summary.finished = true;
+        // `runGames` returns without FINISH; the connection closes.
         return Ok(());
     }
     // Phase 2: the levels the client chooses.
@@ -245,18 +263,19 @@ async fn host_session<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
         }
         last = play_level(conn, settings, level.min(n_levels - 1), false, &mut rng).await?;
     }
-    // Validation.
-    if !matches!(last, LevelEnd::Disqualified) {
-        'validation: for _ in 0..settings.validation_times {
-            for &level in &settings.validation {
-                if conn.summary.games.len() >= settings.max_games {
-                    break 'validation;
-                }
-                if let LevelEnd::Disqualified =
-                    play_level(conn, settings, level, true, &mut rng).await?
-                {
-                    break 'validation;
-                }
+    if matches!(last, LevelEnd::Disqualified) {
+        return Ok(());
+    }
+    // Validation: a disqualification ends the round, the next round still plays.
+    'validation: for _ in 0..settings.validation_times {
+        for &level in &settings.validation {
+            if conn.summary.games.len() >= settings.max_games {
+                break 'validation;
+            }
+            if let LevelEnd::Disqualified =
+                play_level(conn, settings, level, true, &mut rng).await?
+            {
+                break;
             }
         }
     }
@@ -274,40 +293,51 @@ async fn play_level<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
 ) -> Result<LevelEnd, LineError> {
     let seed = settings.seed.wrapping_add(conn.summary.games.len() as i64);
     let mut state = settings.game.start_with(level, seed, BlockSize::Learning)?;
-    let init = Sso::from_state(&state, Phase::Init, validation);
+    let mut init = Sso::from_state(&state, Phase::Init, validation);
+    init.game_tick = Some(init_tick(conn.levels_started));
+    conn.levels_started += 1;
     let answer = conn.ask(to_json(&init)?).await?;
-    if conn.reply(answer) == Some(Reply::InitFailed) {
+    if answer == "INIT_FAILED" {
         info!(level, "client failed to initialise: disqualified");
+        conn.summary.disqualified = true;
         return Ok(LevelEnd::Disqualified);
     }
     let mut aborted = false;
     let mut reply_ms_max: f64 = 0.0;
     while !state.is_over() {
-        let obs = Sso::from_state(&state, Phase::Act, validation);
+        // Only INIT carries `isValidation` (GVG-AI sets it there alone).
+        let obs = Sso::from_state(&state, Phase::Act, false);
         let sent = Instant::now();
         let answer = conn.ask(to_json(&obs)?).await?;
         reply_ms_max = reply_ms_max.max(sent.elapsed().as_secs_f64() * 1000.0);
-        let action = match conn.reply(answer) {
-            Some(Reply::Action(a))
-                if a == Action::Nil || state.available_actions().contains(&a) =>
-            {
-                a
-            }
-            Some(Reply::Escape | Reply::Abort | Reply::EndOverspent) => {
+        let action = match act_reply(&answer) {
+            ActReply::Play(a) if a == Action::Nil || state.available_actions().contains(&a) => a,
+            ActReply::Play(_) => Action::Nil,
+            ActReply::Abort => {
+                // GVG-AI ends the game but finishes the cycle; ESCAPE moves nothing.
                 aborted = true;
+                state.advance(Action::Nil);
                 break;
             }
-            _ => Action::Nil,
+            ActReply::Unknown => {
+                conn.unknown(&answer);
+                Action::Nil
+            }
         };
         state.advance(action);
     }
-    let phase = if aborted { Phase::Abort } else { Phase::End };
-    let end = Sso::from_state(&state, phase, validation);
     let outcome = Outcome::of(&state);
+    let phase = if aborted { Phase::Abort } else { Phase::End };
+    let mut end = Sso::from_state(&state, phase, false);
+    end.game_tick = Some(end_tick(&state));
+    end.is_game_over = Some(true);
+    if aborted {
+        end.avatar_last_action = Some("ACTION_ESCAPE".into());
+    }
     let game = HostGame {
         level,
         validation,
-        win: outcome.win && !aborted,
+        win: outcome.win,
         score: outcome.score,
         ticks: outcome.ticks,
         aborted,
@@ -323,15 +353,30 @@ async fn play_level<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
     );
     conn.summary.games.push(game);
     let answer = conn.ask(to_json(&end)?).await?;
-    let Some(p) = answer else {
-        return Ok(LevelEnd::Disqualified);
-    };
-    Ok(match Reply::parse(&p) {
+    Ok(match Reply::parse(&answer) {
+        _ if answer.eq_ignore_ascii_case("END_OVERSPENT") => {
+            conn.summary.disqualified = true;
+            LevelEnd::Disqualified
+        }
         Ok(Reply::Level(n)) if n <= NUM_TRAINING_LEVELS => LevelEnd::Next(n),
         Ok(Reply::EndTraining | Reply::EndValidation) => LevelEnd::FinishRound,
-        Ok(Reply::EndOverspent) => LevelEnd::Disqualified,
-        _ => LevelEnd::Next(rng.gen_range(0..NUM_TRAINING_LEVELS)),
+        _ => {
+            conn.unknown(&answer);
+            LevelEnd::Next(rng.gen_range(0..NUM_TRAINING_LEVELS))
+        }
     })
+}
+
+/// `gameTick` of an INIT: the Java game's tick before its first level is 0; `Game.reset`
+/// after every level sets −1, which the next level's INIT shows.
+fn init_tick(levels_started: usize) -> i32 {
+    if levels_started == 0 { 0 } else { -1 }
+}
+
+/// `gameTick` of an END/ABORT: the tick of the game's last cycle (GVG-AI's real game counts
+/// cycles from 0; tablero's state counts advances).
+fn end_tick(state: &GameState) -> i32 {
+    state.tick() - 1
 }
 
 fn to_json(sso: &Sso) -> Result<String, LineError> {
