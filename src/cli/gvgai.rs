@@ -57,8 +57,9 @@ pub struct PlanArgs {
     /// Only optimal planners: the plan is provably shortest.
     #[arg(long)]
     optimal: bool,
-    /// portfolio (default), a portfolio member (lama, hadd-lm, hff, bfws, iw1, iw2, siw,
-    /// astar-lmcut, astar-hmax, astar-blind) or fast-downward.
+    /// portfolio (default), a portfolio member (lama, hadd-lm, hff, hff-type, lama-type,
+    /// hadd-type, lmcut-type, bfws, iw1, iw2, siw, astar-lmcut, astar-hmax, astar-blind) or
+    /// fast-downward.
     #[arg(long)]
     planner: Option<String>,
     /// Seconds (default: planning.timeout).

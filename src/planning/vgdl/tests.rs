@@ -32,3 +32,33 @@ fn puzzle_levels_plan_and_win_on_replay() {
         }
     }
 }
+
+/// The seeded LM-cut is nearly exact along an optimal Zen Puzzle plan (g + h stays within
+/// one of the plan's length: the walk to the garden is underestimated by one). Plain LM-cut valued a state 9 moves into level 0's 36-move plan at 14 with 26
+/// tiles unvisited (f = 23), which left A* unable to finish the level.
+#[test]
+fn seeded_lmcut_is_exact_along_an_optimal_zen_plan() {
+    use crate::planning::search::relaxed::{LmCut, RelaxedTask};
+    use std::sync::Arc;
+    let g = shipped("zenpuzzle").unwrap();
+    let st = g.start(0, 0).unwrap();
+    let tr = Translator::new(&st, TranslateOptions::default())
+        .unwrap()
+        .translate(&st, "zenpuzzle")
+        .unwrap();
+    let task = crate::planning::ground::ground(&tr.domain, &tr.problem).unwrap();
+    let mut o = opts(true);
+    o.planner = Some("astar-lmcut".into());
+    let r = crate::planning::solve_task(task.clone(), &o, std::time::Instant::now()).unwrap();
+    assert!(r.optimal);
+    assert_eq!(r.length, 36);
+    let mut lmcut = LmCut::new(Arc::new(RelaxedTask::new(&task)));
+    let mut s = task.initial_state();
+    for (g, &op) in r.ops.iter().enumerate() {
+        let h = lmcut.evaluate(&s).unwrap();
+        assert!(g as u64 + h <= 36, "step {g}: inadmissible h = {h}");
+        assert!(g as u64 + h >= 35, "step {g}: weak h = {h}");
+        s = task.apply(&s, op);
+    }
+    assert_eq!(lmcut.evaluate(&s), Some(0));
+}
