@@ -235,7 +235,7 @@ impl Default for EvolveConfig {
             dungeon_rooms_weight: 0.4,
             dungeon_window_min: 15,
             dungeon_window_max: 30,
-            dungeon_window_penalty: 1.0,
+            dungeon_window_penalty: 2.0,
             dungeon_check_controller: "dungeon-bfs".into(),
             dungeon_check_act_ms: 100,
             dungeon_check_expansions: 200_000,
