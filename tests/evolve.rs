@@ -242,8 +242,8 @@ fn env_or(name: &str, default: usize) -> usize {
 }
 
 /// Dungeons for EVOLVE_SEEDS seeds (EVOLVE_GENS generations, EVOLVE_POP individuals,
-/// EVOLVE_PENALTY window penalty): share in 15–30 rooms, with key and exit reachable, won by
-/// IW (1 s per act).
+/// EVOLVE_PENALTY window penalty, default the config's): share in 15–30 rooms, with key and
+/// exit reachable, won by the check (EVOLVE_CHECK, default the config's `dungeon-bfs`).
 #[test]
 #[ignore]
 fn measure_dungeons() {
