@@ -60,7 +60,8 @@ fn planner_controller_wins_deterministic_puzzles() {
 }
 
 /// Plays NIL instead of the controller's choice on some acts, as GVG-AI does when an act
-/// overruns its budget: the state then diverges from the plan's prediction.
+/// overruns its budget: the state then diverges from the plan's prediction, and the
+/// controller must replan (also when its plan runs out without a win).
 struct Overrun {
     inner: Box<dyn Controller>,
     act: usize,
@@ -76,6 +77,9 @@ impl Controller for Overrun {
     }
     fn act(&mut self, state: &GameState, budget: &Budget) -> Action {
         let a = self.inner.act(state, budget);
+        // Let ticks take some real time, as in a real game: the controller answers NIL at
+        // once while its planner thread works, and `play` does not wait for the budget.
+        std::thread::sleep(Duration::from_millis(5));
         self.act += 1;
         if self.at.contains(&self.act) {
             Action::Nil

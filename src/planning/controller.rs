@@ -234,6 +234,14 @@ impl Active {
                 }
             }
         }
+        if self.plan.is_empty() && self.expected.is_some() {
+            // The plan is used up and the game still runs: plan again from here.
+            tracing::info!("planner: the plan ended without a win; replanning");
+            self.replans += 1;
+            self.expected = None;
+            self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
+            return Action::Nil;
+        }
         self.next_action()
     }
 
