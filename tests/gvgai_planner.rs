@@ -59,6 +59,51 @@ fn planner_controller_wins_deterministic_puzzles() {
     }
 }
 
+/// Plays NIL instead of the controller's choice on some acts, as GVG-AI does when an act
+/// overruns its budget: the state then diverges from the plan's prediction, and the
+/// controller must replan (also when its plan runs out without a win).
+struct Overrun {
+    inner: Box<dyn Controller>,
+    act: usize,
+    at: &'static [usize],
+}
+
+impl Controller for Overrun {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn init(&mut self, state: &GameState, budget: &Budget) {
+        self.inner.init(state, budget);
+    }
+    fn act(&mut self, state: &GameState, budget: &Budget) -> Action {
+        let a = self.inner.act(state, budget);
+        // Let ticks take some real time, as in a real game: the controller answers NIL at
+        // once while its planner thread works, and `play` does not wait for the budget.
+        std::thread::sleep(Duration::from_millis(5));
+        self.act += 1;
+        if self.at.contains(&self.act) {
+            Action::Nil
+        } else {
+            a
+        }
+    }
+}
+
+#[test]
+fn planner_controller_replans_after_overrun_acts() {
+    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
+    for (game, level) in [("sokoban", 1), ("zenpuzzle", 3)] {
+        let g = shipped(game).unwrap();
+        let mut c = Overrun {
+            inner: make("planner", &ControllerSettings::seeded(0)).unwrap(),
+            act: 0,
+            at: &[4, 6, 7, 20],
+        };
+        let r = play(&g, level, 0, &mut c, ACT_TIME).unwrap();
+        assert!(r.outcome.win, "{game} {level}: {r:?}");
+    }
+}
+
 #[test]
 fn planner_controller_wins_butterflies_level_0() {
     let g = shipped("butterflies").unwrap();

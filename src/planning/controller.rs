@@ -191,8 +191,9 @@ impl Active {
                     self.install(p);
                 }
                 Some(Err(e)) => {
+                    // Plan again from the next state (the error may be a deadline).
                     tracing::warn!("planner: {e}");
-                    self.waiting = None;
+                    self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
                     self.plan.clear();
                     self.expected = None;
                     return Action::Nil;
@@ -223,14 +224,23 @@ impl Active {
                             self.install(p);
                             self.next_action()
                         }
-                        Some(Err(_)) => {
-                            self.waiting = None;
+                        Some(Err(e)) => {
+                            tracing::warn!("planner: {e}");
+                            self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
                             Action::Nil
                         }
                         None => Action::Nil,
                     };
                 }
             }
+        }
+        if self.plan.is_empty() && self.expected.is_some() {
+            // The plan is used up and the game still runs: plan again from here.
+            tracing::info!("planner: the plan ended without a win; replanning");
+            self.replans += 1;
+            self.expected = None;
+            self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
+            return Action::Nil;
         }
         self.next_action()
     }
@@ -377,7 +387,7 @@ impl PlannerController {
                 }
                 Some(Err(e)) => {
                     tracing::warn!("planner: {e}");
-                    a.waiting = None;
+                    a.waiting = Some(a.request(state, DETERMINISTIC_TIMEOUT));
                 }
                 None => {}
             }
