@@ -422,13 +422,42 @@ pub fn unit_plans(board: &Board, unit: &Unit, max_no_plan: usize) -> Vec<Plan> {
     typed
 }
 
+/// The hold of `unit` as its only plan (the fallback).
+pub fn hold_only(board: &Board, unit: &Unit) -> Vec<Plan> {
+    vec![Plan {
+        unit: *unit,
+        dest: unit.location,
+        utility: board.utility(unit.kind, unit.location),
+        plan_type: plan_type::NO_PLAN,
+        enemies: 0,
+        allies: 0,
+        fallback: true,
+    }]
+}
+
 /// Plans of all own units; type-5 (unblock) utilities are weighted by the
 /// share of the blocking neighbour's plans that leave its province.
 pub fn all_plans(board: &Board, max_no_plan: usize) -> Vec<Vec<Plan>> {
+    all_plans_until(board, max_no_plan, None)
+}
+
+/// [`all_plans`], anytime: units reached after `deadline` get only their
+/// hold (so a valid joint action is always ready in time).
+pub fn all_plans_until(
+    board: &Board,
+    max_no_plan: usize,
+    deadline: Option<std::time::Instant>,
+) -> Vec<Vec<Plan>> {
     let mut all: Vec<Vec<Plan>> = board
         .mine
         .iter()
-        .map(|u| unit_plans(board, u, max_no_plan))
+        .map(|u| {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                hold_only(board, u)
+            } else {
+                unit_plans(board, u, max_no_plan)
+            }
+        })
         .collect();
     let leave_share: Vec<(Province, i64, i64)> = all
         .iter()

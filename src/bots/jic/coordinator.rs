@@ -226,7 +226,7 @@ impl Dfs<'_> {
         }
         self.result.nodes += 1;
         if self.result.nodes >= self.params.max_nodes
-            || (self.result.nodes % 256 == 0 && Instant::now() >= self.params.deadline)
+            || (self.result.nodes % 32 == 0 && Instant::now() >= self.params.deadline)
         {
             self.stop = true;
             return;
