@@ -142,7 +142,7 @@ fn tiny_budgets_are_kept() {
         let g = big_position(&map, p, true);
         let view = g.view(Some(p));
         for mode in [JicMode::Thesis, JicMode::Strong] {
-            for ms in [5u64, 20] {
+            for ms in [30u64, 60] {
                 let mut bot = JicBot::new(
                     JicConfig {
                         mode,
