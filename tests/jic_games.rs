@@ -131,6 +131,42 @@ fn seventeen_units_decide_inside_the_budget() {
     }
 }
 
+/// With a tiny phase budget (10 % of it is the decision deadline), every
+/// decision — plan generation, coordinator, strong evaluation — stops at the
+/// deadline and the order set is ready inside the phase budget, for 17-unit
+/// positions in both modes.
+#[test]
+fn tiny_budgets_are_kept() {
+    let map = Map::standard();
+    for (p, _) in map.powers() {
+        let g = big_position(&map, p, true);
+        let view = g.view(Some(p));
+        for mode in [JicMode::Thesis, JicMode::Strong] {
+            for ms in [30u64, 60] {
+                let mut bot = JicBot::new(
+                    JicConfig {
+                        mode,
+                        ..JicConfig::default()
+                    },
+                    3,
+                );
+                let t = Instant::now();
+                let orders = bot.orders(&view, budget(ms));
+                let took = t.elapsed();
+                eprintln!("{mode:?} {ms} ms: {took:?}");
+                assert!(
+                    took <= Duration::from_millis(ms),
+                    "{mode:?}: {ms} ms phase budget, decision took {took:?}"
+                );
+                assert_eq!(orders.len(), 17, "{mode:?}");
+                for o in &orders {
+                    assert!(check_order(&view, p, o, 0).is_ok(), "{o:?}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn repeated_bounces_trigger_deadlock_repair() {
     let map = Map::standard();

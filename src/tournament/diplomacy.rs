@@ -205,7 +205,8 @@ pub fn game_seed(seed: u64, g: usize) -> u64 {
     mix(seed ^ mix(g as u64))
 }
 
-fn bot_seed(game_seed: u64, seat: usize) -> u64 {
+/// The seed of seat `seat` in the game seeded `game_seed`.
+pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
     mix(game_seed.wrapping_add(1 + seat as u64))
 }
 

@@ -335,7 +335,8 @@ pub fn classify(board: &Board, unit: &Unit, dest: Location, surrounded: bool) ->
     }
     if fall && centre && owner == Some(board.me) {
         // Retake an own centre an enemy stands on, or keep one an enemy can reach.
-        if board.enemy_at(p) || (board.enemies_reaching(p) > 0 && (hold || !board.own_at(p))) {
+        // "Prevent losing an SC that an enemy occupies in the FAL phase".
+        if board.enemy_at(p) {
             return RECOVER_FALL;
         }
     }
@@ -374,6 +375,11 @@ pub fn unit_plans(board: &Board, unit: &Unit, max_no_plan: usize) -> Vec<Plan> {
     let mut typed = Vec::new();
     let mut untyped = Vec::new();
     for dest in acts {
+        // Cuadro 10: moves into a province an own unit holds are not
+        // plans (only type 5 weighs them, for a surrounded unit).
+        if !surrounded && dest.province != unit.location.province && board.own_at(dest.province) {
+            continue;
+        }
         let plan = Plan {
             unit: *unit,
             dest,
@@ -390,6 +396,11 @@ pub fn unit_plans(board: &Board, unit: &Unit, max_no_plan: usize) -> Vec<Plan> {
         }
     }
     untyped.sort_by_key(|p| std::cmp::Reverse(p.utility));
+    // Cuadro 10 lists only typed plans (1 × 1 × 2 combinations): "no plan"
+    // actions are proposed only by a unit without any typed plan.
+    if !typed.is_empty() {
+        untyped.clear();
+    }
     untyped.truncate(max_no_plan);
     typed.extend(untyped);
     typed.sort_by(|a, b| {
@@ -411,13 +422,42 @@ pub fn unit_plans(board: &Board, unit: &Unit, max_no_plan: usize) -> Vec<Plan> {
     typed
 }
 
+/// The hold of `unit` as its only plan (the fallback).
+pub fn hold_only(board: &Board, unit: &Unit) -> Vec<Plan> {
+    vec![Plan {
+        unit: *unit,
+        dest: unit.location,
+        utility: board.utility(unit.kind, unit.location),
+        plan_type: plan_type::NO_PLAN,
+        enemies: 0,
+        allies: 0,
+        fallback: true,
+    }]
+}
+
 /// Plans of all own units; type-5 (unblock) utilities are weighted by the
 /// share of the blocking neighbour's plans that leave its province.
 pub fn all_plans(board: &Board, max_no_plan: usize) -> Vec<Vec<Plan>> {
+    all_plans_until(board, max_no_plan, None)
+}
+
+/// [`all_plans`], anytime: units reached after `deadline` get only their
+/// hold (so a valid joint action is always ready in time).
+pub fn all_plans_until(
+    board: &Board,
+    max_no_plan: usize,
+    deadline: Option<std::time::Instant>,
+) -> Vec<Vec<Plan>> {
     let mut all: Vec<Vec<Plan>> = board
         .mine
         .iter()
-        .map(|u| unit_plans(board, u, max_no_plan))
+        .map(|u| {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                hold_only(board, u)
+            } else {
+                unit_plans(board, u, max_no_plan)
+            }
+        })
         .collect();
     let leave_share: Vec<(Province, i64, i64)> = all
         .iter()
@@ -505,6 +545,40 @@ mod tests {
         assert_eq!(
             (con_bul.enemies, con_bul.allies, con_bul.plan_type),
             (0, 0, 4)
+        );
+    }
+
+    #[test]
+    fn plan_base_is_cuadro_10() {
+        // Cuadro 10: CON proposes only → BUL, SMY only → ARM, ANK → BLA and
+        // → ARM (no "no plan" actions when a unit has typed plans; no moves
+        // into provinces own units hold); the hold is only the fallback.
+        let map = Map::standard();
+        let b = turkey_board(&map);
+        let all = all_plans(&b, 2);
+        let mut base: Vec<(String, Vec<String>)> = all
+            .iter()
+            .map(|ps| {
+                let from = map.name(ps[0].unit.location.province).to_string();
+                let mut to: Vec<String> = ps
+                    .iter()
+                    .filter(|p| !p.fallback)
+                    .map(|p| map.name(p.dest.province).to_string())
+                    .collect();
+                to.sort();
+                assert!(ps.iter().any(|p| p.fallback && p.is_hold()), "{from}");
+                (from, to)
+            })
+            .collect();
+        base.sort();
+        let want = |f: &str, t: &[&str]| (f.to_string(), t.iter().map(|x| x.to_string()).collect());
+        assert_eq!(
+            base,
+            vec![
+                want("ANK", &["ARM", "BLA"]),
+                want("CON", &["BUL"]),
+                want("SMY", &["ARM"]),
+            ]
         );
     }
 

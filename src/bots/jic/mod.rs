@@ -35,7 +35,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::budget::Budget;
 use crate::diplomacy::model::{Order, PhaseKind, Power, Province, Season};
 use crate::diplomacy::{GameView, Player};
-use agent::{Board, Plan, all_plans};
+use agent::{Board, Plan, all_plans_until};
 pub use config::{JicConfig, JicMode};
 use coordinator::{Choice, SearchParams, all_valid, improve, partitions, score, search, to_orders};
 
@@ -245,7 +245,7 @@ impl JicBot {
     ) -> Vec<Order> {
         let cfg = self.config.clone();
         let strong = cfg.mode == JicMode::Strong;
-        let plans = all_plans(board, cfg.max_no_plan);
+        let plans = all_plans_until(board, cfg.max_no_plan, Some(deadline));
         let n = plans.len();
         let cap = cfg.support_gain_cap;
         let total = deadline.saturating_duration_since(start);
@@ -440,6 +440,9 @@ impl JicBot {
         // One-unit deviations of the best: each unit's other plans, and holds.
         let mut devs = Vec::new();
         for i in 0..n {
+            if Instant::now() >= deadline {
+                return best_orders;
+            }
             for k in 0..plans[i].len() {
                 let mut a = best.to_vec();
                 if a[i] == Some(Choice::Plan(k)) {
@@ -460,6 +463,9 @@ impl JicBot {
                 push(v, &mut cands);
             }
         }
+        if Instant::now() >= deadline {
+            return best_orders;
+        }
         let samples = strong::mixed_samples(
             view,
             board.me,
@@ -473,6 +479,9 @@ impl JicBot {
             Season::Spring
         };
         let mut evals = strong::EvalBudget::new(cfg.max_evaluations, deadline);
+        if Instant::now() >= deadline {
+            return best_orders;
+        }
         let (i, rounds) = strong::choose(
             board.map,
             board.me,
