@@ -205,27 +205,7 @@ impl View<'_> {
 
     /// No wall strictly between a and b (Bresenham, as the simulator).
     fn line_of_sight(&mut self, a: (i32, i32), b: (i32, i32)) -> bool {
-        let (mut x, mut y) = a;
-        let dx = (b.0 - a.0).abs();
-        let dy = -(b.1 - a.1).abs();
-        let sx = if a.0 < b.0 { 1 } else { -1 };
-        let sy = if a.1 < b.1 { 1 } else { -1 };
-        let mut err = dx + dy;
-        while (x, y) != b {
-            if (x, y) != a && self.wall((x, y)) {
-                return false;
-            }
-            let e2 = 2 * err;
-            if e2 >= dy {
-                err += dy;
-                x += sx;
-            }
-            if e2 <= dx {
-                err += dx;
-                y += sy;
-            }
-        }
-        true
+        crate::evolve::npc::sim::line_of_sight(a, b, |c| self.wall(c))
     }
 
     /// First heading of a shortest path from the NPC to `goal` over non-wall cells.
