@@ -5,7 +5,7 @@ Downward (lama-first and astar(lmcut())) on the same generated PDDL, every plan 
 tablero's engine. Prints a Markdown table on stdout, progress on stderr.
 
 Usage: TABLERO_FAST_DOWNWARD=$(bash tests/fast_downward/setup.sh) \
-       python3 scripts/planning_bench.py [path/to/tablero] [sat_timeout] [opt_timeout]
+       python3 benches/scripts/planning_bench.py [path/to/tablero] [sat_timeout] [opt_timeout]
 """
 import json
 import os
