@@ -15,6 +15,19 @@ pub struct CurvePoint {
     pub best_ever: f64,
 }
 
+impl CurvePoint {
+    /// The point of one generation from its fitness statistics.
+    pub fn new(generation: usize, stats: &crate::evolve::ga::Stats, best_ever: f64) -> Self {
+        CurvePoint {
+            generation,
+            best: stats.best,
+            mean: stats.mean,
+            std: stats.std,
+            best_ever,
+        }
+    }
+}
+
 /// `generation,best,mean,std,best_ever` with a header.
 pub fn csv(points: &[CurvePoint]) -> String {
     let mut s = String::from("generation,best,mean,std,best_ever\n");

@@ -128,13 +128,7 @@ pub fn dungeon(
     let points: Vec<CurvePoint> = res
         .history
         .iter()
-        .map(|r| CurvePoint {
-            generation: r.generation,
-            best: r.stats.best,
-            mean: r.stats.mean,
-            std: r.stats.std,
-            best_ever: r.best_ever,
-        })
+        .map(|r| CurvePoint::new(r.generation, &r.stats, r.best_ever))
         .collect();
     write(out, "progress.csv", &report::csv(&points))?;
     write(
@@ -279,13 +273,7 @@ pub fn npc(
     let points: Vec<CurvePoint> = res
         .history
         .iter()
-        .map(|r| CurvePoint {
-            generation: r.generation,
-            best: r.stats.best,
-            mean: r.stats.mean,
-            std: r.stats.std,
-            best_ever: r.best_ever,
-        })
+        .map(|r| CurvePoint::new(r.generation, &r.stats, r.best_ever))
         .collect();
     let dir = out
         .parent()

@@ -625,24 +625,28 @@ mod tests {
     use crate::diplomacy::phases::initial_ownership;
     use rand::SeedableRng;
 
+    /// An English army and fleet, the convoy tests' pieces.
+    fn english_army_and_fleet(map: &Map, army_at: &str, fleet_at: &str) -> (Unit, Unit) {
+        let eng = map.power("ENG").unwrap();
+        let unit = |kind, at: &str| Unit {
+            power: eng,
+            kind,
+            location: Location::new(map.province(at).unwrap()),
+        };
+        (
+            unit(UnitType::Army, army_at),
+            unit(UnitType::Fleet, fleet_at),
+        )
+    }
+
     #[test]
     fn convoys_to_any_coast_only_when_asked() {
         let map = Map::standard();
-        let eng = map.power("ENG").unwrap();
         let owners = initial_ownership(&map);
         let p = |n: &str| map.province(n).unwrap();
-        let army = Unit {
-            power: eng,
-            kind: UnitType::Army,
-            location: Location::new(p("WAL")),
-        };
-        let fleet = Unit {
-            power: eng,
-            kind: UnitType::Fleet,
-            location: Location::new(p("ECH")),
-        };
+        let (army, fleet) = english_army_and_fleet(&map, "WAL", "ECH");
         let units = vec![army, fleet];
-        let b = Board::from_parts(&map, eng, Season::Spring, &units, &owners, 20);
+        let b = Board::from_parts(&map, army.power, Season::Spring, &units, &owners, 20);
         let base = [Order::Hold(army), Order::Hold(fleet)];
         let to_pic = |vs: &[Vec<Order>]| {
             vs.iter().any(|v| {
@@ -750,21 +754,11 @@ mod tests {
     #[test]
     fn convoy_variant_is_legal_for_the_adjudicator() {
         let map = Map::standard();
-        let eng = map.power("ENG").unwrap();
         let owners = initial_ownership(&map);
         let p = |n: &str| map.province(n).unwrap();
-        let army = Unit {
-            power: eng,
-            kind: UnitType::Army,
-            location: Location::new(p("YOR")),
-        };
-        let fleet = Unit {
-            power: eng,
-            kind: UnitType::Fleet,
-            location: Location::new(p("NTH")),
-        };
+        let (army, fleet) = english_army_and_fleet(&map, "YOR", "NTH");
         let units = vec![army, fleet];
-        let b = Board::from_parts(&map, eng, Season::Spring, &units, &owners, 20);
+        let b = Board::from_parts(&map, army.power, Season::Spring, &units, &owners, 20);
         let vs = convoy_variants(&b, &[Order::Hold(army), Order::Hold(fleet)], false);
         assert!(!vs.is_empty());
         let nwy = vs
