@@ -439,24 +439,9 @@ mod tests {
             simplify(&mut s.patrol, TreeKind::Patrol, &mut rng);
             simplify(&mut s.attack, TreeKind::Attack, &mut rng);
             for kind in [PlayerKind::Random, PlayerKind::Aggressive] {
-                let mut a = episode(
-                    &arena,
-                    ((6, 5), 1),
-                    (1, 1),
-                    kind,
-                    Brain::Evolved(&ind),
-                    &sp,
-                    k,
-                );
-                let mut b = episode(
-                    &arena,
-                    ((6, 5), 1),
-                    (1, 1),
-                    kind,
-                    Brain::Evolved(&s),
-                    &sp,
-                    k,
-                );
+                let play = |brain| episode(&arena, ((6, 5), 1), (1, 1), kind, brain, &sp, k);
+                let mut a = play(Brain::Evolved(&ind));
+                let mut b = play(Brain::Evolved(&s));
                 // Rule 4 on a SiJugadorDetectado can drop the detection credit (FactorPatrulla
                 // records the test itself); behaviour is otherwise identical.
                 a.factor_patrulla = false;
