@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use tablero::bots;
 use tablero::budget::{Budget, CancelFlag};
 use tablero::config::Config;
-use tablero::diplomacy::game::{Game, standard_opening};
+use tablero::diplomacy::game::Game;
 use tablero::diplomacy::judge::Rules;
 use tablero::diplomacy::map::Map;
-use tablero::diplomacy::model::{Order, Phase, Power, Season};
+use tablero::diplomacy::model::{Order, Power};
 use tablero::tournament::diplomacy::{bot_seed, game_seed};
 
 fn loc(map: &Map, l: tablero::diplomacy::model::Location) -> String {
@@ -103,15 +103,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let s = seat_of(power);
         players.push(bots::make_with(&seats[s], bot_seed(gs, s), &config.jic)?);
     }
-    let mut game = Game::new(
-        map.clone(),
-        Phase {
-            year: 1901,
-            season: Season::Spring,
-        },
-        standard_opening(&map),
-        Rules::default(),
-    )?;
+    let mut game = Game::standard(Rules::default());
     loop {
         let phase = game.phase();
         if game.solo_winner().is_some() || phase.year > end_year {
