@@ -492,14 +492,18 @@ mod tests {
         assert_eq!(success(1, 2), 250);
     }
 
+    /// `power`'s plans (at most 2 no-plan actions) in the standard opening position.
+    fn opening_plans(map: &Map, power: crate::diplomacy::Power, season: Season) -> Vec<Vec<Plan>> {
+        let units = standard_opening(map);
+        let owners = initial_ownership(map);
+        let b = Board::from_parts(map, power, season, &units, &owners, 20);
+        all_plans(&b, 2)
+    }
+
     #[test]
     fn turkey_opening_search_respects_constraints() {
         let map = Map::standard();
-        let units = standard_opening(&map);
-        let owners = initial_ownership(&map);
-        let tur = map.power("TUR").unwrap();
-        let b = Board::from_parts(&map, tur, Season::Spring, &units, &owners, 20);
-        let plans = all_plans(&b, 2);
+        let plans = opening_plans(&map, map.power("TUR").unwrap(), Season::Spring);
         let scope: Vec<usize> = (0..plans.len()).collect();
         let r = search(&map, &plans, &scope, &vec![None; plans.len()], params(20));
         assert!(r.complete);
@@ -543,11 +547,7 @@ mod tests {
         // C3 of thesis §4.4: CON→BUL (type 4), SMY→ARM (6), ANK S SMY→ARM
         // (counts as 6): Σ 2^(10 − id) = 64 + 16 + 16 = 96, as printed.
         let map = Map::standard();
-        let units = standard_opening(&map);
-        let owners = initial_ownership(&map);
-        let tur = map.power("TUR").unwrap();
-        let b = Board::from_parts(&map, tur, Season::Spring, &units, &owners, 20);
-        let plans = all_plans(&b, 2);
+        let plans = opening_plans(&map, map.power("TUR").unwrap(), Season::Spring);
         let idx = |from: &str| {
             plans
                 .iter()
@@ -584,11 +584,8 @@ mod tests {
         // Brute force over all plan combinations (no supports) never beats the
         // search's best, which also considers supports.
         let map = Map::standard();
-        let units = standard_opening(&map);
-        let owners = initial_ownership(&map);
         for (pw, _) in map.powers() {
-            let b = Board::from_parts(&map, pw, Season::Fall, &units, &owners, 20);
-            let plans = all_plans(&b, 2);
+            let plans = opening_plans(&map, pw, Season::Fall);
             let n = plans.len();
             let scope: Vec<usize> = (0..n).collect();
             let r = search(&map, &plans, &scope, &vec![None; n], params(1));
@@ -631,11 +628,7 @@ mod tests {
     #[test]
     fn partitions_are_by_type_and_capped() {
         let map = Map::standard();
-        let units = standard_opening(&map);
-        let owners = initial_ownership(&map);
-        let rus = map.power("RUS").unwrap();
-        let b = Board::from_parts(&map, rus, Season::Spring, &units, &owners, 20);
-        let plans = all_plans(&b, 2);
+        let plans = opening_plans(&map, map.power("RUS").unwrap(), Season::Spring);
         let parts = partitions(&plans, 1);
         assert_eq!(parts.len(), plans.len());
         let parts = partitions(&plans, 8);
