@@ -21,7 +21,7 @@ use crate::budget::Budget;
 use crate::gvgai::controllers::{Bfs, Controller};
 use crate::gvgai::engine::{Action, GameState};
 use crate::planning::pddl::{Atom, Problem};
-use crate::planning::vgdl::{TranslateOptions, Translator, step_action};
+use crate::planning::vgdl::{TranslateOptions, Translator};
 use crate::planning::{PlanOptions, ground, solve_task};
 
 /// Time the controller keeps for itself at the end of a budget.
@@ -43,8 +43,9 @@ struct Request {
 
 struct Planned {
     actions: Vec<Action>,
-    /// Fluent facts predicted after each action (same length as `actions`).
-    predicted: Vec<Vec<String>>,
+    /// Fluent facts predicted after each action (same length as `actions`; `None` inside a
+    /// multi-tick step such as a use and its NILs, where the model predicts nothing).
+    predicted: Vec<Option<Vec<String>>>,
     /// Fluent facts of the state planned from.
     origin: Vec<String>,
     fluents: Arc<HashSet<String>>,
@@ -108,7 +109,11 @@ fn plan_request(translator: &Translator, req: &Request, threads: usize) -> Resul
     let mut predicted = Vec::new();
     let mut actions = Vec::new();
     for (&op, name) in r.ops.iter().zip(&r.plan) {
-        actions.push(step_action(name).map_err(|e| e.to_string())?);
+        let acts = tr.step_actions(name).map_err(|e| e.to_string())?;
+        for _ in 1..acts.len() {
+            predicted.push(None);
+        }
+        actions.extend(acts);
         s = task.apply(&s, op);
         let mut facts: Vec<String> = s
             .facts()
@@ -117,11 +122,16 @@ fn plan_request(translator: &Translator, req: &Request, threads: usize) -> Resul
             .filter(|f| !f.starts_with("(calm-") && !f.starts_with("(cleared-"))
             .collect();
         facts.sort();
-        predicted.push(facts);
+        predicted.push(Some(facts));
     }
     for _ in 0..tr.pad_nil {
         actions.push(Action::Nil);
-        predicted.push(predicted.last().cloned().unwrap_or_else(|| origin.clone()));
+        predicted.push(
+            predicted
+                .last()
+                .cloned()
+                .unwrap_or_else(|| Some(origin.clone())),
+        );
     }
     Ok(Planned {
         actions,
@@ -140,7 +150,7 @@ struct Active {
     /// Id of the request whose answer is awaited (deterministic games).
     waiting: Option<u64>,
     /// Remaining actions with their predicted facts.
-    plan: VecDeque<(Action, Vec<String>)>,
+    plan: VecDeque<(Action, Option<Vec<String>>)>,
     /// Facts expected now (after the last executed action), if any.
     expected: Option<Vec<String>>,
     fluents: Arc<HashSet<String>>,
@@ -248,7 +258,7 @@ impl Active {
     fn next_action(&mut self) -> Action {
         match self.plan.pop_front() {
             Some((a, facts)) => {
-                self.expected = Some(facts);
+                self.expected = facts;
                 a
             }
             None => Action::Nil,

@@ -1,23 +1,87 @@
-//! Interaction cases of one avatar move, found by running tablero's own engine on small
-//! one-dimensional levels ("chains"): the avatar at cell 0 moves towards cell 1, and whatever
-//! the rules do (pushes of any depth, kills, transforms, spawns, undo, step-back) is read back
-//! from the engine. Each distinct (contents before → contents after) outcome is one case,
-//! which becomes one PDDL action. This is the thesis's interaction-graph/branch construction
-//! done by simulation: a chain grows one cell each time something is pushed past its end, so
-//! the depth is bounded only by `max_chain`.
+//! Interaction cases of one avatar action, found by running tablero's own engine on small
+//! one-dimensional levels ("chains"): the avatar at cell 0 acts along the chain (a move towards
+//! cell 1, or a `use` facing cell 1), and whatever the rules do (pushes of any depth, kills,
+//! transforms, spawns, undo, step-back, a sword hitting what is in front) is read back from
+//! the engine. Each distinct (contents before → contents after) outcome is one case, which
+//! becomes one PDDL action. This is the thesis's interaction-graph/branch construction done by
+//! simulation: a chain grows one cell each time something is pushed (or a used sprite
+//! travels) past its end, so the depth is bounded only by `max_chain`.
+//!
+//! The avatar's own state is part of a case: its type (Zelda's `nokey`/`withkey`) and, for
+//! oriented avatars, its facing relative to the chain direction ([`Rel`]). Every combination
+//! is simulated, so turning in place (`rotateInPlace=True`), turning while moving
+//! (`rotateInPlace=False`) and turning when blocked are all read from the engine.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::gvgai::engine::{Action, BlockSize, GameState, Rules};
-use crate::gvgai::vgdl::{Level, TypeId};
+use crate::gvgai::vgdl::{Dir, Level, TypeId};
 
 /// The relevant (non-avatar) sprite types in one cell, sorted.
 pub type Content = Vec<TypeId>;
 
-/// One move outcome.
+/// What the avatar does in a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CaseAct {
+    /// A move action along the chain direction (for an oriented avatar possibly a turn only).
+    Move,
+    /// ACTION_USE; the chain runs along the avatar's facing (or the used missile's direction).
+    Use,
+}
+
+/// A facing relative to the chain direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rel {
+    Same,
+    Back,
+    /// A quarter turn counter-clockwise from the chain direction.
+    Left,
+    /// A quarter turn clockwise.
+    Right,
+}
+
+impl Rel {
+    pub const ALL: [Rel; 4] = [Rel::Same, Rel::Back, Rel::Left, Rel::Right];
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+    /// The absolute direction of this facing for chain direction `d`.
+    pub fn abs(self, d: Dir4) -> Dir4 {
+        match self {
+            Rel::Same => d,
+            Rel::Back => d.opposite(),
+            Rel::Left => d.ccw(),
+            Rel::Right => d.ccw().opposite(),
+        }
+    }
+    /// The relative facing of absolute `f` for chain direction `d`.
+    pub fn of(d: Dir4, f: Dir4) -> Rel {
+        Rel::ALL
+            .into_iter()
+            .find(|r| r.abs(d) == f)
+            .unwrap_or(Rel::Same)
+    }
+}
+
+/// Facing mask of all four relative facings.
+pub const ALL_FACINGS: u8 = 0b1111;
+
+/// One action outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Case {
+    pub act: CaseAct,
+    /// The chain direction when the case holds in one direction only (`None`: in every
+    /// direction the avatar moves in, the same case).
+    pub dir: Option<Dir4>,
+    /// The avatar's type before (`None`: any; only set when the game has several avatar types).
+    pub avatar: Option<TypeId>,
+    /// The avatar's type after, when the case changes it.
+    pub avatar_after: Option<TypeId>,
+    /// Facings before, as a mask of [`Rel::bit`] (0: the avatar is not oriented).
+    pub facing: u8,
+    /// Facing after (`None`: the avatar is not oriented).
+    pub facing_after: Option<Rel>,
     /// Contents of the chain cells before the move; `pre[0]` is the avatar's cell (`None`:
     /// any content, the outcome does not depend on it).
     pub pre: Vec<Option<Content>>,
@@ -27,6 +91,9 @@ pub struct Case {
     pub avatar_to: usize,
     /// Per transient type (see [`CaseSet::transient`]): alive after the move.
     pub transient: Vec<bool>,
+    /// NIL ticks the executor plays after the action (a `use` waits until the sprite it
+    /// spawned is gone, so that the next action starts from a state the model describes).
+    pub wait: usize,
 }
 
 /// Why a simulated chain cannot be used as a case (the move is then left out of the model,
@@ -60,7 +127,12 @@ pub struct CaseSet {
 
 pub(crate) struct Simulator {
     pub rules: Arc<Rules>,
-    pub avatar: TypeId,
+    /// Leaf avatar types (the first is the level's).
+    pub avatar_types: Vec<TypeId>,
+    /// Whether the avatar's facing is tracked.
+    pub oriented: bool,
+    /// Types ACTION_USE spawns (waited for until gone).
+    pub use_spawn: Vec<TypeId>,
     /// Relevant types (sorted).
     pub relevant: Vec<TypeId>,
     pub transient: Vec<TypeId>,
@@ -68,9 +140,11 @@ pub(crate) struct Simulator {
 }
 
 const BLOCK: i32 = 10;
+/// The longest a `use` waits for the sprite it spawned to disappear.
+const MAX_USE_WAIT: usize = 40;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Dir4 {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir4 {
     Up,
     Down,
     Left,
@@ -103,12 +177,56 @@ impl Dir4 {
             Dir4::Right => "right",
         }
     }
+    pub fn opposite(self) -> Dir4 {
+        match self {
+            Dir4::Up => Dir4::Down,
+            Dir4::Down => Dir4::Up,
+            Dir4::Left => Dir4::Right,
+            Dir4::Right => Dir4::Left,
+        }
+    }
+    /// A quarter turn counter-clockwise (on screen, y down).
+    pub fn ccw(self) -> Dir4 {
+        match self {
+            Dir4::Up => Dir4::Left,
+            Dir4::Left => Dir4::Down,
+            Dir4::Down => Dir4::Right,
+            Dir4::Right => Dir4::Up,
+        }
+    }
+    pub fn dir(self) -> Dir {
+        match self {
+            Dir4::Up => Dir::UP,
+            Dir4::Down => Dir::DOWN,
+            Dir4::Left => Dir::LEFT,
+            Dir4::Right => Dir::RIGHT,
+        }
+    }
+    /// The grid direction of an engine orientation (`None` for none or a diagonal).
+    pub fn from_dir(d: Dir) -> Option<Dir4> {
+        Dir4::ALL.into_iter().find(|x| x.dir() == d.normalised())
+    }
 }
 
 enum SimOutcome {
     Case(Case),
     NeedsMore,
     Pruned(Pruned),
+}
+
+/// What [`Simulator::read`] finds on a strip.
+struct Read {
+    cells: Vec<Content>,
+    /// The avatar's cell index, type and orientation.
+    avatar: Option<(usize, TypeId, Dir)>,
+    transient: Vec<bool>,
+}
+
+/// The initial avatar state of one simulation.
+#[derive(Clone, Copy)]
+struct AvatarStart {
+    ty: TypeId,
+    facing: Option<Dir4>,
 }
 
 impl Simulator {
@@ -131,14 +249,12 @@ impl Simulator {
         }
     }
 
-    /// Reads the relevant contents of a strip and the avatar's cell.
-    #[allow(clippy::type_complexity)]
-    fn read(
-        &self,
-        st: &GameState,
-        d: Dir4,
-        len: usize,
-    ) -> Result<(Vec<Content>, Option<usize>, Vec<bool>), String> {
+    fn is_avatar(&self, t: TypeId) -> bool {
+        self.rules.props(t).is_avatar
+    }
+
+    /// Reads the relevant contents of a strip and the avatar.
+    fn read(&self, st: &GameState, d: Dir4, len: usize) -> Result<Read, String> {
         let mut cells: Vec<Content> = vec![Vec::new(); len];
         let mut avatar = None;
         let mut transient = vec![false; self.transient.len()];
@@ -146,7 +262,7 @@ impl Simulator {
             if s.disabled {
                 continue;
             }
-            let is_avatar = s.ty == self.avatar;
+            let is_avatar = self.is_avatar(s.ty);
             let tr = self.transient.iter().position(|&t| t == s.ty);
             if !is_avatar && tr.is_none() && self.relevant.binary_search(&s.ty).is_err() {
                 continue;
@@ -170,7 +286,7 @@ impl Simulator {
             }
             let i = Self::index_of(d, x as usize, y as usize, len);
             if is_avatar {
-                avatar = Some(i);
+                avatar = Some((i, s.ty, s.orientation));
             } else if let Some(k) = tr {
                 transient[k] = true;
             } else {
@@ -186,12 +302,22 @@ impl Simulator {
         for c in cells.iter_mut() {
             c.sort_unstable();
         }
-        Ok((cells, avatar, transient))
+        Ok(Read {
+            cells,
+            avatar,
+            transient,
+        })
     }
 
-    /// Simulates one move along a chain (`chain[0]` = the avatar's cell) with one empty probe
-    /// cell after it.
-    fn simulate(&self, d: Dir4, chain: &[Content]) -> SimOutcome {
+    /// Whether a sprite ACTION_USE spawned is still alive.
+    fn use_sprite_alive(&self, st: &GameState) -> bool {
+        st.sprites()
+            .any(|s| !s.disabled && !s.killed && self.use_spawn.contains(&s.ty))
+    }
+
+    /// Simulates one action along a chain (`chain[0]` = the avatar's cell) with one empty
+    /// probe cell after it.
+    fn simulate(&self, act: CaseAct, d: Dir4, start: AvatarStart, chain: &[Content]) -> SimOutcome {
         let len = chain.len() + 1;
         let (w, h) = match d {
             Dir4::Left | Dir4::Right => (len, 1),
@@ -202,7 +328,7 @@ impl Simulator {
             let (x, y) = Self::pos(d, i, len);
             let mut v = c.clone();
             if i == 0 {
-                v.push(self.avatar);
+                v.push(start.ty);
             }
             cells[y * w + x] = v;
         }
@@ -219,16 +345,46 @@ impl Simulator {
         ) else {
             return SimOutcome::Pruned(Pruned::Unrepresentable("the engine refused".into()));
         };
+        if let (Some(f), Some(r)) = (start.facing, st.avatar_ref()) {
+            st.sprite_mut(r).orientation = f.dir();
+        }
         let before_avatar = st.avatar().map(|a| (a.resources.clone(), a.health));
-        st.advance(d.action());
-        let (post, avatar, transient) = match self.read(&st, d, len) {
+        let probe_used =
+            |r: &Read| !r.cells[len - 1].is_empty() || r.avatar.map(|a| a.0) == Some(len - 1);
+        let mut wait = 0;
+        match act {
+            CaseAct::Move => st.advance(d.action()),
+            CaseAct::Use => {
+                st.advance(Action::Use);
+                loop {
+                    match self.read(&st, d, len) {
+                        Ok(r) if probe_used(&r) => return SimOutcome::NeedsMore,
+                        Ok(_) => {}
+                        Err(e) => return SimOutcome::Pruned(Pruned::Unrepresentable(e)),
+                    }
+                    if !self.use_sprite_alive(&st) {
+                        break;
+                    }
+                    if wait >= MAX_USE_WAIT {
+                        return SimOutcome::Pruned(Pruned::Unrepresentable(format!(
+                            "the used sprite lives more than {MAX_USE_WAIT} ticks"
+                        )));
+                    }
+                    // The strip's own terminations mean nothing here.
+                    st.over = false;
+                    st.advance(Action::Nil);
+                    wait += 1;
+                }
+            }
+        }
+        let r = match self.read(&st, d, len) {
             Ok(r) => r,
             Err(e) => return SimOutcome::Pruned(Pruned::Unrepresentable(e)),
         };
-        let Some(avatar_to) = avatar else {
+        let Some((avatar_to, ty_after, o_after)) = r.avatar else {
             return SimOutcome::Pruned(Pruned::AvatarDies);
         };
-        if !post[len - 1].is_empty() || avatar_to == len - 1 {
+        if probe_used(&r) {
             return SimOutcome::NeedsMore;
         }
         if st.avatar().map(|a| (a.resources.clone(), a.health)) != before_avatar {
@@ -239,8 +395,23 @@ impl Simulator {
         if !st.timers.is_empty() {
             return SimOutcome::Pruned(Pruned::Unrepresentable("a timer was set".into()));
         }
-        let post: Vec<Content> = post[..len - 1].to_vec();
-        if avatar_to == 0 && post.as_slice() == chain {
+        let facing_after = match start.facing {
+            None => None,
+            Some(_) => match Dir4::from_dir(o_after) {
+                Some(f) => Some(f),
+                None => {
+                    return SimOutcome::Pruned(Pruned::Unrepresentable(
+                        "the avatar faces no grid direction".into(),
+                    ));
+                }
+            },
+        };
+        let post: Vec<Content> = r.cells[..len - 1].to_vec();
+        if avatar_to == 0
+            && post.as_slice() == chain
+            && ty_after == start.ty
+            && facing_after == start.facing
+        {
             return SimOutcome::Pruned(Pruned::NoOp);
         }
         // Stability: one more tick without an action must not change the contents.
@@ -249,22 +420,31 @@ impl Simulator {
         st2.over = false;
         st2.advance(Action::Nil);
         match self.read(&st2, d, len) {
-            Ok((p2, a2, _)) if p2[..len - 1] == post[..] && a2 == Some(avatar_to) => {}
+            Ok(r2)
+                if r2.cells[..len - 1] == post[..]
+                    && r2.avatar.map(|a| (a.0, a.1)) == Some((avatar_to, ty_after)) => {}
             _ => return SimOutcome::Pruned(Pruned::Unstable),
         }
         SimOutcome::Case(Case {
+            act,
+            dir: None,
+            avatar: Some(start.ty),
+            avatar_after: (ty_after != start.ty).then_some(ty_after),
+            facing: start.facing.map_or(0, |f| Rel::of(d, f).bit()),
+            facing_after: facing_after.map(|f| Rel::of(d, f)),
             pre: chain.iter().cloned().map(Some).collect(),
             post: post.into_iter().map(Some).collect(),
             avatar_to,
-            transient,
+            transient: r.transient,
+            wait,
         })
     }
 
-    /// Per transient type: whether the avatar standing still on a cell with `content` spawns
-    /// it (one NIL tick in the engine).
-    pub fn spawns_here(&self, content: &Content) -> Vec<bool> {
+    /// Per transient type: whether the avatar (of type `avatar`) standing still on a cell with
+    /// `content` spawns it (one NIL tick in the engine).
+    pub fn spawns_here(&self, avatar: TypeId, content: &Content) -> Vec<bool> {
         let mut cell = content.clone();
-        cell.push(self.avatar);
+        cell.push(avatar);
         let level = Level {
             width: 1,
             height: 1,
@@ -279,7 +459,7 @@ impl Simulator {
             Ok(mut st) => {
                 st.advance(Action::Nil);
                 match self.read(&st, Dir4::Right, 1) {
-                    Ok((_, _, tr)) => tr,
+                    Ok(r) => r.transient,
                     Err(_) => vec![false; self.transient.len()],
                 }
             }
@@ -287,15 +467,18 @@ impl Simulator {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn expand(
         &self,
+        act: CaseAct,
         d: Dir4,
+        start: AvatarStart,
         chain: &mut Vec<Content>,
         known: &[Content],
         out: &mut Vec<Case>,
         pruned: &mut Vec<(String, usize)>,
     ) {
-        match self.simulate(d, chain) {
+        match self.simulate(act, d, start, chain) {
             SimOutcome::Case(c) => out.push(c),
             SimOutcome::Pruned(p) => note(pruned, &p),
             SimOutcome::NeedsMore => {
@@ -305,29 +488,49 @@ impl Simulator {
                 }
                 for k in known {
                     chain.push(k.clone());
-                    self.expand(d, chain, known, out, pruned);
+                    self.expand(act, d, start, chain, known, out, pruned);
                     chain.pop();
                 }
             }
         }
     }
 
-    /// The cases for direction `d`, closing `known` (contents) and `avatar_on` (contents the
-    /// avatar can stand on) under the outcomes.
+    /// The cases of action `act` along direction `d`, closing `known` (contents) and
+    /// `avatar_on` (contents the avatar can stand on) under the outcomes.
     pub fn cases_for(
         &self,
+        act: CaseAct,
         d: Dir4,
         known: &mut Vec<Content>,
         avatar_on: &mut Vec<Content>,
         pruned: &mut Vec<(String, usize)>,
     ) -> Vec<Case> {
+        // Facings simulated: all four for a move, the chain direction for a use.
+        let facings: Vec<Option<Dir4>> = match (self.oriented, act) {
+            (false, _) => vec![None],
+            (true, CaseAct::Move) => Rel::ALL.iter().map(|r| Some(r.abs(d))).collect(),
+            (true, CaseAct::Use) => vec![Some(d)],
+        };
+        // Oriented avatars and uses may act on their own cell only (a turn): chains start
+        // with the avatar's cell and grow as the simulation needs.
+        let short = self.oriented || act == CaseAct::Use;
         loop {
             let mut raw = Vec::new();
             let mut pr = Vec::new();
-            for s0 in avatar_on.iter() {
-                for s1 in known.iter() {
-                    let mut chain = vec![s0.clone(), s1.clone()];
-                    self.expand(d, &mut chain, known, &mut raw, &mut pr);
+            for &ty in &self.avatar_types {
+                for &facing in &facings {
+                    let start = AvatarStart { ty, facing };
+                    for s0 in avatar_on.iter() {
+                        if short {
+                            let mut chain = vec![s0.clone()];
+                            self.expand(act, d, start, &mut chain, known, &mut raw, &mut pr);
+                        } else {
+                            for s1 in known.iter() {
+                                let mut chain = vec![s0.clone(), s1.clone()];
+                                self.expand(act, d, start, &mut chain, known, &mut raw, &mut pr);
+                            }
+                        }
+                    }
                 }
             }
             let mut grew = false;
@@ -347,7 +550,9 @@ impl Simulator {
             }
             if !grew {
                 *pruned = pr;
-                return merge_avatar_cell(raw, avatar_on.len());
+                let merged = merge_facings(raw);
+                let merged = merge_avatar_types(merged, &self.avatar_types);
+                return merge_avatar_cell(merged, avatar_on.len(), short);
             }
         }
     }
@@ -367,15 +572,69 @@ fn note(pruned: &mut Vec<(String, usize)>, p: &Pruned) {
     }
 }
 
+/// Cases that differ only in the avatar's facing before are merged into one with the union
+/// of the facings.
+fn merge_facings(raw: Vec<Case>) -> Vec<Case> {
+    let mut groups: BTreeMap<Case, u8> = BTreeMap::new();
+    for c in raw {
+        let mut k = c.clone();
+        k.facing = 0;
+        *groups.entry(k).or_insert(0) |= c.facing;
+    }
+    groups
+        .into_iter()
+        .map(|(mut k, m)| {
+            k.facing = m;
+            k
+        })
+        .collect()
+}
+
+/// Cases that hold for every avatar type and keep it are merged into one that does not look
+/// at the type (always, when the game has one avatar type).
+fn merge_avatar_types(raw: Vec<Case>, types: &[TypeId]) -> Vec<Case> {
+    let mut groups: BTreeMap<Case, BTreeSet<TypeId>> = BTreeMap::new();
+    let mut keep = Vec::new();
+    for c in raw {
+        if types.len() <= 1 {
+            let mut k = c;
+            k.avatar = None;
+            k.avatar_after = None;
+            keep.push(k);
+        } else if c.avatar_after.is_none() {
+            let mut k = c.clone();
+            k.avatar = None;
+            groups
+                .entry(k)
+                .or_default()
+                .extend(c.avatar.iter().copied());
+        } else {
+            keep.push(c);
+        }
+    }
+    for (k, set) in groups {
+        if set.len() == types.len() {
+            keep.push(k);
+        } else {
+            for t in set {
+                let mut c = k.clone();
+                c.avatar = Some(t);
+                keep.push(c);
+            }
+        }
+    }
+    keep
+}
+
 /// Cases that differ only in the avatar's starting cell and leave it unchanged are merged into
-/// one case that does not look at that cell.
-fn merge_avatar_cell(raw: Vec<Case>, n_avatar_contents: usize) -> Vec<Case> {
-    use std::collections::BTreeMap;
+/// one case that does not look at that cell (with `short` chains, also those where the avatar
+/// stays: turns and uses).
+fn merge_avatar_cell(raw: Vec<Case>, n_avatar_contents: usize, short: bool) -> Vec<Case> {
     // Key: the case with cell 0 blanked; value: the cell-0 contents it occurs with.
     let mut groups: BTreeMap<Case, BTreeSet<Content>> = BTreeMap::new();
     let mut keep = Vec::new();
     for c in raw {
-        if c.avatar_to != 0 && c.pre[0] == c.post[0] {
+        if (c.avatar_to != 0 || short) && c.pre[0] == c.post[0] {
             let mut k = c.clone();
             k.pre[0] = None;
             k.post[0] = None;
@@ -406,4 +665,23 @@ fn merge_avatar_cell(raw: Vec<Case>, n_avatar_contents: usize) -> Vec<Case> {
     out.sort();
     out.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_facings_round_trip() {
+        for d in Dir4::ALL {
+            let abs: BTreeSet<Dir4> = Rel::ALL.iter().map(|r| r.abs(d)).collect();
+            assert_eq!(abs.len(), 4, "{d:?}");
+            for r in Rel::ALL {
+                assert_eq!(Rel::of(d, r.abs(d)), r);
+            }
+        }
+        assert_eq!(Rel::Left.abs(Dir4::Up), Dir4::Left);
+        assert_eq!(Rel::Right.abs(Dir4::Up), Dir4::Right);
+        assert_eq!(Rel::Back.abs(Dir4::Left), Dir4::Right);
+    }
 }

@@ -40,7 +40,7 @@ use crate::planning::pddl::{
     Action as PAction, Atom, Conjunction, Derived, Domain, Effect as PEffect, Literal,
     PredicateDecl, Problem, Term, TypeDecl, TypedName,
 };
-use cases::{Case, Content, Dir4, Simulator};
+use cases::{ALL_FACINGS, Case, CaseAct, Content, Dir4, Rel, Simulator};
 
 /// Why a game cannot be translated.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -92,6 +92,17 @@ pub struct Translation {
     pub pad_nil: usize,
     /// Number of cases (PDDL actions).
     pub cases: usize,
+    /// The engine actions of each PDDL action (by name).
+    pub steps: BTreeMap<String, StepKind>,
+}
+
+/// What a PDDL action of the translation plays in the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    /// The move action of the direction in the first argument.
+    Move,
+    /// ACTION_USE, then `wait` NIL ticks (until the used sprite is gone).
+    Use { wait: usize },
 }
 
 impl Translation {
@@ -100,6 +111,33 @@ impl Translation {
     }
     pub fn problem_text(&self) -> String {
         crate::planning::pddl::write_problem(&self.problem)
+    }
+
+    /// The engine actions of a ground plan step such as `(move right c1_2 c2_2)` or
+    /// `(use_monsterquick1-gone up c1_2 c1_1)`: a move plays the direction in its first
+    /// argument; a use plays ACTION_USE (letter `S`) and then its NIL ticks.
+    pub fn step_actions(&self, step: &str) -> Result<Vec<Action>, TranslateError> {
+        let bad = || TranslateError::BadPlanStep(step.to_string());
+        let inner = step.trim().trim_start_matches('(').trim_end_matches(')');
+        let name = inner.split_whitespace().next().ok_or_else(bad)?;
+        match self.steps.get(&name.to_ascii_lowercase()) {
+            Some(StepKind::Use { wait }) => {
+                let mut v = vec![Action::Use];
+                v.extend(std::iter::repeat_n(Action::Nil, *wait));
+                Ok(v)
+            }
+            Some(StepKind::Move) => Ok(vec![step_action(step)?]),
+            None => Err(bad()),
+        }
+    }
+
+    /// The engine actions of a plan (see [`Translation::step_actions`]).
+    pub fn plan_actions(&self, plan: &[String]) -> Result<Vec<Action>, TranslateError> {
+        let mut out = Vec::new();
+        for s in plan {
+            out.extend(self.step_actions(s)?);
+        }
+        Ok(out)
     }
 }
 
@@ -118,13 +156,6 @@ pub fn step_action(step: &str) -> Result<Action, TranslateError> {
     }
 }
 
-/// The `UDLR` string of a plan.
-pub fn plan_letters(plan: &[String]) -> Result<String, TranslateError> {
-    plan.iter()
-        .map(|s| step_action(s).map(Action::to_char))
-        .collect()
-}
-
 /// One termination as a counter.
 #[derive(Debug, Clone)]
 struct Counter {
@@ -141,7 +172,11 @@ struct Counter {
 pub struct Translator {
     sim: Simulator,
     counters: Vec<Counter>,
+    /// Directions the avatar moves in.
     directions: Vec<Dir4>,
+    /// Chain directions of ACTION_USE (the facings of an oriented avatar, or the direction a
+    /// non-oriented avatar's missile flies in); empty when `use` is not modelled.
+    use_dirs: Vec<Dir4>,
     opts: TranslateOptions,
     exact: bool,
     warnings: Vec<String>,
@@ -149,6 +184,25 @@ pub struct Translator {
     /// Types some case changed in any state translated so far (their cells stay objects, so
     /// translations of later states describe the same facts).
     seen_dynamic: Mutex<Vec<TypeId>>,
+}
+
+/// The avatar in a snapshot.
+#[derive(Debug, Clone, Copy)]
+struct AvatarNow {
+    x: usize,
+    y: usize,
+    ty: TypeId,
+    facing: Dir4,
+}
+
+/// A game state as cell contents.
+struct Snapshot {
+    cells: Vec<Content>,
+    w: usize,
+    h: usize,
+    avatar: Option<AvatarNow>,
+    /// A sprite spawned by ACTION_USE is alive.
+    used_alive: bool,
 }
 
 /// Cases for one set of initial contents.
@@ -202,29 +256,46 @@ impl Translator {
             ) => {}
             _ => return Err(not_translatable(format!("avatar class {aclass}"))),
         }
-        if (ap.speed - 1.0).abs() > 1e-9 {
-            return Err(not_translatable(format!(
-                "avatar speed {} (one move must cover one cell)",
-                ap.speed
-            )));
+        // Leaf avatar types (transformTo may change the avatar's type); the level's first.
+        let mut avatar_types = vec![avatar];
+        for t in 0..desc.types.len() as TypeId {
+            if t != avatar
+                && rules.props(t).is_avatar
+                && desc.types[usize::from(t)].children.is_empty()
+            {
+                avatar_types.push(t);
+            }
         }
-        if ap.cooldown > 1 {
-            return Err(not_translatable(format!(
-                "avatar cooldown {} (moves on some ticks only)",
-                ap.cooldown
-            )));
+        for &t in &avatar_types {
+            let p = rules.props(t);
+            if p.class != ap.class {
+                return Err(not_translatable(format!(
+                    "avatar types of different classes ({} is {})",
+                    desc.type_name(t),
+                    p.class.map(|c| c.to_string()).unwrap_or_default()
+                )));
+            }
+            if (p.speed - 1.0).abs() > 1e-9 {
+                return Err(not_translatable(format!(
+                    "avatar speed {} (one move must cover one cell)",
+                    p.speed
+                )));
+            }
+            if p.cooldown > 1 {
+                return Err(not_translatable(format!(
+                    "avatar cooldown {} (moves on some ticks only)",
+                    p.cooldown
+                )));
+            }
         }
-        if ap.rotate_in_place {
-            return Err(not_translatable(
-                "an oriented avatar that turns in place (rotateInPlace=True)",
-            ));
-        }
+        // The facing of Oriented and Shoot avatars (turning in place or not, as the engine
+        // does it) is part of the model.
+        let oriented = ap.is_oriented
+            && matches!(
+                ap.class,
+                Some(SpriteClass::OrientedAvatar | SpriteClass::ShootAvatar)
+            );
         let mut warnings = Vec::new();
-        if ap.actions.contains(&Action::Use) {
-            warnings.push(format!(
-                "ACTION_USE of {aclass} is not modelled (plans only move)"
-            ));
-        }
         let directions: Vec<Dir4> = Dir4::ALL
             .into_iter()
             .filter(|d| ap.actions.contains(&d.action()))
@@ -233,6 +304,52 @@ impl Translator {
             return Err(not_translatable(format!(
                 "avatar class {aclass} cannot move"
             )));
+        }
+        // ACTION_USE: the sprites it spawns and the chain direction.
+        let mut use_spawn: Vec<TypeId> = Vec::new();
+        let mut use_dirs: Vec<Dir4> = Vec::new();
+        if ap.actions.contains(&Action::Use) {
+            let spawned: Vec<TypeId> = ap
+                .stype
+                .iter()
+                .flat_map(|&t| rules.props(t).subtypes.iter().copied())
+                .collect();
+            if !ap.ammo.is_empty() {
+                warnings.push(format!(
+                    "ACTION_USE of {aclass} needs ammunition (resources are not modelled): \
+                     plans do not use it"
+                ));
+            } else if spawned.is_empty() {
+                warnings.push(format!("ACTION_USE of {aclass} spawns nothing"));
+            } else if oriented && ap.class == Some(SpriteClass::ShootAvatar) {
+                use_spawn = spawned;
+                use_dirs = Dir4::ALL.to_vec();
+            } else if ap.class == Some(SpriteClass::FlakAvatar) {
+                // The missile starts on the avatar's cell and flies straight.
+                let fly: Vec<Option<Dir4>> = spawned
+                    .iter()
+                    .map(|&t| {
+                        let p = rules.props(t);
+                        (p.class == Some(SpriteClass::Missile) && (p.speed - 1.0).abs() < 1e-9)
+                            .then(|| Dir4::from_dir(p.orientation))
+                            .flatten()
+                    })
+                    .collect();
+                match fly.first().copied().flatten() {
+                    Some(d) if fly.iter().all(|&f| f == Some(d)) => {
+                        use_spawn = spawned;
+                        use_dirs = vec![d];
+                    }
+                    _ => warnings.push(format!(
+                        "ACTION_USE of {aclass}: the spawned sprite is not a one-cell-per-tick \
+                         missile: plans do not use it"
+                    )),
+                }
+            } else {
+                warnings.push(format!(
+                    "ACTION_USE of {aclass} is not modelled (plans do not use it)"
+                ));
+            }
         }
         // Timed and orientation-dependent effects.
         for i in &desc.interactions {
@@ -271,7 +388,9 @@ impl Translator {
         // Self-moving sprites present: frozen in snapshot mode, refused otherwise.
         let mut frozen = Vec::new();
         for t in 0..desc.types.len() as TypeId {
-            if t == avatar || state.count(t) == 0 || !desc.types[usize::from(t)].children.is_empty()
+            if rules.props(t).is_avatar
+                || state.count(t) == 0
+                || !desc.types[usize::from(t)].children.is_empty()
             {
                 continue;
             }
@@ -296,7 +415,10 @@ impl Translator {
         // Transient types: Flickers without interactions of their own.
         let transient: Vec<TypeId> = (0..desc.types.len() as TypeId)
             .filter(|&t| {
-                t != avatar && rules.props(t).class.is_some_and(|c| c.is_flicker()) && !in_rule(t)
+                !rules.props(t).is_avatar
+                    && rules.props(t).class.is_some_and(|c| c.is_flicker())
+                    && !in_rule(t)
+                    && !use_spawn.contains(&t)
             })
             .collect();
         let mut relevant: Vec<TypeId> = (0..desc.types.len() as TypeId)
@@ -406,13 +528,16 @@ impl Translator {
         Ok(Translator {
             sim: Simulator {
                 rules: sim_rules,
-                avatar,
+                avatar_types,
+                oriented,
+                use_spawn,
                 relevant,
                 transient,
                 max_chain: opts.max_chain.max(2),
             },
             counters,
             directions,
+            use_dirs,
             exact: frozen.is_empty(),
             opts,
             warnings,
@@ -421,19 +546,33 @@ impl Translator {
         })
     }
 
+    /// Directions of moves and uses (the `adj` relations the cases need).
+    fn all_dirs(&self) -> Vec<Dir4> {
+        Dir4::ALL
+            .into_iter()
+            .filter(|d| self.directions.contains(d) || self.use_dirs.contains(d))
+            .collect()
+    }
+
     /// Whether the model is exact (no sprite frozen): plans then win as predicted.
     pub fn exact(&self) -> bool {
         self.exact
     }
 
-    /// The relevant contents of every cell of `state` and the avatar's cell.
-    fn snapshot(&self, state: &GameState) -> (Vec<Content>, usize, usize, Option<(usize, usize)>) {
+    /// The relevant contents of every cell of `state` and the avatar. Sprites ACTION_USE
+    /// spawned are left out (they expire by themselves; while one lives, `use` is not offered).
+    fn snapshot(&self, state: &GameState) -> Snapshot {
         let (w, h) = state.grid_size();
         let (w, h) = (w.max(0) as usize, h.max(0) as usize);
         let mut cells: Vec<Content> = vec![Vec::new(); w * h];
         let mut avatar = None;
+        let mut used_alive = false;
         for s in state.sprites() {
             if s.disabled || s.killed {
+                continue;
+            }
+            if self.sim.use_spawn.contains(&s.ty) {
+                used_alive = true;
                 continue;
             }
             let (x, y) = state.cell_of(s);
@@ -441,8 +580,13 @@ impl Translator {
                 continue;
             }
             let i = y as usize * w + x as usize;
-            if s.ty == self.sim.avatar {
-                avatar = Some((x as usize, y as usize));
+            if state.rules().props(s.ty).is_avatar {
+                avatar = Some(AvatarNow {
+                    x: x as usize,
+                    y: y as usize,
+                    ty: s.ty,
+                    facing: Dir4::from_dir(s.orientation).unwrap_or(Dir4::Right),
+                });
             } else if self.sim.relevant.binary_search(&s.ty).is_ok() && !cells[i].contains(&s.ty) {
                 cells[i].push(s.ty);
             }
@@ -450,7 +594,13 @@ impl Translator {
         for c in cells.iter_mut() {
             c.sort_unstable();
         }
-        (cells, w, h, avatar)
+        Snapshot {
+            cells,
+            w,
+            h,
+            avatar,
+            used_alive,
+        }
     }
 
     fn analysis(&self, initial: Vec<Content>, avatar_on: Content) -> Arc<Analysis> {
@@ -465,37 +615,69 @@ impl Translator {
         let mut known = initial;
         let mut on = vec![avatar_on];
         let mut pruned = Vec::new();
-        let mut per_dir: Vec<Vec<Case>> = Vec::new();
-        for &d in &self.directions {
-            per_dir.push(self.sim.cases_for(d, &mut known, &mut on, &mut pruned));
-        }
-        // Closing over later directions may have added contents: one more round for all.
-        per_dir.clear();
-        let mut pruned_all = Vec::new();
-        for &d in &self.directions {
-            per_dir.push(self.sim.cases_for(d, &mut known, &mut on, &mut pruned));
-            for (k, n) in pruned.drain(..) {
-                match pruned_all
-                    .iter_mut()
-                    .find(|(k2, _): &&mut (String, usize)| *k2 == k)
-                {
-                    Some((_, m)) => *m += n,
-                    None => pruned_all.push((k, n)),
+        // (act, direction, cases); rounds until the contents are closed under all of them.
+        let mut per_dir: Vec<(CaseAct, Dir4, Vec<Case>)> = Vec::new();
+        let mut pruned_all: Vec<(String, usize)> = Vec::new();
+        for _round in 0..6 {
+            let sizes = (known.len(), on.len());
+            per_dir.clear();
+            pruned_all.clear();
+            let acts = self
+                .directions
+                .iter()
+                .map(|&d| (CaseAct::Move, d))
+                .chain(self.use_dirs.iter().map(|&d| (CaseAct::Use, d)));
+            for (act, d) in acts {
+                let cs = self.sim.cases_for(act, d, &mut known, &mut on, &mut pruned);
+                per_dir.push((act, d, cs));
+                for (k, n) in pruned.drain(..) {
+                    match pruned_all
+                        .iter_mut()
+                        .find(|(k2, _): &&mut (String, usize)| *k2 == k)
+                    {
+                        Some((_, m)) => *m += n,
+                        None => pruned_all.push((k, n)),
+                    }
                 }
             }
+            if (known.len(), on.len()) == sizes {
+                break;
+            }
         }
+        // A case found in every move direction is one action schema over `?d`; the others
+        // (direction-dependent interactions, a missile's one direction) are per direction.
+        let mut all: Vec<Case> = Vec::new();
+        for (act, d, cs) in &per_dir {
+            for c in cs {
+                let everywhere = self.directions.iter().all(|d2| {
+                    per_dir
+                        .iter()
+                        .any(|(a2, dd, cs2)| a2 == act && dd == d2 && cs2.contains(c))
+                });
+                let mut c = c.clone();
+                if !everywhere {
+                    c.dir = Some(*d);
+                }
+                all.push(c);
+            }
+        }
+        let mut all = split_facings(all);
+        all.sort();
+        all.dedup();
         let mut warnings = Vec::new();
-        let first = per_dir.first().cloned().unwrap_or_default();
-        if per_dir.iter().any(|c| *c != first) {
-            warnings.push("not translatable: direction-dependent interactions".into());
+        if all
+            .iter()
+            .any(|c| c.dir.is_some() && c.act == CaseAct::Move)
+        {
+            warnings.push("direction-dependent interactions: some moves are per direction".into());
         }
         for (k, n) in pruned_all {
             if k != "nothing happens" {
-                warnings.push(format!("left out {n} move outcome(s): {k}"));
+                warnings.push(format!("left out {n} action outcome(s): {k}"));
             }
         }
         let a = Arc::new(Analysis {
-            cases: first,
+            cases: all,
             contents: known,
             warnings,
         });
@@ -511,22 +693,23 @@ impl Translator {
     /// Translates one state of the game.
     pub fn translate(&self, state: &GameState, name: &str) -> Result<Translation, TranslateError> {
         let desc = &state.rules().desc;
-        let (cells, w, h, avatar) = self.snapshot(state);
-        let (ax, ay) = avatar.ok_or(TranslateError::NoAvatar)?;
+        let snap = self.snapshot(state);
+        let av = snap.avatar.ok_or(TranslateError::NoAvatar)?;
+        let (cells, w, h) = (snap.cells, snap.w, snap.h);
+        let (ax, ay) = (av.x, av.y);
         let mut initial: Vec<Content> = cells.clone();
         initial.sort();
         initial.dedup();
         let an = self.analysis(initial, cells[ay * w + ax].clone());
-        if let Some(w) = an
-            .warnings
+        // While a used sprite lives, another use would do nothing (singletons) or leave two:
+        // not offered.
+        let cases: Vec<Case> = an
+            .cases
             .iter()
-            .find(|w| w.starts_with("not translatable"))
-        {
-            return Err(not_translatable(
-                w.trim_start_matches("not translatable: ").to_string(),
-            ));
-        }
-        let cases = &an.cases;
+            .filter(|c| !(snap.used_alive && c.act == CaseAct::Use))
+            .cloned()
+            .collect();
+        let cases = &cases;
         let tname = |t: TypeId| format!("{}-at", pddl_name(desc.type_name(t)));
         // Types that occur in some content, and which of them change.
         let mut present: Vec<TypeId> = an.contents.iter().flatten().copied().collect();
@@ -601,6 +784,49 @@ impl Translator {
         let cleared: Option<&Counter> = self.counters.iter().find(|c| {
             single_win && c.win && c.limit == 0 && c.types.iter().all(|t| !added.contains(t))
         });
+        // A win that needs sprites gone which no modelled action removes cannot be planned:
+        // say which (aliens' portals vanish by themselves; boulderdash's exit needs diamonds
+        // in the avatar's resources).
+        if single_win {
+            for ctr in self.counters.iter().filter(|c| c.win && c.limit == 0) {
+                let stuck: Vec<&str> = ctr
+                    .types
+                    .iter()
+                    .filter(|&&t| cells.iter().any(|c| c.contains(&t)))
+                    .filter(|&&t| {
+                        let one = Counter {
+                            types: vec![t],
+                            ..ctr.clone()
+                        };
+                        !cases.iter().any(|k| delta(k, &one) < 0)
+                    })
+                    .map(|&t| desc.type_name(t))
+                    .collect();
+                if !stuck.is_empty() {
+                    let mut why: Vec<String> = an
+                        .warnings
+                        .iter()
+                        .filter(|w| w.contains("unrepresentable"))
+                        .cloned()
+                        .collect();
+                    why.extend(
+                        self.warnings
+                            .iter()
+                            .filter(|w| w.starts_with("frozen"))
+                            .cloned(),
+                    );
+                    let why = if why.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", why.join("; "))
+                    };
+                    return Err(not_translatable(format!(
+                        "the win needs {} gone and no modelled action removes it{why}",
+                        stuck.join(", ")
+                    )));
+                }
+            }
+        }
         let counters: Vec<&Counter> = self
             .counters
             .iter()
@@ -673,7 +899,7 @@ impl Translator {
                                 h,
                                 &cell_ok,
                                 &static_types,
-                                &self.directions,
+                                &self.all_dirs(),
                             ),
                         ));
                     }
@@ -747,7 +973,50 @@ impl Translator {
                 params: vec![tn("?c", "cell")],
             });
         }
+        // The avatar's own state: facing (oriented avatars) and type (several avatar types).
+        let oriented = self.sim.oriented;
+        let multi_type = self.sim.avatar_types.len() > 1;
+        let avname = |t: TypeId| format!("avatar-is-{}", pddl_name(desc.type_name(t)));
+        let relname = |r: Rel| match r {
+            Rel::Same => "same",
+            Rel::Back => "rel-back",
+            Rel::Left => "rel-left",
+            Rel::Right => "rel-right",
+        };
+        let fixed_dirs: Vec<Dir4> = {
+            let mut v: Vec<Dir4> = cases.iter().filter_map(|c| c.dir).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        if oriented {
+            predicates.push(PredicateDecl {
+                name: "facing".into(),
+                params: vec![tn("?d", "dir")],
+            });
+            for r in [Rel::Back, Rel::Left, Rel::Right] {
+                predicates.push(PredicateDecl {
+                    name: relname(r).into(),
+                    params: vec![tn("?d", "dir"), tn("?f", "dir")],
+                });
+            }
+        }
+        for d in &fixed_dirs {
+            predicates.push(PredicateDecl {
+                name: format!("is-{}", d.name()),
+                params: vec![tn("?d", "dir")],
+            });
+        }
+        if multi_type {
+            for &t in &self.sim.avatar_types {
+                predicates.push(PredicateDecl {
+                    name: avname(t),
+                    params: vec![],
+                });
+            }
+        }
         let mut actions = Vec::new();
+        let mut steps: BTreeMap<String, StepKind> = BTreeMap::new();
         let mut names: BTreeMap<String, usize> = BTreeMap::new();
         for c in cases {
             let k = c.pre.len();
@@ -758,13 +1027,75 @@ impl Translator {
             }
             let mut pre: Conjunction = vec![Literal::Pos(atom("avatar-at", vec![v("?c0")]))];
             let mut eff: Vec<PEffect> = Vec::new();
+            if let Some(d) = c.dir {
+                pre.push(Literal::Pos(atom(
+                    &format!("is-{}", d.name()),
+                    vec![v("?d")],
+                )));
+            }
+            let mut label: Vec<String> = Vec::new();
+            if let Some(t) = c.avatar {
+                pre.push(Literal::Pos(atom(&avname(t), vec![])));
+                if let Some(t2) = c.avatar_after {
+                    eff.push(PEffect::Del(atom(&avname(t), vec![])));
+                    eff.push(PEffect::Add(atom(&avname(t2), vec![])));
+                    label.push(format!("as-{}", pddl_name(desc.type_name(t2))));
+                }
+            }
+            if let Some(after) = c.facing_after {
+                // A facing relative to ?d: ?d itself, or a variable tied to ?d by rel-*.
+                let rel_var = |r: Rel,
+                               var: &str,
+                               params: &mut Vec<TypedName>,
+                               pre: &mut Conjunction|
+                 -> String {
+                    if r == Rel::Same {
+                        return "?d".to_string();
+                    }
+                    params.push(tn(var, "dir"));
+                    pre.push(Literal::Pos(atom(relname(r), vec![v("?d"), v(var)])));
+                    var.to_string()
+                };
+                let to = rel_var(after, "?g", &mut params, &mut pre);
+                let m = c.facing;
+                let others = ALL_FACINGS & !Rel::Same.bit();
+                if m == after.bit() {
+                    pre.push(Literal::Pos(atom("facing", vec![v(&to)])));
+                } else if m == ALL_FACINGS || m == others {
+                    params.push(tn("?f", "dir"));
+                    pre.push(Literal::Pos(atom("facing", vec![v("?f")])));
+                    if m == others {
+                        pre.push(Literal::Neg(atom("facing", vec![v("?d")])));
+                    }
+                    eff.push(PEffect::Del(atom("facing", vec![v("?f")])));
+                    eff.push(PEffect::Add(atom("facing", vec![v(&to)])));
+                } else if m.count_ones() == 1 {
+                    let r = Rel::ALL
+                        .into_iter()
+                        .find(|r| r.bit() == m)
+                        .unwrap_or(Rel::Same);
+                    let from = rel_var(r, "?f", &mut params, &mut pre);
+                    pre.push(Literal::Pos(atom("facing", vec![v(&from)])));
+                    eff.push(PEffect::Del(atom("facing", vec![v(&from)])));
+                    eff.push(PEffect::Add(atom("facing", vec![v(&to)])));
+                } else {
+                    // Split by the caller (see `split_facings`); not reached.
+                    continue;
+                }
+                if m != after.bit()
+                    && after == Rel::Same
+                    && c.avatar_to == 0
+                    && c.act == CaseAct::Move
+                {
+                    label.push("turn".into());
+                }
+            }
             for i in 0..k - 1 {
                 pre.push(Literal::Pos(atom(
                     "adj",
                     vec![v("?d"), v(&cv(i)), v(&cv(i + 1))],
                 )));
             }
-            let mut label: Vec<String> = Vec::new();
             for i in 0..k {
                 let (Some(a), Some(b)) = (&c.pre[i], &c.post[i]) else {
                     continue;
@@ -834,7 +1165,14 @@ impl Translator {
                     PEffect::Add(a)
                 });
             }
-            let base = if c.avatar_to != 0 { "move" } else { "stay" };
+            let base = match c.act {
+                CaseAct::Use => "use",
+                CaseAct::Move if c.avatar_to != 0 => "move",
+                CaseAct::Move => "stay",
+            };
+            if let Some(d) = c.dir {
+                label.push(d.name().to_string());
+            }
             let mut nm = if label.is_empty() {
                 base.to_string()
             } else {
@@ -845,6 +1183,13 @@ impl Translator {
             if *n > 1 {
                 nm = format!("{nm}_{n}");
             }
+            steps.insert(
+                nm.clone(),
+                match c.act {
+                    CaseAct::Move => StepKind::Move,
+                    CaseAct::Use => StepKind::Use { wait: c.wait },
+                },
+            );
             actions.push(PAction {
                 name: nm,
                 params,
@@ -904,12 +1249,28 @@ impl Translator {
             predicate: p.to_string(),
             args: args.iter().map(|a| Term::Object(a.to_string())).collect(),
         };
-        let mut objects: Vec<TypedName> = self
-            .directions
-            .iter()
-            .map(|d| tn(d.name(), "dir"))
-            .collect();
+        let obj_dirs: Vec<Dir4> = if oriented {
+            Dir4::ALL.to_vec()
+        } else {
+            self.all_dirs()
+        };
+        let mut objects: Vec<TypedName> = obj_dirs.iter().map(|d| tn(d.name(), "dir")).collect();
         let mut init = vec![g("avatar-at", &[&cname(ax, ay)])];
+        if oriented {
+            init.push(g("facing", &[av.facing.name()]));
+            for &d in &obj_dirs {
+                for r in [Rel::Back, Rel::Left, Rel::Right] {
+                    init.push(g(relname(r), &[d.name(), r.abs(d).name()]));
+                }
+            }
+        }
+        for d in &fixed_dirs {
+            init.push(g(&format!("is-{}", d.name()), &[d.name()]));
+        }
+        if multi_type {
+            init.push(g(&avname(av.ty), &[]));
+        }
+        let adj_dirs = self.all_dirs();
         for &(x, y) in &cell_list {
             objects.push(tn(&cname(x, y), "cell"));
             for &t in &cells[y * w + x] {
@@ -917,7 +1278,7 @@ impl Translator {
                     init.push(g(&tname(t), &[&cname(x, y)]));
                 }
             }
-            for &d in &self.directions {
+            for &d in &adj_dirs {
                 let (dx, dy) = d.delta();
                 let (nx, ny) = (x as i64 + dx as i64, y as i64 + dy as i64);
                 if nx >= 0
@@ -972,7 +1333,7 @@ impl Translator {
         }
         // A transient sprite alive now expires by itself unless the avatar's cell keeps
         // spawning it: the flag says whether it does.
-        let spawning = self.sim.spawns_here(&cells[ay * w + ax]);
+        let spawning = self.sim.spawns_here(av.ty, &cells[ay * w + ax]);
         for i in 0..self.sim.transient.len() {
             if !spawning.get(i).copied().unwrap_or(false) {
                 init.push(g(&trname(i), &[]));
@@ -1012,11 +1373,37 @@ impl Translator {
             },
             cases: domain.actions.len(),
             domain,
+            steps,
             warnings,
             exact: self.exact,
             pad_nil,
         })
     }
+}
+
+/// Cases whose facing mask is not one PDDL condition (one facing, all, or all but `Same`)
+/// are split into one case per facing.
+fn split_facings(cases: Vec<Case>) -> Vec<Case> {
+    let others = ALL_FACINGS & !Rel::Same.bit();
+    let mut out = Vec::new();
+    for c in cases {
+        let m = c.facing;
+        let ok = m == 0
+            || m.count_ones() == 1
+            || (c.facing_after.is_some() && (m == ALL_FACINGS || m == others));
+        if ok {
+            out.push(c);
+        } else {
+            for r in Rel::ALL {
+                if m & r.bit() != 0 {
+                    let mut c2 = c.clone();
+                    c2.facing = r.bit();
+                    out.push(c2);
+                }
+            }
+        }
+    }
+    out
 }
 
 fn tn(name: &str, ty: &str) -> TypedName {
@@ -1116,7 +1503,8 @@ fn live_cells(
                     continue;
                 }
                 'found: for &(c, i, removes) in &uses {
-                    for &d in dirs {
+                    let ds = c.dir.as_ref().map(std::slice::from_ref).unwrap_or(dirs);
+                    for &d in ds {
                         if let Some((nx, ny)) = fits(c, i, x, y, d) {
                             if removes || live[ny * w + nx] {
                                 live[y * w + x] = true;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use thiserror::Error;
 
-use super::{TranslateError, Translation, Translator, step_action};
+use super::{TranslateError, Translation, Translator};
 use crate::gvgai::engine::{Action, GameState, Winner};
 use crate::planning::fast_downward::{self, FdConfig, FdError};
 use crate::planning::{PlanError, PlanOptions};
@@ -33,11 +33,12 @@ pub enum GamePlanError {
 /// A plan for a game state, validated by replay.
 #[derive(Debug, Clone, Serialize)]
 pub struct GamePlan {
-    /// Engine actions as `U D L R N` letters (with the trailing NILs).
+    /// Engine actions as `U D L R S N` letters (with the NILs a use waits and the trailing
+    /// NILs).
     pub plan: String,
     /// Letters in `plan`.
     pub length: usize,
-    /// Steps of the PDDL plan (moves).
+    /// Steps of the PDDL plan (moves, turns and uses).
     pub moves: usize,
     /// Wall time: translation, grounding and search.
     pub seconds: f64,
@@ -122,11 +123,8 @@ pub fn plan_translation(
             (r.steps, name, false, 0)
         }
     };
-    let mut actions = steps
-        .iter()
-        .map(|s| step_action(s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let moves = actions.len();
+    let mut actions = tr.plan_actions(&steps)?;
+    let moves = steps.len();
     let (pad, win) = replay_with_padding(state, &actions, tr.pad_nil);
     actions.extend(std::iter::repeat_n(Action::Nil, pad));
     let plan: String = actions.iter().map(|a| a.to_char()).collect();
