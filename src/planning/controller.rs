@@ -21,7 +21,7 @@ use crate::budget::Budget;
 use crate::gvgai::controllers::{Bfs, Controller};
 use crate::gvgai::engine::{Action, GameState};
 use crate::planning::pddl::{Atom, Problem};
-use crate::planning::vgdl::{TranslateOptions, Translator};
+use crate::planning::vgdl::{TranslateError, TranslateOptions, Translator};
 use crate::planning::{PlanOptions, ground, solve_task};
 
 /// Time the controller keeps for itself at the end of a budget.
@@ -30,6 +30,9 @@ const MARGIN: Duration = Duration::from_millis(8);
 const DETERMINISTIC_TIMEOUT: Duration = Duration::from_secs(120);
 /// Search time of one replanning call in a non-deterministic game.
 const REPLAN_TIMEOUT: Duration = Duration::from_millis(12);
+/// Search time of a replanning call when there is no plan to reuse (at the start, or after
+/// the plan ran out): the controller plays NIL until it answers.
+const IDLE_REPLAN_TIMEOUT: Duration = Duration::from_millis(500);
 /// The longest an act waits for the planner thread in a non-deterministic game. It is well
 /// below the 40 ms budget: on a loaded machine the waiting thread can be woken late, and the
 /// act must still return before GVG-AI's 50 ms disqualification.
@@ -157,6 +160,9 @@ struct Active {
     replans: u64,
     /// The request sent at the last act and the action played then (replanning mode).
     last_played: Option<(u64, Action)>,
+    /// A long request sent when there was no plan to reuse (replanning mode); only NIL has
+    /// been played since, so its answer is taken whenever it comes.
+    idle_request: Option<u64>,
 }
 
 impl Active {
@@ -266,6 +272,25 @@ impl Active {
     }
 
     fn act_replanning(&mut self, state: &GameState, budget: &Budget) -> Action {
+        // No plan to reuse: one long request, NIL until it answers (the avatar stays put).
+        if let Some(id) = self.idle_request {
+            match self.wait_for(id, Instant::now()) {
+                Some(Ok(p)) => {
+                    self.idle_request = None;
+                    self.install(p);
+                    self.expected = None;
+                    self.replans += 1;
+                    let a = self.plan.pop_front().map_or(Action::Nil, |(a, _)| a);
+                    self.last_played = None;
+                    return a;
+                }
+                Some(Err(e)) => {
+                    tracing::debug!("planner: {e}");
+                    self.idle_request = None;
+                }
+                None => return Action::Nil,
+            }
+        }
         // A late answer to the previous act's request whose first action is the one played
         // then: its remainder is a fresher plan than the one being followed.
         let mut late: Option<Planned> = None;
@@ -296,7 +321,10 @@ impl Active {
         }
         let a = match self.plan.pop_front() {
             Some((a, _)) => a,
-            None => Action::Nil,
+            None => {
+                self.idle_request = Some(self.request(state, IDLE_REPLAN_TIMEOUT));
+                Action::Nil
+            }
         };
         self.last_played = Some((id, a));
         a
@@ -336,16 +364,21 @@ impl PlannerController {
             snapshot: true,
             ..TranslateOptions::default()
         };
-        let translator = match Translator::new(state, snapshot) {
-            Ok(t) => Arc::new(t),
-            Err(e) => {
-                tracing::warn!("planner: {e}; playing with the iw controller instead");
-                let mut c: Box<dyn Controller> = Box::new(Bfs::iw());
-                c.init(state, budget);
-                self.mode = Mode::Fallback(c);
-                return;
-            }
-        };
+        // A game whose level cannot be translated (not only its rules) is refused too.
+        let translator =
+            match Translator::new(state, snapshot).and_then(|t| match t.translate(state, "game") {
+                Err(e @ TranslateError::NotTranslatable(_)) => Err(e),
+                _ => Ok(t),
+            }) {
+                Ok(t) => Arc::new(t),
+                Err(e) => {
+                    tracing::warn!("planner: {e}; playing with the iw controller instead");
+                    let mut c: Box<dyn Controller> = Box::new(Bfs::iw());
+                    c.init(state, budget);
+                    self.mode = Mode::Fallback(c);
+                    return;
+                }
+            };
         let (tx, req_rx) = channel::<Request>();
         let (resp_tx, rx) = channel::<Response>();
         let tr = Arc::clone(&translator);
@@ -382,9 +415,18 @@ impl PlannerController {
             fluents: Arc::new(HashSet::new()),
             replans: 0,
             last_played: None,
+            idle_request: None,
         };
-        if exact {
-            let id = a.request(state, DETERMINISTIC_TIMEOUT);
+        // Plan during initialisation (a first plan to reuse in a non-deterministic game).
+        {
+            let id = a.request(
+                state,
+                if exact {
+                    DETERMINISTIC_TIMEOUT
+                } else {
+                    IDLE_REPLAN_TIMEOUT
+                },
+            );
             a.waiting = Some(id);
             let until = budget
                 .deadline
@@ -397,9 +439,16 @@ impl PlannerController {
                 }
                 Some(Err(e)) => {
                     tracing::warn!("planner: {e}");
-                    a.waiting = Some(a.request(state, DETERMINISTIC_TIMEOUT));
+                    a.waiting = None;
+                    if exact {
+                        a.waiting = Some(a.request(state, DETERMINISTIC_TIMEOUT));
+                    }
                 }
-                None => {}
+                None => {
+                    if !exact {
+                        a.idle_request = a.waiting.take();
+                    }
+                }
             }
         }
         self.mode = Mode::Active(Box::new(a));
