@@ -85,9 +85,25 @@ fn observed(problem: &Problem, fluents: &HashSet<String>) -> Vec<String> {
 }
 
 fn plan_request(translator: &Translator, req: &Request, threads: usize) -> Result<Planned, String> {
+    // With sprites frozen, first a cautious model (cells next to a monster avoided), then the
+    // plain one if the cautious one has no plan.
+    if !translator.exact() {
+        if let Ok(p) = plan_request_with(translator, req, threads, true) {
+            return Ok(p);
+        }
+    }
+    plan_request_with(translator, req, threads, false)
+}
+
+fn plan_request_with(
+    translator: &Translator,
+    req: &Request,
+    threads: usize,
+    avoid: bool,
+) -> Result<Planned, String> {
     let start = Instant::now();
     let tr = translator
-        .translate(&req.state, "game")
+        .translate_avoiding(&req.state, "game", avoid)
         .map_err(|e| e.to_string())?;
     let task = ground::ground(&tr.domain, &tr.problem).map_err(|e| e.to_string())?;
     let fluents: Arc<HashSet<String>> = Arc::new(

@@ -174,6 +174,8 @@ pub struct Translator {
     counters: Vec<Counter>,
     /// Directions the avatar moves in.
     directions: Vec<Dir4>,
+    /// Self-moving types frozen in place (snapshot mode).
+    frozen: Vec<TypeId>,
     /// Chain directions of ACTION_USE (the facings of an oriented avatar, or the direction a
     /// non-oriented avatar's missile flies in); empty when `use` is not modelled.
     use_dirs: Vec<Dir4>,
@@ -539,6 +541,7 @@ impl Translator {
             directions,
             use_dirs,
             exact: frozen.is_empty(),
+            frozen,
             opts,
             warnings,
             cache: Mutex::new(HashMap::new()),
@@ -692,6 +695,18 @@ impl Translator {
 
     /// Translates one state of the game.
     pub fn translate(&self, state: &GameState, name: &str) -> Result<Translation, TranslateError> {
+        self.translate_avoiding(state, name, false)
+    }
+
+    /// Translates one state; with `avoid`, the avatar may not enter a cell next to a frozen
+    /// sprite it cannot enter itself (a monster that kills on contact may step there next
+    /// tick): a cautious model for replanning, which may have no plan where the plain one has.
+    pub fn translate_avoiding(
+        &self,
+        state: &GameState,
+        name: &str,
+        avoid: bool,
+    ) -> Result<Translation, TranslateError> {
         let desc = &state.rules().desc;
         let snap = self.snapshot(state);
         let av = snap.avatar.ok_or(TranslateError::NoAvatar)?;
@@ -906,6 +921,35 @@ impl Translator {
                 }
             }
         }
+        // Danger cells (cautious replanning): next to a frozen sprite the avatar never enters.
+        let mut danger: Vec<bool> = vec![false; w * h];
+        if avoid {
+            let threats: Vec<TypeId> = self
+                .frozen
+                .iter()
+                .copied()
+                .filter(|&t| {
+                    !cases.iter().any(|c| {
+                        c.avatar_to > 0
+                            && c.pre[c.avatar_to].as_ref().is_some_and(|p| p.contains(&t))
+                    })
+                })
+                .collect();
+            for y in 0..h {
+                for x in 0..w {
+                    if cells[y * w + x].iter().any(|t| threats.contains(t)) {
+                        for d in Dir4::ALL {
+                            let (dx, dy) = d.delta();
+                            let (nx, ny) = (x as i64 + dx as i64, y as i64 + dy as i64);
+                            if nx >= 0 && ny >= 0 && (nx as usize) < w && (ny as usize) < h {
+                                danger[ny as usize * w + nx as usize] = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let any_danger = cell_list.iter().any(|&(x, y)| danger[y * w + x]);
         // ----- domain -----
         let v = |s: &str| Term::Var(s.to_string());
         let atom = |p: &str, args: Vec<Term>| Atom {
@@ -1014,6 +1058,12 @@ impl Translator {
                     params: vec![],
                 });
             }
+        }
+        if any_danger {
+            predicates.push(PredicateDecl {
+                name: "danger".into(),
+                params: vec![tn("?c", "cell")],
+            });
         }
         let mut actions = Vec::new();
         let mut steps: BTreeMap<String, StepKind> = BTreeMap::new();
@@ -1126,6 +1176,9 @@ impl Translator {
                 }
             }
             if c.avatar_to != 0 {
+                if any_danger {
+                    pre.push(Literal::Neg(atom("danger", vec![v(&cv(c.avatar_to))])));
+                }
                 eff.push(PEffect::Del(atom("avatar-at", vec![v("?c0")])));
                 eff.push(PEffect::Add(atom("avatar-at", vec![v(&cv(c.avatar_to))])));
             }
@@ -1292,6 +1345,9 @@ impl Translator {
                         &[d.name(), &cname(x, y), &cname(nx as usize, ny as usize)],
                     ));
                 }
+            }
+            if danger[y * w + x] {
+                init.push(g("danger", &[&cname(x, y)]));
             }
             for (t, lv) in &live {
                 if lv[y * w + x] {
