@@ -290,7 +290,12 @@ impl Active {
     fn act_replanning(&mut self, state: &GameState, budget: &Budget) -> Action {
         // No plan to reuse: one long request, NIL until it answers (the avatar stays put).
         if let Some(id) = self.idle_request {
-            match self.wait_for(id, Instant::now()) {
+            let until = budget
+                .deadline
+                .checked_sub(MARGIN)
+                .unwrap_or(budget.deadline)
+                .min(Instant::now() + REPLAN_WAIT);
+            match self.wait_for(id, until) {
                 Some(Ok(p)) => {
                     self.idle_request = None;
                     self.install(p);
@@ -338,6 +343,8 @@ impl Active {
         let a = match self.plan.pop_front() {
             Some((a, _)) => a,
             None => {
+                // The short request sent above did not answer in time and there is nothing to
+                // reuse: a longer one, waited for at the next acts.
                 self.idle_request = Some(self.request(state, IDLE_REPLAN_TIMEOUT));
                 Action::Nil
             }

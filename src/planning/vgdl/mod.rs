@@ -99,8 +99,9 @@ pub struct Translation {
 /// What a PDDL action of the translation plays in the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StepKind {
-    /// The move action of the direction in the first argument.
-    Move,
+    /// The move action of the direction in the first argument, then `wait` NIL ticks (until
+    /// what it set in motion rests).
+    Move { wait: usize },
     /// ACTION_USE, then `wait` NIL ticks (until the used sprite is gone).
     Use { wait: usize },
 }
@@ -126,7 +127,11 @@ impl Translation {
                 v.extend(std::iter::repeat_n(Action::Nil, *wait));
                 Ok(v)
             }
-            Some(StepKind::Move) => Ok(vec![step_action(step)?]),
+            Some(StepKind::Move { wait }) => {
+                let mut v = vec![step_action(step)?];
+                v.extend(std::iter::repeat_n(Action::Nil, *wait));
+                Ok(v)
+            }
             None => Err(bad()),
         }
     }
@@ -1239,7 +1244,7 @@ impl Translator {
             steps.insert(
                 nm.clone(),
                 match c.act {
-                    CaseAct::Move => StepKind::Move,
+                    CaseAct::Move => StepKind::Move { wait: c.wait },
                     CaseAct::Use => StepKind::Use { wait: c.wait },
                 },
             );
