@@ -90,6 +90,7 @@ pub const MEMBER_NAMES: &[&str] = &[
     "iw2",
     "siw",
     "astar-lmcut",
+    "astar-lmcut-plain",
     "astar-hmax",
     "astar-blind",
 ];
@@ -134,6 +135,10 @@ pub fn member(name: &str, anytime: bool) -> Option<Member> {
         "astar-lmcut" => Member {
             name: name.into(),
             stages: vec![Stage::AStar(AdmissibleKind::LmCut)],
+        },
+        "astar-lmcut-plain" => Member {
+            name: name.into(),
+            stages: vec![Stage::AStar(AdmissibleKind::PlainLmCut)],
         },
         "astar-hmax" => Member {
             name: name.into(),

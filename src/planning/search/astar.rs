@@ -1,7 +1,13 @@
 //! Eager A* with an admissible heuristic (LM-cut, h_max or blind), with re-opening, so its
 //! plans are optimal. Nodes whose heuristic is infinite are pruned as dead ends.
+//!
+//! The LM-cut kind also uses the task's structural bound ([`StructureBound`]: the maximum
+//! with LM-cut, or the bound alone when it is at least LM-cut's value in the initial state)
+//! and walk compression ([`Walks`]): a node's successors are "walk along a cheapest path,
+//! then one other operator", with the walk's exact cost, so the optimal cost is unchanged.
 
 use super::relaxed::{LmCut, RelaxedHeuristic, RelaxedKind};
+use super::structure::{StructureBound, WalkEnd, Walks};
 use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step};
 use crate::planning::task::{OpId, State};
 use std::cmp::Reverse;
@@ -10,13 +16,17 @@ use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AdmissibleKind {
+    /// LM-cut with the structural bound and walk compression when the task has them.
     LmCut,
+    /// Plain LM-cut (no structural bound, no walk compression).
+    PlainLmCut,
     HMax,
     Blind,
 }
 
 enum Inst {
-    LmCut(Box<LmCut>),
+    /// LM-cut (None once the structural bound is known to dominate it), structural bound.
+    LmCut(Option<Box<LmCut>>, Option<Box<StructureBound>>),
     HMax(RelaxedHeuristic),
     Blind,
 }
@@ -33,22 +43,46 @@ pub struct AStar {
     started: bool,
     stats: Stats,
     ops: Vec<OpId>,
+    trace: bool,
+    trace_f: u64,
+    /// Walk compression; per node, the walk before its operator.
+    walks: Option<Box<Walks>>,
+    walk_end: Vec<WalkEnd>,
+    ends: Vec<WalkEnd>,
 }
 
 const DEAD: u64 = u64::MAX;
 
+/// The operator of a macro step that is a walk only (it reaches the goal).
+const WALK_ONLY: OpId = OpId::MAX - 1;
+
+const NO_WALK: WalkEnd = WalkEnd {
+    cell: u32::MAX,
+    moved: false,
+    cost: 0,
+};
+
 impl AStar {
     pub fn new(shared: Arc<Shared>, kind: AdmissibleKind, bound: Bound) -> AStar {
-        let inst = match kind {
-            AdmissibleKind::LmCut => Inst::LmCut(Box::new(LmCut::new(shared.relaxed.clone()))),
-            AdmissibleKind::HMax => Inst::HMax(RelaxedHeuristic::new(
-                shared.relaxed.clone(),
-                RelaxedKind::Max,
-            )),
-            AdmissibleKind::Blind => Inst::Blind,
+        let lmcut = || Some(Box::new(LmCut::new(shared.relaxed.clone())));
+        let (inst, walks) = match kind {
+            AdmissibleKind::LmCut => (
+                Inst::LmCut(lmcut(), StructureBound::detect(&shared.task).map(Box::new)),
+                Walks::detect(&shared.task).map(Box::new),
+            ),
+            AdmissibleKind::PlainLmCut => (Inst::LmCut(lmcut(), None), None),
+            AdmissibleKind::HMax => (
+                Inst::HMax(RelaxedHeuristic::new(
+                    shared.relaxed.clone(),
+                    RelaxedKind::Max,
+                )),
+                None,
+            ),
+            AdmissibleKind::Blind => (Inst::Blind, None),
         };
         let name = match kind {
             AdmissibleKind::LmCut => "astar-lmcut",
+            AdmissibleKind::PlainLmCut => "astar-lmcut-plain",
             AdmissibleKind::HMax => "astar-hmax",
             AdmissibleKind::Blind => "astar-blind",
         };
@@ -64,18 +98,55 @@ impl AStar {
             started: false,
             stats: Stats::default(),
             ops: Vec::new(),
+            trace: std::env::var_os("TABLERO_ASTAR_TRACE").is_some(),
+            trace_f: 0,
+            walks,
+            walk_end: Vec::new(),
+            ends: Vec::new(),
         }
+    }
+
+    /// Whether walk compression is on (for tests).
+    pub fn compresses_walks(&self) -> bool {
+        self.walks.is_some()
     }
 
     fn eval(&mut self, s: &State) -> u64 {
         self.stats.evaluated += 1;
         let task = &self.shared.task;
         let v = match &mut self.inst {
-            Inst::LmCut(l) => l.evaluate(s),
+            Inst::LmCut(l, sb) => match (l, sb.as_mut().map(|b| b.evaluate(s))) {
+                (_, Some(None)) => None,
+                (Some(l), Some(Some(hs))) => l.evaluate(s).map(|h| h.max(hs)),
+                (None, Some(Some(hs))) => Some(hs),
+                (Some(l), None) => l.evaluate(s),
+                (None, None) => Some(0),
+            },
             Inst::HMax(r) => r.evaluate(task, s, None),
             Inst::Blind => Some(if task.is_goal(s) { 0 } else { 1 }),
         };
         v.unwrap_or(DEAD)
+    }
+
+    /// In the initial state: drop LM-cut when the structural bound is at least as high.
+    fn choose_heuristic(&mut self, s: &State) {
+        if let Inst::LmCut(l, Some(b)) = &mut self.inst {
+            let hs = b.evaluate(s);
+            let hl = l.as_mut().and_then(|l| l.evaluate(s));
+            if self.trace {
+                eprintln!(
+                    "{}: initial LM-cut {hl:?}, structural bound {hs:?} {:?}, walks {}",
+                    self.name,
+                    b.kinds(),
+                    self.walks.is_some()
+                );
+            }
+            if let (Some(hs), Some(hl)) = (hs, hl) {
+                if hs >= hl {
+                    *l = None;
+                }
+            }
+        }
     }
 
     fn push(&mut self, node: u32) {
@@ -86,6 +157,91 @@ impl AStar {
         }
         self.seq += 1;
         self.open.push(Reverse((g + h, h, self.seq, node)));
+    }
+
+    /// Adds or improves a child reached with cost `cg` by `op` after `walk`.
+    fn add_child(&mut self, child: State, parent: u32, op: OpId, walk: WalkEnd, cg: u64) {
+        let (id, new) = self.reg.insert(child, parent, op, cg);
+        if new {
+            self.walk_end.push(walk);
+            let cs = self.reg.states[id as usize].clone();
+            let h = self.eval(&cs);
+            self.h.push(h);
+            self.push(id);
+        } else if cg < self.reg.g[id as usize] {
+            self.reg.g[id as usize] = cg;
+            self.reg.parent[id as usize] = parent;
+            self.reg.op[id as usize] = op;
+            self.walk_end[id as usize] = walk;
+            self.push(id);
+        }
+    }
+
+    /// The operator sequence to `node`, walks expanded.
+    fn plan(&mut self, node: u32) -> Vec<OpId> {
+        let Some(walks) = self.walks.as_mut() else {
+            return self.reg.plan(node);
+        };
+        let task = &self.shared.task;
+        let mut steps = Vec::new();
+        let mut n = node;
+        while self.reg.parent[n as usize] != NO_NODE {
+            let p = self.reg.parent[n as usize];
+            let op = self.reg.op[n as usize];
+            let mut part = walks.path(
+                task,
+                &self.reg.states[p as usize],
+                &self.walk_end[n as usize],
+            );
+            if op != WALK_ONLY {
+                part.push(op);
+            }
+            steps.push(part);
+            n = p;
+        }
+        steps.reverse();
+        steps.concat()
+    }
+
+    fn expand_plain(&mut self, node: u32, state: &State, g: u64) {
+        let shared = self.shared.clone();
+        let task = &shared.task;
+        let mut ops = std::mem::take(&mut self.ops);
+        shared.succ.applicable(task, state, &mut ops);
+        self.stats.generated += ops.len() as u64;
+        for &o in &ops {
+            let child = task.apply(state, o);
+            let cg = g + task.operators[o as usize].cost as u64;
+            self.add_child(child, node, o, NO_WALK, cg);
+        }
+        self.ops = ops;
+    }
+
+    fn expand_walks(&mut self, node: u32, state: &State, g: u64) {
+        let shared = self.shared.clone();
+        let task = &shared.task;
+        let Some(mut walks) = self.walks.take() else {
+            return;
+        };
+        let mut ends = std::mem::take(&mut self.ends);
+        walks.ends(task, state, &mut ends);
+        for end in &ends {
+            let sx = walks.state_after(state, end);
+            if end.moved && task.is_goal(&sx) {
+                self.stats.generated += 1;
+                self.add_child(sx.clone(), node, WALK_ONLY, *end, g + end.cost);
+            }
+            for &o in walks.others_from(end.cell) {
+                if task.applicable(&sx, o) {
+                    self.stats.generated += 1;
+                    let child = task.apply(&sx, o);
+                    let cg = g + end.cost + task.operators[o as usize].cost as u64;
+                    self.add_child(child, node, o, *end, cg);
+                }
+            }
+        }
+        self.ends = ends;
+        self.walks = Some(walks);
     }
 }
 
@@ -99,12 +255,13 @@ impl Engine for AStar {
     }
 
     fn step(&mut self, expansions: u64) -> Step {
-        let task_cost = |sh: &Shared, o: OpId| sh.task.operators[o as usize].cost as u64;
         if !self.started {
             self.started = true;
             let s = self.shared.task.initial_state();
+            self.choose_heuristic(&s);
             let h = self.eval(&s);
             self.reg.insert(s, NO_NODE, 0, 0);
+            self.walk_end.push(NO_WALK);
             self.h.push(h);
             self.push(0);
         }
@@ -123,33 +280,27 @@ impl Engine for AStar {
             if f >= self.bound.get() {
                 return Step::Exhausted;
             }
-            let shared = self.shared.clone();
-            let task = &shared.task;
+            if self.trace && f > self.trace_f {
+                self.trace_f = f;
+                eprintln!(
+                    "{}: f={} expanded={} evaluated={} states={}",
+                    self.name,
+                    f,
+                    self.stats.expanded,
+                    self.stats.evaluated,
+                    self.reg.states.len()
+                );
+            }
             let state = self.reg.states[n].clone();
-            if task.is_goal(&state) {
-                return Step::Solved(self.reg.plan(node));
+            if self.shared.task.is_goal(&state) {
+                return Step::Solved(self.plan(node));
             }
             self.stats.expanded += 1;
-            let mut ops = std::mem::take(&mut self.ops);
-            shared.succ.applicable(task, &state, &mut ops);
-            self.stats.generated += ops.len() as u64;
-            for &o in &ops {
-                let child = task.apply(&state, o);
-                let cg = g + task_cost(&shared, o);
-                let (id, new) = self.reg.insert(child, node, o, cg);
-                if new {
-                    let cs = self.reg.states[id as usize].clone();
-                    let h = self.eval(&cs);
-                    self.h.push(h);
-                    self.push(id);
-                } else if cg < self.reg.g[id as usize] {
-                    self.reg.g[id as usize] = cg;
-                    self.reg.parent[id as usize] = node;
-                    self.reg.op[id as usize] = o;
-                    self.push(id);
-                }
+            if self.walks.is_some() {
+                self.expand_walks(node, &state, g);
+            } else {
+                self.expand_plain(node, &state, g);
             }
-            self.ops = ops;
         }
         Step::Running
     }

@@ -7,6 +7,7 @@ pub mod astar;
 pub mod gbfs;
 pub mod landmarks;
 pub mod relaxed;
+pub mod structure;
 pub mod width;
 
 use super::task::{OpId, State, Task};
