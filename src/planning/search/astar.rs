@@ -37,7 +37,7 @@ pub struct AStar {
     bound: Bound,
     reg: Registry,
     h: Vec<u64>,
-    open: BinaryHeap<Reverse<(u64, u64, u64, u32)>>,
+    open: OpenList,
     inst: Inst,
     seq: u64,
     started: bool,
@@ -52,6 +52,56 @@ pub struct AStar {
 }
 
 const DEAD: u64 = u64::MAX;
+
+/// f values below this go to buckets (by f, then h, last in first out), others to a heap.
+const BUCKET_LIMIT: u64 = 1 << 16;
+
+/// The open list: O(1) buckets for the small integer f values of unit-cost tasks, a binary
+/// heap for the rest; lowest f first, then lowest h.
+#[derive(Default)]
+struct OpenList {
+    buckets: Vec<Vec<Vec<u32>>>,
+    min_h: Vec<usize>,
+    min_f: usize,
+    heap: BinaryHeap<Reverse<(u64, u64, u64, u32)>>,
+}
+
+impl OpenList {
+    fn push(&mut self, f: u64, h: u64, seq: u64, node: u32) {
+        if f >= BUCKET_LIMIT {
+            self.heap.push(Reverse((f, h, seq, node)));
+            return;
+        }
+        let (f, h) = (f as usize, h as usize);
+        if f >= self.buckets.len() {
+            self.buckets.resize_with(f + 1, Vec::new);
+            self.min_h.resize(f + 1, 0);
+        }
+        let b = &mut self.buckets[f];
+        if h >= b.len() {
+            b.resize_with(h + 1, Vec::new);
+        }
+        b[h].push(node);
+        self.min_h[f] = self.min_h[f].min(h);
+        self.min_f = self.min_f.min(f);
+    }
+
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        while self.min_f < self.buckets.len() {
+            let f = self.min_f;
+            let b = &mut self.buckets[f];
+            while self.min_h[f] < b.len() {
+                if let Some(n) = b[self.min_h[f]].pop() {
+                    return Some((f as u64, n));
+                }
+                self.min_h[f] += 1;
+            }
+            self.min_h[f] = usize::MAX;
+            self.min_f += 1;
+        }
+        self.heap.pop().map(|Reverse((f, _, _, n))| (f, n))
+    }
+}
 
 /// The operator of a macro step that is a walk only (it reaches the goal).
 const WALK_ONLY: OpId = OpId::MAX - 1;
@@ -92,7 +142,7 @@ impl AStar {
             bound,
             reg: Registry::new(),
             h: Vec::new(),
-            open: BinaryHeap::new(),
+            open: OpenList::default(),
             inst,
             seq: 0,
             started: false,
@@ -156,7 +206,7 @@ impl AStar {
             return;
         }
         self.seq += 1;
-        self.open.push(Reverse((g + h, h, self.seq, node)));
+        self.open.push(g + h, h, self.seq, node);
     }
 
     /// Adds or improves a child reached with cost `cg` by `op` after `walk`.
@@ -225,16 +275,22 @@ impl AStar {
         };
         let mut ends = std::mem::take(&mut self.ends);
         walks.ends(task, state, &mut ends);
+        let check_goal = walks.walk_reaches_goal(task, state);
         for end in &ends {
-            let sx = walks.state_after(state, end);
-            if end.moved && task.is_goal(&sx) {
-                self.stats.generated += 1;
-                self.add_child(sx.clone(), node, WALK_ONLY, *end, g + end.cost);
+            let mut sx: Option<State> = None;
+            if end.moved && check_goal {
+                let t = walks.state_after(state, end);
+                if task.is_goal(&t) {
+                    self.stats.generated += 1;
+                    self.add_child(t.clone(), node, WALK_ONLY, *end, g + end.cost);
+                }
+                sx = Some(t);
             }
             for &o in walks.others_from(end.cell) {
-                if task.applicable(&sx, o) {
+                if walks.applicable_after(task, state, end, o) {
                     self.stats.generated += 1;
-                    let child = task.apply(&sx, o);
+                    let sx = sx.get_or_insert_with(|| walks.state_after(state, end));
+                    let child = task.apply(sx, o);
                     let cg = g + end.cost + task.operators[o as usize].cost as u64;
                     self.add_child(child, node, o, *end, cg);
                 }
@@ -269,7 +325,7 @@ impl Engine for AStar {
             if self.reg.states.len() >= super::MAX_STATES {
                 return Step::GaveUp;
             }
-            let Some(Reverse((f, _, _, node))) = self.open.pop() else {
+            let Some((f, node)) = self.open.pop() else {
                 return Step::Exhausted;
             };
             let n = node as usize;

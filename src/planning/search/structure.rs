@@ -769,13 +769,16 @@ pub struct Walks {
     walk_from: Vec<Vec<OpId>>,
     /// Other operators by source cell.
     other_from: Vec<Vec<OpId>>,
-    /// Other operators with no source cell (none when the agent is read by all).
+    /// The non-agent effects every walk operator has.
     side_add: Vec<FactId>,
     side_del: Vec<FactId>,
     cell_fact: Vec<FactId>,
     dist: Vec<u64>,
     pred: Vec<OpId>,
     heap: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
+    /// All walk operators cost the same (breadth-first search suffices).
+    unit: bool,
+    queue: VecDeque<u32>,
 }
 
 /// One macro successor: the walk's end cell and cost; `moved` is whether it made a move.
@@ -838,6 +841,11 @@ impl Walks {
                 return None;
             }
         }
+        let walk_costs: Vec<u32> = (0..nops)
+            .filter(|&o| is_walk[o])
+            .map(|o| task.operators[o].cost)
+            .collect();
+        let unit = walk_costs.iter().all(|&c| c == walk_costs[0]);
         let mut walk_from = vec![Vec::new(); agent.num_cells];
         let mut other_from = vec![Vec::new(); agent.num_cells];
         for oi in 0..nops {
@@ -865,6 +873,8 @@ impl Walks {
             dist: Vec::new(),
             pred: Vec::new(),
             heap: std::collections::BinaryHeap::new(),
+            unit,
+            queue: VecDeque::new(),
         })
     }
 
@@ -909,11 +919,18 @@ impl Walks {
         self.pred.clear();
         self.pred.resize(nc, OpId::MAX);
         self.heap.clear();
-        // Dist counts at least one move: seed with the moves out of the start cell.
+        self.queue.clear();
+        // Dist counts at least one move: seed with the moves out of the start cell. With unit
+        // costs a FIFO queue is a Dijkstra queue.
         let relax = |from: u32, d0: u64, this: &mut Walks| {
             for i in 0..this.walk_from[from as usize].len() {
                 let o = this.walk_from[from as usize][i];
                 let op = &task.operators[o as usize];
+                let t = this.agent.to[o as usize];
+                let d = d0 + op.cost as u64;
+                if d >= this.dist[t as usize] {
+                    continue;
+                }
                 let ok = op
                     .pre_pos
                     .iter()
@@ -922,22 +939,61 @@ impl Walks {
                 if !ok {
                     continue;
                 }
-                let t = this.agent.to[o as usize];
-                let d = d0 + op.cost as u64;
-                if d < this.dist[t as usize] {
-                    this.dist[t as usize] = d;
-                    this.pred[t as usize] = o;
+                this.dist[t as usize] = d;
+                this.pred[t as usize] = o;
+                if this.unit {
+                    this.queue.push_back(t);
+                } else {
                     this.heap.push(std::cmp::Reverse((d, t)));
                 }
             }
         };
         relax(at, 0, self);
+        if self.unit {
+            while let Some(c) = self.queue.pop_front() {
+                let d = self.dist[c as usize];
+                relax(c, d, self);
+            }
+            return;
+        }
         while let Some(std::cmp::Reverse((d, c))) = self.heap.pop() {
             if d > self.dist[c as usize] {
                 continue;
             }
             relax(c, d, self);
         }
+    }
+
+    /// Whether some nonempty walk from `s` could end in a goal state (the goal's facts that
+    /// walks do not change already hold, and the walks' side effects agree with it).
+    pub fn walk_reaches_goal(&self, task: &Task, s: &State) -> bool {
+        let agent = |f: FactId| self.agent.cell_of[f as usize] != NONE;
+        task.goal_pos.iter().all(|&f| {
+            agent(f) || self.side_add.contains(&f) || (!self.side_del.contains(&f) && s.has(f))
+        }) && !task.goal_neg.iter().any(|&f| {
+            !agent(f) && (self.side_add.contains(&f) || (!self.side_del.contains(&f) && s.has(f)))
+        })
+    }
+
+    /// Whether operator `o` (starting at `end.cell`) applies after walking to `end` from `s`,
+    /// without building that state.
+    pub fn applicable_after(&self, task: &Task, s: &State, end: &WalkEnd, o: OpId) -> bool {
+        let op = &task.operators[o as usize];
+        let has = |f: FactId| {
+            if self.agent.cell_of[f as usize] != NONE {
+                return self.agent.cell_of[f as usize] == end.cell;
+            }
+            if end.moved {
+                if self.side_add.contains(&f) {
+                    return true;
+                }
+                if self.side_del.contains(&f) {
+                    return false;
+                }
+            }
+            s.has(f)
+        };
+        op.pre_pos.iter().all(|&f| has(f)) && !op.pre_neg.iter().any(|&f| has(f))
     }
 
     /// The state after walking to `end` from `s`.

@@ -174,6 +174,7 @@ fn structural_bound_is_admissible_and_prunes_only_dead_ends() {
             s = task.apply(&s, ops[rng.gen_range(0..ops.len())]);
         }
     }
+    eprintln!("checked {checked} dead {dead} positive {positive}");
     assert!(checked > 200, "{checked}");
     assert!(
         dead > 0 && positive > 100,
@@ -201,5 +202,6 @@ fn walk_compressed_astar_is_optimal_on_random_levels() {
             _ => panic!("{name}\nA* {:?} blind {blind:?}", plan.map(|p| p.len())),
         }
     }
+    eprintln!("solved {solved}");
     assert!(solved > 20, "{solved}");
 }
