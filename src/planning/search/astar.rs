@@ -5,6 +5,8 @@
 //! with LM-cut, or the bound alone when it is at least LM-cut's value in the initial state)
 //! and walk compression ([`Walks`]): a node's successors are "walk along a cheapest path,
 //! then one other operator", with the walk's exact cost, so the optimal cost is unchanged.
+//! With the environment variable `TABLERO_ASTAR_TRACE` set, each new f layer is logged on
+//! stderr (expansions, evaluations, states), to see where a search spends its effort.
 
 use super::relaxed::{LmCut, RelaxedHeuristic, RelaxedKind};
 use super::structure::{StructureBound, WalkEnd, Walks};

@@ -848,9 +848,9 @@ impl Walks {
         let unit = walk_costs.iter().all(|&c| c == walk_costs[0]);
         let mut walk_from = vec![Vec::new(); agent.num_cells];
         let mut other_from = vec![Vec::new(); agent.num_cells];
-        for oi in 0..nops {
+        for (oi, &walk) in is_walk.iter().enumerate() {
             let c = agent.from[oi] as usize;
-            if is_walk[oi] {
+            if walk {
                 walk_from[c].push(oi as OpId);
             } else {
                 other_from[c].push(oi as OpId);
