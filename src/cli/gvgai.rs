@@ -58,7 +58,7 @@ pub struct PlanArgs {
     #[arg(long)]
     optimal: bool,
     /// portfolio (default), a portfolio member (lama, hadd-lm, hff, hff-type, lama-type,
-    /// hadd-type, lmcut-type, bfws, iw1, iw2, siw, astar-lmcut, astar-hmax, astar-blind) or
+    /// hadd-type, lmcut-type, bfws, iw1, iw2, siw, astar-lmcut, astar-lmcut-plain, astar-hmax, astar-blind) or
     /// fast-downward.
     #[arg(long)]
     planner: Option<String>,

@@ -1,7 +1,15 @@
 //! Eager A* with an admissible heuristic (LM-cut, h_max or blind), with re-opening, so its
 //! plans are optimal. Nodes whose heuristic is infinite are pruned as dead ends.
+//!
+//! The LM-cut kind also uses the task's structural bound ([`StructureBound`]: the maximum
+//! with LM-cut, or the bound alone when it is at least LM-cut's value in the initial state)
+//! and walk compression ([`Walks`]): a node's successors are "walk along a cheapest path,
+//! then one other operator", with the walk's exact cost, so the optimal cost is unchanged.
+//! With the environment variable `TABLERO_ASTAR_TRACE` set, each new f layer is logged on
+//! stderr (expansions, evaluations, states), to see where a search spends its effort.
 
 use super::relaxed::{LmCut, RelaxedHeuristic, RelaxedKind};
+use super::structure::{StructureBound, WalkEnd, Walks};
 use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step};
 use crate::planning::task::{OpId, State};
 use std::cmp::Reverse;
@@ -10,13 +18,17 @@ use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AdmissibleKind {
+    /// LM-cut with the structural bound and walk compression when the task has them.
     LmCut,
+    /// Plain LM-cut (no structural bound, no walk compression).
+    PlainLmCut,
     HMax,
     Blind,
 }
 
 enum Inst {
-    LmCut(Box<LmCut>),
+    /// LM-cut (None once the structural bound is known to dominate it), structural bound.
+    LmCut(Option<Box<LmCut>>, Option<Box<StructureBound>>),
     HMax(RelaxedHeuristic),
     Blind,
 }
@@ -27,28 +39,102 @@ pub struct AStar {
     bound: Bound,
     reg: Registry,
     h: Vec<u64>,
-    open: BinaryHeap<Reverse<(u64, u64, u64, u32)>>,
+    open: OpenList,
     inst: Inst,
     seq: u64,
     started: bool,
     stats: Stats,
     ops: Vec<OpId>,
+    trace: bool,
+    trace_f: u64,
+    /// Walk compression; per node, the walk before its operator.
+    walks: Option<Box<Walks>>,
+    walk_end: Vec<WalkEnd>,
+    ends: Vec<WalkEnd>,
 }
 
 const DEAD: u64 = u64::MAX;
 
+/// f values below this go to buckets (by f, then h, last in first out), others to a heap.
+const BUCKET_LIMIT: u64 = 1 << 16;
+
+/// The open list: O(1) buckets for the small integer f values of unit-cost tasks, a binary
+/// heap for the rest; lowest f first, then lowest h.
+#[derive(Default)]
+struct OpenList {
+    buckets: Vec<Vec<Vec<u32>>>,
+    min_h: Vec<usize>,
+    min_f: usize,
+    heap: BinaryHeap<Reverse<(u64, u64, u64, u32)>>,
+}
+
+impl OpenList {
+    fn push(&mut self, f: u64, h: u64, seq: u64, node: u32) {
+        if f >= BUCKET_LIMIT {
+            self.heap.push(Reverse((f, h, seq, node)));
+            return;
+        }
+        let (f, h) = (f as usize, h as usize);
+        if f >= self.buckets.len() {
+            self.buckets.resize_with(f + 1, Vec::new);
+            self.min_h.resize(f + 1, 0);
+        }
+        let b = &mut self.buckets[f];
+        if h >= b.len() {
+            b.resize_with(h + 1, Vec::new);
+        }
+        b[h].push(node);
+        self.min_h[f] = self.min_h[f].min(h);
+        self.min_f = self.min_f.min(f);
+    }
+
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        while self.min_f < self.buckets.len() {
+            let f = self.min_f;
+            let b = &mut self.buckets[f];
+            while self.min_h[f] < b.len() {
+                if let Some(n) = b[self.min_h[f]].pop() {
+                    return Some((f as u64, n));
+                }
+                self.min_h[f] += 1;
+            }
+            self.min_h[f] = usize::MAX;
+            self.min_f += 1;
+        }
+        self.heap.pop().map(|Reverse((f, _, _, n))| (f, n))
+    }
+}
+
+/// The operator of a macro step that is a walk only (it reaches the goal).
+const WALK_ONLY: OpId = OpId::MAX - 1;
+
+const NO_WALK: WalkEnd = WalkEnd {
+    cell: u32::MAX,
+    moved: false,
+    cost: 0,
+};
+
 impl AStar {
     pub fn new(shared: Arc<Shared>, kind: AdmissibleKind, bound: Bound) -> AStar {
-        let inst = match kind {
-            AdmissibleKind::LmCut => Inst::LmCut(Box::new(LmCut::new(shared.relaxed.clone()))),
-            AdmissibleKind::HMax => Inst::HMax(RelaxedHeuristic::new(
-                shared.relaxed.clone(),
-                RelaxedKind::Max,
-            )),
-            AdmissibleKind::Blind => Inst::Blind,
+        let lmcut = || Some(Box::new(LmCut::new(shared.relaxed.clone())));
+        let (inst, walks) = match kind {
+            AdmissibleKind::LmCut => (
+                Inst::LmCut(lmcut(), StructureBound::detect(&shared.task).map(Box::new)),
+                Walks::detect(&shared.task).map(Box::new),
+            ),
+            AdmissibleKind::PlainLmCut => (Inst::LmCut(lmcut(), None), None),
+            AdmissibleKind::HMax => (
+                Inst::HMax(RelaxedHeuristic::new(
+                    shared.relaxed.clone(),
+                    RelaxedKind::Max,
+                )),
+                None,
+            ),
+            AdmissibleKind::Blind => (Inst::Blind, None),
         };
         let name = match kind {
             AdmissibleKind::LmCut => "astar-lmcut",
+            AdmissibleKind::PlainLmCut => "astar-lmcut-plain",
             AdmissibleKind::HMax => "astar-hmax",
             AdmissibleKind::Blind => "astar-blind",
         };
@@ -58,24 +144,61 @@ impl AStar {
             bound,
             reg: Registry::new(),
             h: Vec::new(),
-            open: BinaryHeap::new(),
+            open: OpenList::default(),
             inst,
             seq: 0,
             started: false,
             stats: Stats::default(),
             ops: Vec::new(),
+            trace: std::env::var_os("TABLERO_ASTAR_TRACE").is_some(),
+            trace_f: 0,
+            walks,
+            walk_end: Vec::new(),
+            ends: Vec::new(),
         }
+    }
+
+    /// Whether walk compression is on (for tests).
+    pub fn compresses_walks(&self) -> bool {
+        self.walks.is_some()
     }
 
     fn eval(&mut self, s: &State) -> u64 {
         self.stats.evaluated += 1;
         let task = &self.shared.task;
         let v = match &mut self.inst {
-            Inst::LmCut(l) => l.evaluate(s),
+            Inst::LmCut(l, sb) => match (l, sb.as_mut().map(|b| b.evaluate(s))) {
+                (_, Some(None)) => None,
+                (Some(l), Some(Some(hs))) => l.evaluate(s).map(|h| h.max(hs)),
+                (None, Some(Some(hs))) => Some(hs),
+                (Some(l), None) => l.evaluate(s),
+                (None, None) => Some(0),
+            },
             Inst::HMax(r) => r.evaluate(task, s, None),
             Inst::Blind => Some(if task.is_goal(s) { 0 } else { 1 }),
         };
         v.unwrap_or(DEAD)
+    }
+
+    /// In the initial state: drop LM-cut when the structural bound is at least as high.
+    fn choose_heuristic(&mut self, s: &State) {
+        if let Inst::LmCut(l, Some(b)) = &mut self.inst {
+            let hs = b.evaluate(s);
+            let hl = l.as_mut().and_then(|l| l.evaluate(s));
+            if self.trace {
+                eprintln!(
+                    "{}: initial LM-cut {hl:?}, structural bound {hs:?} {:?}, walks {}",
+                    self.name,
+                    b.kinds(),
+                    self.walks.is_some()
+                );
+            }
+            if let (Some(hs), Some(hl)) = (hs, hl) {
+                if hs >= hl {
+                    *l = None;
+                }
+            }
+        }
     }
 
     fn push(&mut self, node: u32) {
@@ -85,7 +208,98 @@ impl AStar {
             return;
         }
         self.seq += 1;
-        self.open.push(Reverse((g + h, h, self.seq, node)));
+        self.open.push(g + h, h, self.seq, node);
+    }
+
+    /// Adds or improves a child reached with cost `cg` by `op` after `walk`.
+    fn add_child(&mut self, child: State, parent: u32, op: OpId, walk: WalkEnd, cg: u64) {
+        let (id, new) = self.reg.insert(child, parent, op, cg);
+        if new {
+            self.walk_end.push(walk);
+            let cs = self.reg.states[id as usize].clone();
+            let h = self.eval(&cs);
+            self.h.push(h);
+            self.push(id);
+        } else if cg < self.reg.g[id as usize] {
+            self.reg.g[id as usize] = cg;
+            self.reg.parent[id as usize] = parent;
+            self.reg.op[id as usize] = op;
+            self.walk_end[id as usize] = walk;
+            self.push(id);
+        }
+    }
+
+    /// The operator sequence to `node`, walks expanded.
+    fn plan(&mut self, node: u32) -> Vec<OpId> {
+        let Some(walks) = self.walks.as_mut() else {
+            return self.reg.plan(node);
+        };
+        let task = &self.shared.task;
+        let mut steps = Vec::new();
+        let mut n = node;
+        while self.reg.parent[n as usize] != NO_NODE {
+            let p = self.reg.parent[n as usize];
+            let op = self.reg.op[n as usize];
+            let mut part = walks.path(
+                task,
+                &self.reg.states[p as usize],
+                &self.walk_end[n as usize],
+            );
+            if op != WALK_ONLY {
+                part.push(op);
+            }
+            steps.push(part);
+            n = p;
+        }
+        steps.reverse();
+        steps.concat()
+    }
+
+    fn expand_plain(&mut self, node: u32, state: &State, g: u64) {
+        let shared = self.shared.clone();
+        let task = &shared.task;
+        let mut ops = std::mem::take(&mut self.ops);
+        shared.succ.applicable(task, state, &mut ops);
+        self.stats.generated += ops.len() as u64;
+        for &o in &ops {
+            let child = task.apply(state, o);
+            let cg = g + task.operators[o as usize].cost as u64;
+            self.add_child(child, node, o, NO_WALK, cg);
+        }
+        self.ops = ops;
+    }
+
+    fn expand_walks(&mut self, node: u32, state: &State, g: u64) {
+        let shared = self.shared.clone();
+        let task = &shared.task;
+        let Some(mut walks) = self.walks.take() else {
+            return;
+        };
+        let mut ends = std::mem::take(&mut self.ends);
+        walks.ends(task, state, &mut ends);
+        let check_goal = walks.walk_reaches_goal(task, state);
+        for end in &ends {
+            let mut sx: Option<State> = None;
+            if end.moved && check_goal {
+                let t = walks.state_after(state, end);
+                if task.is_goal(&t) {
+                    self.stats.generated += 1;
+                    self.add_child(t.clone(), node, WALK_ONLY, *end, g + end.cost);
+                }
+                sx = Some(t);
+            }
+            for &o in walks.others_from(end.cell) {
+                if walks.applicable_after(task, state, end, o) {
+                    self.stats.generated += 1;
+                    let sx = sx.get_or_insert_with(|| walks.state_after(state, end));
+                    let child = task.apply(sx, o);
+                    let cg = g + end.cost + task.operators[o as usize].cost as u64;
+                    self.add_child(child, node, o, *end, cg);
+                }
+            }
+        }
+        self.ends = ends;
+        self.walks = Some(walks);
     }
 }
 
@@ -99,12 +313,13 @@ impl Engine for AStar {
     }
 
     fn step(&mut self, expansions: u64) -> Step {
-        let task_cost = |sh: &Shared, o: OpId| sh.task.operators[o as usize].cost as u64;
         if !self.started {
             self.started = true;
             let s = self.shared.task.initial_state();
+            self.choose_heuristic(&s);
             let h = self.eval(&s);
             self.reg.insert(s, NO_NODE, 0, 0);
+            self.walk_end.push(NO_WALK);
             self.h.push(h);
             self.push(0);
         }
@@ -112,7 +327,7 @@ impl Engine for AStar {
             if self.reg.states.len() >= super::MAX_STATES {
                 return Step::GaveUp;
             }
-            let Some(Reverse((f, _, _, node))) = self.open.pop() else {
+            let Some((f, node)) = self.open.pop() else {
                 return Step::Exhausted;
             };
             let n = node as usize;
@@ -123,33 +338,27 @@ impl Engine for AStar {
             if f >= self.bound.get() {
                 return Step::Exhausted;
             }
-            let shared = self.shared.clone();
-            let task = &shared.task;
+            if self.trace && f > self.trace_f {
+                self.trace_f = f;
+                eprintln!(
+                    "{}: f={} expanded={} evaluated={} states={}",
+                    self.name,
+                    f,
+                    self.stats.expanded,
+                    self.stats.evaluated,
+                    self.reg.states.len()
+                );
+            }
             let state = self.reg.states[n].clone();
-            if task.is_goal(&state) {
-                return Step::Solved(self.reg.plan(node));
+            if self.shared.task.is_goal(&state) {
+                return Step::Solved(self.plan(node));
             }
             self.stats.expanded += 1;
-            let mut ops = std::mem::take(&mut self.ops);
-            shared.succ.applicable(task, &state, &mut ops);
-            self.stats.generated += ops.len() as u64;
-            for &o in &ops {
-                let child = task.apply(&state, o);
-                let cg = g + task_cost(&shared, o);
-                let (id, new) = self.reg.insert(child, node, o, cg);
-                if new {
-                    let cs = self.reg.states[id as usize].clone();
-                    let h = self.eval(&cs);
-                    self.h.push(h);
-                    self.push(id);
-                } else if cg < self.reg.g[id as usize] {
-                    self.reg.g[id as usize] = cg;
-                    self.reg.parent[id as usize] = node;
-                    self.reg.op[id as usize] = o;
-                    self.push(id);
-                }
+            if self.walks.is_some() {
+                self.expand_walks(node, &state, g);
+            } else {
+                self.expand_plain(node, &state, g);
             }
-            self.ops = ops;
         }
         Step::Running
     }

@@ -7,6 +7,7 @@ pub mod astar;
 pub mod gbfs;
 pub mod landmarks;
 pub mod relaxed;
+pub mod structure;
 pub mod width;
 
 use super::task::{OpId, State, Task};
@@ -67,10 +68,42 @@ impl Bound {
     }
 }
 
+/// A fast multiplicative hasher for bit-packed states (the default SipHash dominated the
+/// cost of interning states in A*; state keys come from the search, not from peers).
+#[derive(Default, Clone, Copy)]
+pub struct StateHasher(u64);
+
+impl std::hash::Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        // murmur3's 64-bit finaliser: every input bit reaches the low (bucket) bits.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+pub type StateMap<V> = HashMap<State, V, std::hash::BuildHasherDefault<StateHasher>>;
+
 /// Interned states with their search-node data (parent, operator, g).
 pub struct Registry {
     pub states: Vec<State>,
-    pub index: HashMap<State, u32>,
+    pub index: StateMap<u32>,
     pub parent: Vec<u32>,
     pub op: Vec<OpId>,
     pub g: Vec<u64>,
@@ -82,7 +115,7 @@ impl Registry {
     pub fn new() -> Registry {
         Registry {
             states: Vec::new(),
-            index: HashMap::new(),
+            index: StateMap::default(),
             parent: Vec::new(),
             op: Vec::new(),
             g: Vec::new(),
