@@ -22,7 +22,7 @@ use crate::gvgai::controllers::{Bfs, Controller};
 use crate::gvgai::engine::{Action, GameState};
 use crate::planning::pddl::{Atom, Problem};
 use crate::planning::vgdl::{TranslateError, TranslateOptions, Translator};
-use crate::planning::{PlanOptions, ground, solve_task};
+use crate::planning::{PlanError, PlanOptions, ground, solve_task};
 
 /// Time the controller keeps for itself at the end of a budget.
 const MARGIN: Duration = Duration::from_millis(8);
@@ -105,7 +105,13 @@ fn plan_request_with(
     let tr = translator
         .translate_avoiding(&req.state, "game", avoid)
         .map_err(|e| e.to_string())?;
-    let task = ground::ground(&tr.domain, &tr.problem).map_err(|e| e.to_string())?;
+    let task = match ground::ground(&tr.domain, &tr.problem) {
+        Ok(t) => t,
+        Err(ground::GroundError::GoalUnreachable(_)) => {
+            return Err(PlanError::Unsolvable.to_string());
+        }
+        Err(e) => return Err(e.to_string()),
+    };
     let fluents: Arc<HashSet<String>> = Arc::new(
         task.facts
             .iter()
@@ -463,6 +469,15 @@ impl PlannerController {
                 Some(Err(e)) => {
                     tracing::warn!("planner: {e}");
                     a.waiting = None;
+                    if exact && e == PlanError::Unsolvable.to_string() {
+                        // An exact model without a plan: the game needs what the model leaves
+                        // out (Brainman's flying key), so planning again cannot help.
+                        tracing::warn!("planner: playing with the iw controller instead");
+                        let mut c: Box<dyn Controller> = Box::new(Bfs::iw());
+                        c.init(state, budget);
+                        self.mode = Mode::Fallback(c);
+                        return;
+                    }
                     if exact {
                         a.waiting = Some(a.request(state, DETERMINISTIC_TIMEOUT));
                     }
