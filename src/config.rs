@@ -597,6 +597,15 @@ pub struct SearchConfig {
     pub priors: bool,
     /// After genmove, keep searching the opponent's replies until the next command arrives.
     pub ponder: bool,
+    /// Heavy playouts: board copies one ladder reading of an atari escape may make (an
+    /// extension to two liberties that a ladder captures is not played); 0 = no reading.
+    pub playout_ladder_budget: u32,
+    /// Heavy playouts: probability of playing the vital point of a small eye space (3 to 5
+    /// points, one colour around it) next to the last move; 0 = off.
+    pub playout_nakade: f64,
+    /// Heavy playouts: fill-board draws (a random point with 8 empty neighbours) before the
+    /// random move; 0 = off.
+    pub playout_fill_board: u32,
 }
 
 impl Default for SearchConfig {
@@ -618,6 +627,9 @@ impl Default for SearchConfig {
             early_stop: true,
             priors: true,
             ponder: false,
+            playout_ladder_budget: 0,
+            playout_nakade: 0.0,
+            playout_fill_board: 0,
         }
     }
 }
@@ -822,6 +834,15 @@ impl Config {
             return Err(inv(
                 "search.rave_equiv",
                 format!("must be a finite number >= 0, got {}", search.rave_equiv),
+            ));
+        }
+        if !(0.0..=1.0).contains(&search.playout_nakade) {
+            return Err(inv(
+                "search.playout_nakade",
+                format!(
+                    "must be a probability in [0, 1], got {}",
+                    search.playout_nakade
+                ),
             ));
         }
         if search.max_tree_memory_mb == 0 {

@@ -34,7 +34,8 @@ use super::scoring::{score, white_bonus};
 use super::{Color, Move, Vertex};
 use crate::budget::Budget;
 use crate::config::SearchConfig;
-use playout::{PlayoutPolicy, count, playout, playout_after};
+use playout::{PlayoutPolicy, count, playout, playout_with};
+use policy::HeavyParams;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::OnceLock;
@@ -66,6 +67,8 @@ pub struct SearchParams {
     pub early_stop: bool,
     /// Heuristic prior knowledge for new nodes (`priors::prior`); off in the thesis.
     pub priors: bool,
+    /// Knobs of the heavy playout policy (ladder reading, nakade, fill-board).
+    pub heavy: HeavyParams,
 }
 
 impl Default for SearchParams {
@@ -96,6 +99,12 @@ impl SearchParams {
             virtual_loss: c.virtual_loss,
             early_stop: c.early_stop,
             priors: c.priors,
+            heavy: HeavyParams {
+                ladder_budget: c.playout_ladder_budget,
+                nakade: c.playout_nakade,
+                fill_board: c.playout_fill_board,
+                ..HeavyParams::DEFAULT
+            },
         })
     }
 
@@ -116,6 +125,7 @@ impl SearchParams {
             virtual_loss: 0,
             early_stop: false,
             priors: false,
+            heavy: HeavyParams::DEFAULT,
         }
     }
 }
@@ -971,12 +981,13 @@ fn run_playout(
 ) -> f64 {
     let history = last_moves(shared, w);
     let amaf = (shared.params.rave_equiv > 0.0).then_some(&mut w.played);
-    let margin = playout_after(
+    let margin = playout_with(
         board,
         to_move,
         passes,
         history,
         shared.params.policy,
+        &shared.params.heavy,
         shared.game.rules().scoring,
         shared.komi,
         &mut w.rng,
