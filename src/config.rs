@@ -606,6 +606,10 @@ pub struct SearchConfig {
     /// Heavy playouts: fill-board draws (a random point with 8 empty neighbours) before the
     /// random move; 0 = off.
     pub playout_fill_board: u32,
+    /// Prior visits (all wins) for the vital point of a small eye space; 0 = off.
+    pub prior_nakade: u32,
+    /// Heavy playouts: last good reply with forgetting (LGRF-1), one table per thread.
+    pub playout_last_good_reply: bool,
 }
 
 impl Default for SearchConfig {
@@ -630,6 +634,8 @@ impl Default for SearchConfig {
             playout_ladder_budget: 0,
             playout_nakade: 0.0,
             playout_fill_board: 0,
+            prior_nakade: 0,
+            playout_last_good_reply: false,
         }
     }
 }

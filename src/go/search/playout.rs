@@ -73,18 +73,20 @@ pub fn pick_move_after<R: Rng>(
         color,
         policy,
         &policy::HeavyParams::DEFAULT,
+        None,
         history,
         rng,
     )
 }
 
-/// `pick_move_after` with the heavy policy's knobs.
+/// `pick_move_after` with the heavy policy's knobs and an optional last-good-reply table.
 #[inline]
 pub fn pick_move_with<R: Rng>(
     board: &Board,
     color: Color,
     policy: PlayoutPolicy,
     heavy: &policy::HeavyParams,
+    lgr: Option<&policy::LastGoodReply>,
     history: [Option<Point>; 2],
     rng: &mut R,
 ) -> Option<Point> {
@@ -92,7 +94,7 @@ pub fn pick_move_with<R: Rng>(
     let n = empty.len();
     match policy {
         PlayoutPolicy::Heavy => {
-            policy::heavy_move(board, color, history[0], history[1], heavy, rng)
+            policy::heavy_move_with(board, color, history[0], history[1], heavy, lgr, rng)
         }
         PlayoutPolicy::Light => {
             if n == 0 {
@@ -195,6 +197,7 @@ pub fn playout_after<R: Rng>(
         history,
         policy,
         &policy::HeavyParams::DEFAULT,
+        None,
         scoring,
         komi,
         rng,
@@ -202,7 +205,8 @@ pub fn playout_after<R: Rng>(
     )
 }
 
-/// `playout_after` with the heavy policy's knobs (the search passes the configured ones).
+/// `playout_after` with the heavy policy's knobs and an optional last-good-reply table (the
+/// search passes the configured ones).
 #[allow(clippy::too_many_arguments)]
 pub fn playout_with<R: Rng>(
     board: &mut Board,
@@ -211,6 +215,7 @@ pub fn playout_with<R: Rng>(
     history: [Option<Point>; 2],
     policy: PlayoutPolicy,
     heavy: &policy::HeavyParams,
+    lgr: Option<&policy::LastGoodReply>,
     scoring: Scoring,
     komi: f64,
     rng: &mut R,
@@ -221,7 +226,7 @@ pub fn playout_with<R: Rng>(
     let mut moves = 0u32;
     let mut history = history;
     while passes < 2 && (moves as usize) < cap {
-        let mv = pick_move_with(board, to_move, policy, heavy, history, rng);
+        let mv = pick_move_with(board, to_move, policy, heavy, lgr, history, rng);
         history = [mv, history[0]];
         match mv {
             Some(p) => {

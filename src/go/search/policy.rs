@@ -17,6 +17,10 @@
 //!    exactly two liberties → for an own chain, a liberty that takes it to three or more; for
 //!    an opponent chain, the atari on one liberty when its extension at the other would
 //!    still leave it at most one liberty (a sure capture, no ladder reading needed).
+//!    **Last good reply** (LGRF-1, Baier & Drake; with a `LastGoodReply` table, switched by
+//!    `search.playout_last_good_reply`): the reply that last won a playout after the
+//!    opponent's last point, if it is still playable (winning playouts store their replies,
+//!    losing ones forget theirs).
 //! 4. **Pattern**: empty points of the 3×3 of the last two moves that match a MoGo 3×3 pattern
 //!    (`patterns`), random among matches.
 //! 5. **Random**: with `fill_board` > 0, first that many draws of a random empty point whose
@@ -32,8 +36,8 @@
 
 use super::patterns::is_pattern;
 use super::tactics;
-use crate::go::Color;
-use crate::go::board::{Board, Cell, PATTERN_OFFSETS, Point};
+use crate::go::board::{Board, CELLS, Cell, PATTERN_OFFSETS, Point};
+use crate::go::{Color, Move};
 use rand::Rng;
 
 /// Knobs of `heavy_move`. Probabilities outside `[0, 1]` act as clamped.
@@ -88,6 +92,62 @@ impl HeavyParams {
 impl Default for HeavyParams {
     fn default() -> Self {
         HeavyParams::DEFAULT
+    }
+}
+
+/// Last good replies with forgetting (LGRF-1): per colour and opponent point, the reply that
+/// won the last playout in which it was played. One table per search thread.
+#[derive(Clone, Debug)]
+pub struct LastGoodReply {
+    /// `reply[colour * CELLS + opponent point]`, 0 = none.
+    reply: Vec<u16>,
+}
+
+impl Default for LastGoodReply {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LastGoodReply {
+    pub fn new() -> Self {
+        LastGoodReply {
+            reply: vec![0; 2 * CELLS],
+        }
+    }
+
+    /// The stored reply of `c` to the opponent's move at `prev`.
+    #[inline]
+    pub fn get(&self, c: Color, prev: Point) -> Option<Point> {
+        match self.reply.get(c.index() * CELLS + prev) {
+            Some(&r) if r != 0 => Some(r as Point),
+            _ => None,
+        }
+    }
+
+    /// Learns from one finished simulation: `moves` in order (passes may be missing; only
+    /// consecutive moves of different colours count as move and reply). The winner's replies
+    /// are stored; the loser's replies are forgotten where they are the stored ones.
+    pub fn update(&mut self, moves: &[(Color, Move)], winner: Option<Color>) {
+        let Some(winner) = winner else {
+            return;
+        };
+        for pair in moves.windows(2) {
+            let [(c1, m1), (c2, m2)] = [pair[0], pair[1]];
+            let (Move::Play(v1), Move::Play(v2)) = (m1, m2) else {
+                continue;
+            };
+            if c1 == c2 {
+                continue;
+            }
+            let (p1, p2) = (Board::point_of(v1), Board::point_of(v2));
+            let slot = &mut self.reply[c2.index() * CELLS + p1];
+            if c2 == winner {
+                *slot = p2 as u16;
+            } else if *slot == p2 as u16 {
+                *slot = 0;
+            }
+        }
     }
 }
 
@@ -350,11 +410,19 @@ pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
     (unique && best_deg >= 2).then_some(best)
 }
 
-/// Step 2b: vital points of small enclosed eye spaces next to `at`.
+/// Step 2b: vital points of small enclosed eye spaces next to `at`. Only empty points with at
+/// most two empty neighbours start a search (every 3–5 point space has such points, and open
+/// areas are skipped after four reads).
 fn nakade_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
     let mut seen = [0 as Point; 4];
     for (i, q) in Board::neighbours(at).into_iter().enumerate() {
-        if board.cell(q) != Cell::Empty {
+        if board.cell(q) != Cell::Empty
+            || Board::neighbours(q)
+                .iter()
+                .filter(|&&r| board.cell(r) == Cell::Empty)
+                .count()
+                > 2
+        {
             continue;
         }
         if let Some(v) = nakade_vital_point(board, q)
@@ -392,6 +460,19 @@ pub fn heavy_move<R: Rng>(
     last: Option<Point>,
     last2: Option<Point>,
     params: &HeavyParams,
+    rng: &mut R,
+) -> Option<Point> {
+    heavy_move_with(board, color, last, last2, params, None, rng)
+}
+
+/// `heavy_move` with a last-good-reply table (`None`: the step is skipped).
+pub fn heavy_move_with<R: Rng>(
+    board: &Board,
+    color: Color,
+    last: Option<Point>,
+    last2: Option<Point>,
+    params: &HeavyParams,
+    lgr: Option<&LastGoodReply>,
     rng: &mut R,
 ) -> Option<Point> {
     let last = on_board(board, last);
@@ -435,6 +516,13 @@ pub fn heavy_move<R: Rng>(
             if let Some(p) = pick(board, color, c.as_slice(), reject, min, rng) {
                 return Some(p);
             }
+        }
+        if let (Some(table), Some(at)) = (lgr, last)
+            && let Some(r) = table.get(color, at)
+            && playable(board, color, r)
+            && !(is_bad_self_atari(board, color, r, min) && chance(rng, reject))
+        {
+            return Some(r);
         }
         if chance(rng, params.pattern) {
             let mut c = Candidates::new();
@@ -809,6 +897,77 @@ mod tests {
             hits0 += usize::from(open(m));
         }
         assert!(hits0 < 150, "{hits0}");
+    }
+
+    #[test]
+    fn last_good_reply_is_learned_played_and_forgotten() {
+        let mv = |s: &str| Move::Play(Board::vertex_of(pt(s, 9)));
+        let mut t = LastGoodReply::new();
+        let game = [
+            (Color::Black, mv("E5")),
+            (Color::White, mv("C3")),
+            (Color::Black, mv("G7")),
+        ];
+        // White won: white's reply C3 to E5 is stored, black's G7 to C3 is not.
+        t.update(&game, Some(Color::White));
+        assert_eq!(t.get(Color::White, pt("E5", 9)), Some(pt("C3", 9)));
+        assert_eq!(t.get(Color::Black, pt("C3", 9)), None);
+        // The policy plays the stored reply (no tactical move around), and not without it.
+        let b = setup(9, &["E5"], &[]);
+        for seed in 0..10 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move_with(
+                &b,
+                Color::White,
+                Some(pt("E5", 9)),
+                None,
+                &SURE,
+                Some(&t),
+                &mut rng,
+            );
+            assert_eq!(m, Some(pt("C3", 9)));
+        }
+        let mut differ = 0;
+        for seed in 0..10 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move_with(
+                &b,
+                Color::White,
+                Some(pt("E5", 9)),
+                None,
+                &SURE,
+                None,
+                &mut rng,
+            );
+            differ += usize::from(m != Some(pt("C3", 9)));
+        }
+        assert!(differ > 5, "{differ}");
+        // Occupied reply points are skipped.
+        let b2 = setup(9, &["E5", "C3"], &[]);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let m = heavy_move_with(
+            &b2,
+            Color::White,
+            Some(pt("E5", 9)),
+            None,
+            &SURE,
+            Some(&t),
+            &mut rng,
+        );
+        assert_ne!(m, Some(pt("C3", 9)));
+        // A lost playout with the same reply forgets it; a draw changes nothing.
+        t.update(&game, None);
+        assert_eq!(t.get(Color::White, pt("E5", 9)), Some(pt("C3", 9)));
+        t.update(&game, Some(Color::Black));
+        assert_eq!(t.get(Color::White, pt("E5", 9)), None);
+        assert_eq!(t.get(Color::Black, pt("C3", 9)), Some(pt("G7", 9)));
+        // Two moves of one colour in a row (a pass left out) are no move and reply.
+        let mut t = LastGoodReply::new();
+        t.update(
+            &[(Color::Black, mv("E5")), (Color::Black, mv("D4"))],
+            Some(Color::Black),
+        );
+        assert_eq!(t.get(Color::Black, pt("E5", 9)), None);
     }
 
     #[test]
