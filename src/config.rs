@@ -615,7 +615,7 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         Self {
-            uct_c: 0.3,
+            uct_c: 0.1,
             expand_threshold: 2,
             playouts: 0,
             time_per_move: 5.0,
@@ -631,7 +631,7 @@ impl Default for SearchConfig {
             early_stop: true,
             priors: true,
             ponder: false,
-            playout_ladder_budget: 0,
+            playout_ladder_budget: 30,
             playout_nakade: 0.0,
             playout_fill_board: 0,
             prior_nakade: 0,

@@ -64,8 +64,8 @@ pub struct HeavyParams {
     /// (`singlept_ok`); 1 rejects every self-atari.
     pub self_atari_min_stones: u32,
     /// Board copies one ladder reading of an atari escape may make (an extension to exactly
-    /// two liberties that a ladder captures is no escape); 0 = no reading. Config
-    /// `search.playout_ladder_budget`.
+    /// two liberties that a ladder captures is no escape); 0 = no reading. Default 30 (a
+    /// 9×9 ladder; longer ones count as escapes). Config `search.playout_ladder_budget`.
     pub ladder_budget: u32,
     /// Probability of looking for nakade vital points after the escape step; 0 = off.
     /// Config `search.playout_nakade`.
@@ -83,7 +83,7 @@ impl HeavyParams {
         reject_self_atari_heuristic: 0.9,
         reject_self_atari_random: 0.5,
         self_atari_min_stones: 2,
-        ladder_budget: 0,
+        ladder_budget: 30,
         nakade: 0.0,
         fill_board: 0,
     };
