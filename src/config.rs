@@ -597,12 +597,25 @@ pub struct SearchConfig {
     pub priors: bool,
     /// After genmove, keep searching the opponent's replies until the next command arrives.
     pub ponder: bool,
+    /// Heavy playouts: board copies one ladder reading of an atari escape may make (an
+    /// extension to two liberties that a ladder captures is not played); 0 = no reading.
+    pub playout_ladder_budget: u32,
+    /// Heavy playouts: probability of playing the vital point of a small eye space (3 to 5
+    /// points, one colour around it) next to the last move; 0 = off.
+    pub playout_nakade: f64,
+    /// Heavy playouts: fill-board draws (a random point with 8 empty neighbours) before the
+    /// random move; 0 = off.
+    pub playout_fill_board: u32,
+    /// Prior visits (all wins) for the vital point of a small eye space; 0 = off.
+    pub prior_nakade: u32,
+    /// Heavy playouts: last good reply with forgetting (LGRF-1), one table per thread.
+    pub playout_last_good_reply: bool,
 }
 
 impl Default for SearchConfig {
     fn default() -> Self {
         Self {
-            uct_c: 0.3,
+            uct_c: 0.1,
             expand_threshold: 2,
             playouts: 0,
             time_per_move: 5.0,
@@ -618,6 +631,11 @@ impl Default for SearchConfig {
             early_stop: true,
             priors: true,
             ponder: false,
+            playout_ladder_budget: 30,
+            playout_nakade: 0.0,
+            playout_fill_board: 0,
+            prior_nakade: 0,
+            playout_last_good_reply: false,
         }
     }
 }
@@ -822,6 +840,15 @@ impl Config {
             return Err(inv(
                 "search.rave_equiv",
                 format!("must be a finite number >= 0, got {}", search.rave_equiv),
+            ));
+        }
+        if !(0.0..=1.0).contains(&search.playout_nakade) {
+            return Err(inv(
+                "search.playout_nakade",
+                format!(
+                    "must be a probability in [0, 1], got {}",
+                    search.playout_nakade
+                ),
             ));
         }
         if search.max_tree_memory_mb == 0 {

@@ -34,7 +34,8 @@ use super::scoring::{score, white_bonus};
 use super::{Color, Move, Vertex};
 use crate::budget::Budget;
 use crate::config::SearchConfig;
-use playout::{PlayoutPolicy, count, playout, playout_after};
+use playout::{PlayoutPolicy, count, playout, playout_with};
+use policy::{HeavyParams, LastGoodReply};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::OnceLock;
@@ -66,6 +67,12 @@ pub struct SearchParams {
     pub early_stop: bool,
     /// Heuristic prior knowledge for new nodes (`priors::prior`); off in the thesis.
     pub priors: bool,
+    /// Knobs of the heavy playout policy (ladder reading, nakade, fill-board).
+    pub heavy: HeavyParams,
+    /// Weights of the prior terms (used when `priors`).
+    pub prior_params: priors::PriorParams,
+    /// Last-good-reply tables (LGRF-1) in the heavy playouts, one per thread.
+    pub last_good_reply: bool,
 }
 
 impl Default for SearchParams {
@@ -96,6 +103,17 @@ impl SearchParams {
             virtual_loss: c.virtual_loss,
             early_stop: c.early_stop,
             priors: c.priors,
+            heavy: HeavyParams {
+                ladder_budget: c.playout_ladder_budget,
+                nakade: c.playout_nakade,
+                fill_board: c.playout_fill_board,
+                ..HeavyParams::DEFAULT
+            },
+            prior_params: priors::PriorParams {
+                nakade: c.prior_nakade,
+                ..priors::PriorParams::DEFAULT
+            },
+            last_good_reply: c.playout_last_good_reply,
         })
     }
 
@@ -116,6 +134,9 @@ impl SearchParams {
             virtual_loss: 0,
             early_stop: false,
             priors: false,
+            heavy: HeavyParams::DEFAULT,
+            prior_params: priors::PriorParams::DEFAULT,
+            last_good_reply: false,
         }
     }
 }
@@ -296,6 +317,8 @@ struct Worker {
     played: Vec<(Color, Move)>,
     /// AMAF map: who played each point first below the node being updated (0 none, 1 B, 2 W).
     first: Vec<u8>,
+    /// This thread's last good replies (when `last_good_reply`).
+    lgr: LastGoodReply,
 }
 
 impl Worker {
@@ -305,6 +328,7 @@ impl Worker {
             path_hashes: Vec::with_capacity(64),
             played: Vec::with_capacity(512),
             first: vec![0; CELLS],
+            lgr: LastGoodReply::new(),
         }
     }
 }
@@ -856,7 +880,7 @@ fn expand(
         }
         let mut kid = Node::new(Move::Play(Board::vertex_of(p)), to_move);
         if shared.params.priors {
-            let pr = priors::prior(board, to_move, p, last, &priors::PriorParams::DEFAULT);
+            let pr = priors::prior(board, to_move, p, last, &shared.params.prior_params);
             kid.prior_visits = pr.visits;
             kid.prior_wins = pr.wins;
         }
@@ -970,19 +994,32 @@ fn run_playout(
     w: &mut Worker,
 ) -> f64 {
     let history = last_moves(shared, w);
-    let amaf = (shared.params.rave_equiv > 0.0).then_some(&mut w.played);
-    let margin = playout_after(
+    let lgr = shared.params.last_good_reply;
+    let amaf = (shared.params.rave_equiv > 0.0 || lgr).then_some(&mut w.played);
+    let margin = playout_with(
         board,
         to_move,
         passes,
         history,
         shared.params.policy,
+        &shared.params.heavy,
+        lgr.then_some(&w.lgr),
         shared.game.rules().scoring,
         shared.komi,
         &mut w.rng,
         amaf,
     )
     .margin;
+    if lgr {
+        let winner = if margin > 0.0 {
+            Some(Color::Black)
+        } else if margin < 0.0 {
+            Some(Color::White)
+        } else {
+            None
+        };
+        w.lgr.update(&w.played, winner);
+    }
     if !shared.ownership.is_empty() {
         for (o, sign) in shared.ownership.iter().zip(owner_signs(board)) {
             o.fetch_add(sign, Relaxed);

@@ -68,17 +68,34 @@ pub fn pick_move_after<R: Rng>(
     history: [Option<Point>; 2],
     rng: &mut R,
 ) -> Option<Point> {
+    pick_move_with(
+        board,
+        color,
+        policy,
+        &policy::HeavyParams::DEFAULT,
+        None,
+        history,
+        rng,
+    )
+}
+
+/// `pick_move_after` with the heavy policy's knobs and an optional last-good-reply table.
+#[inline]
+pub fn pick_move_with<R: Rng>(
+    board: &Board,
+    color: Color,
+    policy: PlayoutPolicy,
+    heavy: &policy::HeavyParams,
+    lgr: Option<&policy::LastGoodReply>,
+    history: [Option<Point>; 2],
+    rng: &mut R,
+) -> Option<Point> {
     let empty = board.empty_points();
     let n = empty.len();
     match policy {
-        PlayoutPolicy::Heavy => policy::heavy_move(
-            board,
-            color,
-            history[0],
-            history[1],
-            &policy::HeavyParams::DEFAULT,
-            rng,
-        ),
+        PlayoutPolicy::Heavy => {
+            policy::heavy_move_with(board, color, history[0], history[1], heavy, lgr, rng)
+        }
         PlayoutPolicy::Light => {
             if n == 0 {
                 return None;
@@ -164,10 +181,41 @@ pub fn playout<R: Rng>(
 #[allow(clippy::too_many_arguments)]
 pub fn playout_after<R: Rng>(
     board: &mut Board,
+    to_move: Color,
+    passes: u32,
+    history: [Option<Point>; 2],
+    policy: PlayoutPolicy,
+    scoring: Scoring,
+    komi: f64,
+    rng: &mut R,
+    amaf: Option<&mut Vec<(Color, Move)>>,
+) -> PlayoutResult {
+    playout_with(
+        board,
+        to_move,
+        passes,
+        history,
+        policy,
+        &policy::HeavyParams::DEFAULT,
+        None,
+        scoring,
+        komi,
+        rng,
+        amaf,
+    )
+}
+
+/// `playout_after` with the heavy policy's knobs and an optional last-good-reply table (the
+/// search passes the configured ones).
+#[allow(clippy::too_many_arguments)]
+pub fn playout_with<R: Rng>(
+    board: &mut Board,
     mut to_move: Color,
     mut passes: u32,
     history: [Option<Point>; 2],
     policy: PlayoutPolicy,
+    heavy: &policy::HeavyParams,
+    lgr: Option<&policy::LastGoodReply>,
     scoring: Scoring,
     komi: f64,
     rng: &mut R,
@@ -178,7 +226,7 @@ pub fn playout_after<R: Rng>(
     let mut moves = 0u32;
     let mut history = history;
     while passes < 2 && (moves as usize) < cap {
-        let mv = pick_move_after(board, to_move, policy, history, rng);
+        let mv = pick_move_with(board, to_move, policy, heavy, lgr, history, rng);
         history = [mv, history[0]];
         match mv {
             Some(p) => {

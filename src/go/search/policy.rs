@@ -5,15 +5,28 @@
 //!    included) or on the 3×3 of the mover's own previous move → take it.
 //! 2. **Atari escape**: own chains next to the last move in atari → capture an adjacent
 //!    opponent chain in atari (which frees them), or extend at the liberty if the extension has
-//!    at least 2 liberties.
+//!    at least 3 liberties, or 2 that a ladder cannot take (`ladder_budget` > 0; without
+//!    ladder reading every extension to 2 liberties counts).
+//!
+//!    **Nakade** (`nakade` > 0): an empty region of 3 to 5 points next to the last move,
+//!    enclosed by one colour, with a unique vital point (the point with the most neighbours
+//!    in the region: the middle of a straight or bent three, the centre of a pyramid four,
+//!    bulky or crossed five) → play the vital point: the owner makes two eyes, the other side
+//!    kills.
 //! 3. **Low liberties** (Fuego's two-liberty rule): chains on and next to the last move with
 //!    exactly two liberties → for an own chain, a liberty that takes it to three or more; for
 //!    an opponent chain, the atari on one liberty when its extension at the other would
 //!    still leave it at most one liberty (a sure capture, no ladder reading needed).
+//!    **Last good reply** (LGRF-1, Baier & Drake; with a `LastGoodReply` table, switched by
+//!    `search.playout_last_good_reply`): the reply that last won a playout after the
+//!    opponent's last point, if it is still playable (winning playouts store their replies,
+//!    losing ones forget theirs).
 //! 4. **Pattern**: empty points of the 3×3 of the last two moves that match a MoGo 3×3 pattern
 //!    (`patterns`), random among matches.
-//! 5. **Random**: a uniform-ish legal move from a random start in the empty-point list,
-//!    never filling one's own eye.
+//! 5. **Random**: with `fill_board` > 0, first that many draws of a random empty point whose
+//!    eight neighbours are all empty (MoGo's fill-board: occupy open areas early); then a
+//!    uniform-ish legal move from a random start in the empty-point list, never filling
+//!    one's own eye.
 //!
 //! Within a step the candidates are tried from a random start; a candidate that is a
 //! self-atari of a chain of `self_atari_min_stones` stones or more is rejected with the
@@ -22,8 +35,9 @@
 //! (`Board::is_legal`) and not the mover's own eye; `None` is a pass. No allocation.
 
 use super::patterns::is_pattern;
-use crate::go::Color;
-use crate::go::board::{Board, Cell, PATTERN_OFFSETS, Point};
+use super::tactics;
+use crate::go::board::{Board, CELLS, Cell, PATTERN_OFFSETS, Point};
+use crate::go::{Color, Move};
 use rand::Rng;
 
 /// Knobs of `heavy_move`. Probabilities outside `[0, 1]` act as clamped.
@@ -49,6 +63,15 @@ pub struct HeavyParams {
     /// single-stone self-atari is often a useful throw-in or nakade, as in michi
     /// (`singlept_ok`); 1 rejects every self-atari.
     pub self_atari_min_stones: u32,
+    /// Board copies one ladder reading of an atari escape may make (an extension to exactly
+    /// two liberties that a ladder captures is no escape); 0 = no reading. Default 30 (a
+    /// 9×9 ladder; longer ones count as escapes). Config `search.playout_ladder_budget`.
+    pub ladder_budget: u32,
+    /// Probability of looking for nakade vital points after the escape step; 0 = off.
+    /// Config `search.playout_nakade`.
+    pub nakade: f64,
+    /// Fill-board draws before the random step; 0 = off. Config `search.playout_fill_board`.
+    pub fill_board: u32,
 }
 
 impl HeavyParams {
@@ -60,12 +83,71 @@ impl HeavyParams {
         reject_self_atari_heuristic: 0.9,
         reject_self_atari_random: 0.5,
         self_atari_min_stones: 2,
+        ladder_budget: 30,
+        nakade: 0.0,
+        fill_board: 0,
     };
 }
 
 impl Default for HeavyParams {
     fn default() -> Self {
         HeavyParams::DEFAULT
+    }
+}
+
+/// Last good replies with forgetting (LGRF-1): per colour and opponent point, the reply that
+/// won the last playout in which it was played. One table per search thread.
+#[derive(Clone, Debug)]
+pub struct LastGoodReply {
+    /// `reply[colour * CELLS + opponent point]`, 0 = none.
+    reply: Vec<u16>,
+}
+
+impl Default for LastGoodReply {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LastGoodReply {
+    pub fn new() -> Self {
+        LastGoodReply {
+            reply: vec![0; 2 * CELLS],
+        }
+    }
+
+    /// The stored reply of `c` to the opponent's move at `prev`.
+    #[inline]
+    pub fn get(&self, c: Color, prev: Point) -> Option<Point> {
+        match self.reply.get(c.index() * CELLS + prev) {
+            Some(&r) if r != 0 => Some(r as Point),
+            _ => None,
+        }
+    }
+
+    /// Learns from one finished simulation: `moves` in order (passes may be missing; only
+    /// consecutive moves of different colours count as move and reply). The winner's replies
+    /// are stored; the loser's replies are forgotten where they are the stored ones.
+    pub fn update(&mut self, moves: &[(Color, Move)], winner: Option<Color>) {
+        let Some(winner) = winner else {
+            return;
+        };
+        for pair in moves.windows(2) {
+            let [(c1, m1), (c2, m2)] = [pair[0], pair[1]];
+            let (Move::Play(v1), Move::Play(v2)) = (m1, m2) else {
+                continue;
+            };
+            if c1 == c2 {
+                continue;
+            }
+            let (p1, p2) = (Board::point_of(v1), Board::point_of(v2));
+            let slot = &mut self.reply[c2.index() * CELLS + p1];
+            if c2 == winner {
+                *slot = p2 as u16;
+            } else if *slot == p2 as u16 {
+                *slot = 0;
+            }
+        }
     }
 }
 
@@ -186,8 +268,9 @@ fn capture_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
     }
 }
 
-/// Step 2: ways out of atari for the own chains next to `at`.
-fn escape_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
+/// Step 2: ways out of atari for the own chains next to `at`; extensions to two liberties are
+/// read as ladders with `ladder_budget` board copies (0: not read).
+fn escape_moves(board: &Board, c: Color, at: Point, ladder_budget: u32, out: &mut Candidates) {
     let mut heads = [usize::MAX; 4];
     for (i, q) in Board::neighbours(at).into_iter().enumerate() {
         if board.cell(q).color() != Some(c) || !board.in_atari(q) {
@@ -215,10 +298,19 @@ fn escape_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
                 break;
             }
         }
-        // Extension, if it reaches at least two liberties.
+        // Extension, if it reaches three liberties, or two that no ladder takes.
         let l = board.atari_liberty(q);
-        if playable(board, c, l) && board.liberties_after_upto(c, l, 2) >= 2 {
-            out.push(l);
+        if playable(board, c, l) {
+            let works = match board.liberties_after_upto(c, l, 3) {
+                0 | 1 => false,
+                2 => {
+                    ladder_budget == 0 || tactics::escape_move_works(board, c, q, l, ladder_budget)
+                }
+                _ => true,
+            };
+            if works {
+                out.push(l);
+            }
         }
     }
 }
@@ -257,6 +349,93 @@ fn low_liberty_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
     }
 }
 
+/// Largest eye space the nakade step looks at.
+const NAKADE_MAX: usize = 5;
+
+/// The vital point of the empty region through the empty point `start` if the region has 3 to
+/// `NAKADE_MAX` points, touches stones of one colour only, and one point of it has more
+/// neighbours in the region than any other (and at least 2).
+pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
+    if board.cell(start) != Cell::Empty {
+        return None;
+    }
+    let mut region = [0 as Point; NAKADE_MAX];
+    let mut len = 1;
+    region[0] = start;
+    let mut owner: Option<Color> = None;
+    let mut i = 0;
+    while i < len {
+        for q in Board::neighbours(region[i]) {
+            match board.cell(q) {
+                Cell::Border => {}
+                Cell::Empty => {
+                    if !region[..len].contains(&q) {
+                        if len == NAKADE_MAX {
+                            return None;
+                        }
+                        region[len] = q;
+                        len += 1;
+                    }
+                }
+                cell => {
+                    let col = cell.color();
+                    if owner.is_some() && owner != col {
+                        return None;
+                    }
+                    owner = col;
+                }
+            }
+        }
+        i += 1;
+    }
+    if len < 3 || owner.is_none() {
+        return None;
+    }
+    let region = &region[..len];
+    let degree = |p: Point| {
+        Board::neighbours(p)
+            .iter()
+            .filter(|q| region.contains(q))
+            .count()
+    };
+    let (mut best, mut best_deg, mut unique) = (region[0], 0, false);
+    for &p in region {
+        let d = degree(p);
+        if d > best_deg {
+            (best, best_deg, unique) = (p, d, true);
+        } else if d == best_deg {
+            unique = false;
+        }
+    }
+    (unique && best_deg >= 2).then_some(best)
+}
+
+/// Step 2b: vital points of small enclosed eye spaces next to `at`. Only empty points with at
+/// most two empty neighbours start a search (every 3–5 point space has such points, and open
+/// areas are skipped after four reads).
+fn nakade_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
+    let mut seen = [0 as Point; 4];
+    for (i, q) in Board::neighbours(at).into_iter().enumerate() {
+        if board.cell(q) != Cell::Empty
+            || Board::neighbours(q)
+                .iter()
+                .filter(|&&r| board.cell(r) == Cell::Empty)
+                .count()
+                > 2
+        {
+            continue;
+        }
+        if let Some(v) = nakade_vital_point(board, q)
+            && !seen[..i].contains(&v)
+        {
+            seen[i] = v;
+            if playable(board, c, v) {
+                out.push(v);
+            }
+        }
+    }
+}
+
 /// Step 4: pattern matches on the 3×3 of `at`.
 fn pattern_moves(board: &Board, c: Color, at: Point, out: &mut Candidates) {
     for &o in PATTERN_OFFSETS.iter() {
@@ -283,6 +462,19 @@ pub fn heavy_move<R: Rng>(
     params: &HeavyParams,
     rng: &mut R,
 ) -> Option<Point> {
+    heavy_move_with(board, color, last, last2, params, None, rng)
+}
+
+/// `heavy_move` with a last-good-reply table (`None`: the step is skipped).
+pub fn heavy_move_with<R: Rng>(
+    board: &Board,
+    color: Color,
+    last: Option<Point>,
+    last2: Option<Point>,
+    params: &HeavyParams,
+    lgr: Option<&LastGoodReply>,
+    rng: &mut R,
+) -> Option<Point> {
     let last = on_board(board, last);
     let last2 = on_board(board, last2);
     let min = params.self_atari_min_stones;
@@ -301,7 +493,17 @@ pub fn heavy_move<R: Rng>(
             && chance(rng, params.escape)
         {
             let mut c = Candidates::new();
-            escape_moves(board, color, at, &mut c);
+            escape_moves(board, color, at, params.ladder_budget, &mut c);
+            if let Some(p) = pick(board, color, c.as_slice(), reject, min, rng) {
+                return Some(p);
+            }
+        }
+        if let Some(at) = last
+            && params.nakade > 0.0
+            && chance(rng, params.nakade)
+        {
+            let mut c = Candidates::new();
+            nakade_moves(board, color, at, &mut c);
             if let Some(p) = pick(board, color, c.as_slice(), reject, min, rng) {
                 return Some(p);
             }
@@ -314,6 +516,13 @@ pub fn heavy_move<R: Rng>(
             if let Some(p) = pick(board, color, c.as_slice(), reject, min, rng) {
                 return Some(p);
             }
+        }
+        if let (Some(table), Some(at)) = (lgr, last)
+            && let Some(r) = table.get(color, at)
+            && playable(board, color, r)
+            && !(is_bad_self_atari(board, color, r, min) && chance(rng, reject))
+        {
+            return Some(r);
         }
         if chance(rng, params.pattern) {
             let mut c = Candidates::new();
@@ -340,6 +549,16 @@ pub fn random_move<R: Rng>(
     let n = empty.len();
     if n == 0 {
         return None;
+    }
+    for _ in 0..params.fill_board {
+        let p = empty[rng.gen_range(0..n)] as Point;
+        if PATTERN_OFFSETS
+            .iter()
+            .all(|&o| board.cell((p as isize + o) as Point) == Cell::Empty)
+            && board.is_legal(color, p)
+        {
+            return Some(p);
+        }
     }
     let start = rng.gen_range(0..n);
     for i in 0..n {
@@ -377,6 +596,9 @@ mod tests {
         reject_self_atari_heuristic: 1.0,
         reject_self_atari_random: 1.0,
         self_atari_min_stones: 2,
+        ladder_budget: 0,
+        nakade: 0.0,
+        fill_board: 0,
     };
 
     #[test]
@@ -563,6 +785,189 @@ mod tests {
         };
         assert_eq!(run(4), run(4));
         assert_ne!(run(4), run(5));
+    }
+
+    #[test]
+    fn nakade_vital_points_of_small_eye_spaces() {
+        // A straight three on the first line, A1-C1, enclosed by white A2-C2, D1 (and D2):
+        // the vital point is B1.
+        let b = setup(9, &[], &["A2", "B2", "C2", "D2", "D1"]);
+        assert_eq!(nakade_vital_point(&b, pt("A1", 9)), Some(pt("B1", 9)));
+        assert_eq!(nakade_vital_point(&b, pt("C1", 9)), Some(pt("B1", 9)));
+        // A bent three in the corner, A1, B1, A2 (white around): the corner A1.
+        let b = setup(9, &[], &["C1", "B2", "A3"]);
+        assert_eq!(nakade_vital_point(&b, pt("B1", 9)), Some(pt("A1", 9)));
+        // A pyramid four, A1-C1 plus B2: B1.
+        let b = setup(9, &[], &["A2", "C2", "B3", "D1"]);
+        assert_eq!(nakade_vital_point(&b, pt("A1", 9)), Some(pt("B1", 9)));
+        // A square four has no vital point (already dead); a straight four none either.
+        let b = setup(9, &[], &["C1", "C2", "A3", "B3"]);
+        assert_eq!(nakade_vital_point(&b, pt("A1", 9)), None);
+        let b = setup(9, &[], &["A2", "B2", "C2", "D2", "E1"]);
+        assert_eq!(nakade_vital_point(&b, pt("A1", 9)), None);
+        // Mixed colours around the space, too big a space, or two points only: none.
+        let b = setup(9, &["D1"], &["A2", "B2", "C2"]);
+        assert_eq!(nakade_vital_point(&b, pt("A1", 9)), None);
+        let b = setup(9, &[], &["A2", "B2", "C2", "D2", "E2", "F2", "G1"]);
+        assert_eq!(nakade_vital_point(&b, pt("A1", 9)), None);
+        let b = setup(9, &[], &["A2", "B2", "C1"]);
+        assert_eq!(nakade_vital_point(&b, pt("A1", 9)), None);
+    }
+
+    #[test]
+    fn nakade_step_plays_the_vital_point_for_both_sides() {
+        // White closed a straight three A1-C1 with D1 (white A2-D2 around it): black kills at
+        // B1, and white, to move instead, makes two eyes there too.
+        let b = setup(
+            9,
+            &["E1", "E2", "A3", "B3", "C3", "D3", "E3"],
+            &["A2", "B2", "C2", "D2", "D1"],
+        );
+        let p = HeavyParams {
+            nakade: 1.0,
+            ..SURE
+        };
+        for seed in 0..10 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let last = Some(pt("D1", 9));
+            assert_eq!(
+                heavy_move(&b, Color::Black, last, None, &p, &mut rng),
+                Some(pt("B1", 9))
+            );
+            assert_eq!(
+                heavy_move(&b, Color::White, last, None, &p, &mut rng),
+                Some(pt("B1", 9))
+            );
+        }
+        // Switched off, the step never fires: black's moves spread elsewhere.
+        let mut others = 0;
+        for seed in 0..20 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move(&b, Color::Black, Some(pt("D1", 9)), None, &SURE, &mut rng);
+            others += usize::from(m != Some(pt("B1", 9)));
+        }
+        assert!(others > 10, "{others}");
+    }
+
+    #[test]
+    fn escape_into_a_ladder_is_read_in_playouts() {
+        // White D4 in atari after black D3 (black C4, D5, E3, D3): extending to E4 gives two
+        // liberties, and the ladder then captures it. With reading the extension is no
+        // escape; without, it is proposed.
+        let b = setup(9, &["C4", "D5", "E3", "D3"], &["D4"]);
+        assert!(b.in_atari(pt("D4", 9)));
+        let mut with = Candidates::new();
+        escape_moves(&b, Color::White, pt("D3", 9), 200, &mut with);
+        assert!(with.as_slice().is_empty(), "{:?}", with.as_slice());
+        let mut without = Candidates::new();
+        escape_moves(&b, Color::White, pt("D3", 9), 0, &mut without);
+        assert_eq!(without.as_slice(), &[pt("E4", 9) as u16]);
+        // A ladder breaker on the path makes the extension an escape again.
+        let b = setup(9, &["C4", "D5", "E3", "D3"], &["D4", "G7"]);
+        let mut with = Candidates::new();
+        escape_moves(&b, Color::White, pt("D3", 9), 200, &mut with);
+        assert_eq!(with.as_slice(), &[pt("E4", 9) as u16]);
+    }
+
+    #[test]
+    fn fill_board_takes_open_points() {
+        // On an almost empty board fill-board draws land on points with 8 empty neighbours.
+        let b = setup(9, &["E5"], &["C3"]);
+        let p = HeavyParams {
+            fill_board: 5,
+            ..SURE
+        };
+        let open = |q: Point| {
+            PATTERN_OFFSETS
+                .iter()
+                .all(|&o| b.cell((q as isize + o) as Point) == Cell::Empty)
+        };
+        let mut hits = 0;
+        for seed in 0..200 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = random_move(&b, Color::Black, &p, &mut rng).unwrap();
+            hits += usize::from(open(m));
+        }
+        // Without fill-board about 49 % of the empty points are open; with 5 draws almost all.
+        assert!(hits > 190, "{hits}");
+        let mut hits0 = 0;
+        for seed in 0..200 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = random_move(&b, Color::Black, &SURE, &mut rng).unwrap();
+            hits0 += usize::from(open(m));
+        }
+        assert!(hits0 < 150, "{hits0}");
+    }
+
+    #[test]
+    fn last_good_reply_is_learned_played_and_forgotten() {
+        let mv = |s: &str| Move::Play(Board::vertex_of(pt(s, 9)));
+        let mut t = LastGoodReply::new();
+        let game = [
+            (Color::Black, mv("E5")),
+            (Color::White, mv("C3")),
+            (Color::Black, mv("G7")),
+        ];
+        // White won: white's reply C3 to E5 is stored, black's G7 to C3 is not.
+        t.update(&game, Some(Color::White));
+        assert_eq!(t.get(Color::White, pt("E5", 9)), Some(pt("C3", 9)));
+        assert_eq!(t.get(Color::Black, pt("C3", 9)), None);
+        // The policy plays the stored reply (no tactical move around), and not without it.
+        let b = setup(9, &["E5"], &[]);
+        for seed in 0..10 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move_with(
+                &b,
+                Color::White,
+                Some(pt("E5", 9)),
+                None,
+                &SURE,
+                Some(&t),
+                &mut rng,
+            );
+            assert_eq!(m, Some(pt("C3", 9)));
+        }
+        let mut differ = 0;
+        for seed in 0..10 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let m = heavy_move_with(
+                &b,
+                Color::White,
+                Some(pt("E5", 9)),
+                None,
+                &SURE,
+                None,
+                &mut rng,
+            );
+            differ += usize::from(m != Some(pt("C3", 9)));
+        }
+        assert!(differ > 5, "{differ}");
+        // Occupied reply points are skipped.
+        let b2 = setup(9, &["E5", "C3"], &[]);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let m = heavy_move_with(
+            &b2,
+            Color::White,
+            Some(pt("E5", 9)),
+            None,
+            &SURE,
+            Some(&t),
+            &mut rng,
+        );
+        assert_ne!(m, Some(pt("C3", 9)));
+        // A lost playout with the same reply forgets it; a draw changes nothing.
+        t.update(&game, None);
+        assert_eq!(t.get(Color::White, pt("E5", 9)), Some(pt("C3", 9)));
+        t.update(&game, Some(Color::Black));
+        assert_eq!(t.get(Color::White, pt("E5", 9)), None);
+        assert_eq!(t.get(Color::Black, pt("C3", 9)), Some(pt("G7", 9)));
+        // Two moves of one colour in a row (a pass left out) are no move and reply.
+        let mut t = LastGoodReply::new();
+        t.update(
+            &[(Color::Black, mv("E5")), (Color::Black, mv("D4"))],
+            Some(Color::Black),
+        );
+        assert_eq!(t.get(Color::Black, pt("E5", 9)), None);
     }
 
     #[test]

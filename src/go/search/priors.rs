@@ -13,6 +13,7 @@
 //! | 3×3 pattern | MoGo pattern near the last move | 10 / 10 | michi `PRIOR_PAT3` |
 //! | distance | 1, 2, 3 from the last move | 24, 22, 8 (wins = visits) | michi `PRIOR_CFG` |
 //! | empty area | no stone within 3: 1st/2nd line bad, 3rd line good | 10 / 0, 10 / 10 | michi `PRIOR_EMPTYAREA` |
+//! | nakade | the vital point of a 3–5 point eye space enclosed by one colour (`policy::nakade_vital_point`) | 0 (off; `search.prior_nakade`) | MoGo nakade |
 //!
 //! The distance is the Manhattan distance, except that every point touching the last-moved
 //! chain counts as distance 1 (the cheap part of michi's common-fate-graph distance: a chain
@@ -93,6 +94,9 @@ pub struct PriorParams {
     pub empty_area: u32,
     /// "Far from stones" means no stone within this Manhattan distance. Default 3 (michi).
     pub empty_area_radius: usize,
+    /// The vital point of a small eye space (good for both colours: the owner lives, the
+    /// other side kills). Default 0 (off); config `search.prior_nakade`.
+    pub nakade: u32,
 }
 
 impl PriorParams {
@@ -110,6 +114,7 @@ impl PriorParams {
         distance: [24, 22, 8],
         empty_area: 10,
         empty_area_radius: 3,
+        nakade: 0,
     };
 
     /// Every term off (useful to test or tune one term at a time).
@@ -127,6 +132,7 @@ impl PriorParams {
         distance: [0, 0, 0],
         empty_area: 0,
         empty_area_radius: 3,
+        nakade: 0,
     };
 }
 
@@ -210,6 +216,10 @@ pub fn prior(
         if (1..=3).contains(&d) {
             out.good(params.distance[d - 1]);
         }
+    }
+
+    if params.nakade > 0 && super::policy::nakade_vital_point(board, p) == Some(p) {
+        out.good(params.nakade);
     }
 
     if params.empty_area > 0 {
@@ -343,6 +353,27 @@ mod tests {
         let mut p = PriorParams::NONE;
         f(&mut p);
         p
+    }
+
+    #[test]
+    fn nakade_vital_point_gets_the_bonus() {
+        // A straight three A1-C1 inside white A2-D2, D1: B1 is the vital point for both.
+        let b = setup(9, &[], &["A2", "B2", "C2", "D2", "D1"]);
+        let params = only(|p| p.nakade = 20);
+        for c in Color::BOTH {
+            assert_eq!(
+                prior(&b, c, pt("B1", 9), None, &params),
+                Prior {
+                    visits: 20,
+                    wins: 20
+                }
+            );
+            assert_eq!(prior(&b, c, pt("A1", 9), None, &params), Prior::default());
+        }
+        assert_eq!(
+            prior(&b, Color::Black, pt("B1", 9), None, &PriorParams::NONE),
+            Prior::default()
+        );
     }
 
     #[test]
