@@ -463,6 +463,10 @@ impl JicBot {
                 push(v, &mut cands);
             }
         }
+        let pull = strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull);
+        if let Some(v) = pull.advance(board.map, &best_orders) {
+            push(v, &mut cands);
+        }
         if Instant::now() >= deadline {
             return best_orders;
         }
@@ -471,6 +475,7 @@ impl JicBot {
             board.me,
             cfg.opponent_samples,
             cfg.dumbbot_sample_share,
+            deadline,
             &mut self.rng,
         );
         let season = if view.phase.season == Season::Fall {
@@ -491,6 +496,7 @@ impl JicBot {
             &cands,
             &samples,
             &mut evals,
+            &pull,
         );
         self.stats.candidates = cands.len();
         self.stats.rounds = rounds;
@@ -507,6 +513,7 @@ impl JicBot {
             chosen,
             &samples[..rounds],
             &mut evals,
+            &pull,
             &mut self.rng,
         );
         self.stats.candidates += evals;
