@@ -470,12 +470,15 @@ impl JicBot {
         if Instant::now() >= deadline {
             return best_orders;
         }
+        // DumbBot samples may take half of the time left; the evaluation the rest.
+        let now = Instant::now();
+        let sample_deadline = now + deadline.saturating_duration_since(now) / 2;
         let samples = strong::mixed_samples(
             view,
             board.me,
             cfg.opponent_samples,
             cfg.dumbbot_sample_share,
-            deadline,
+            sample_deadline,
             &mut self.rng,
         );
         let season = if view.phase.season == Season::Fall {

@@ -80,9 +80,11 @@ type WeightedUnit = (Unit, Vec<(Location, f64)>);
 /// `n` samples of opponent orders, a share `dumbbot_share` of them (spread
 /// evenly, so a deadline that cuts the rounds short keeps the mix) from a
 /// seeded DumbBot ordering every enemy power, the rest from
-/// [`sample_opponents`]. Anytime: once `deadline` has passed, no further
-/// DumbBot sample is drawn (the list is shorter; the model samples are
-/// cheap and precomputed, and still come).
+/// [`sample_opponents`]. Anytime: DumbBot is called power by power while
+/// `deadline` has not passed; a DumbBot sample the deadline cuts, and every
+/// later one, is replaced by a sample of the cheap utility model, so the
+/// list always has `n` samples and the overrun is at most one power's
+/// DumbBot call.
 pub fn mixed_samples(
     view: &GameView,
     me: Power,
@@ -94,16 +96,18 @@ pub fn mixed_samples(
     let is_dumb =
         |i: usize| ((i + 1) as f64 * dumbbot_share).floor() > (i as f64 * dumbbot_share).floor();
     let k = (0..n).filter(|i| !is_dumb(*i)).count();
-    let mut model = sample_opponents(
-        &view.map,
-        me,
-        view.phase.season,
-        &view.units,
-        &view.owners,
-        k,
-        rng,
-    )
-    .into_iter();
+    let model_samples = |k: usize, rng: &mut Xoshiro256PlusPlus| {
+        sample_opponents(
+            &view.map,
+            me,
+            view.phase.season,
+            &view.units,
+            &view.owners,
+            k,
+            rng,
+        )
+    };
+    let mut model = model_samples(k, rng).into_iter();
     let mut powers: Vec<Power> = view
         .units
         .iter()
@@ -113,14 +117,19 @@ pub fn mixed_samples(
     powers.sort();
     powers.dedup();
     let mut dumb = DumbBot::new(rng.r#gen());
+    // Drawn only once the deadline cuts a DumbBot sample (never under count
+    // budgets with a far deadline, so those games do not change).
+    let mut fallback: Option<std::vec::IntoIter<Vec<Order>>> = None;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         if is_dumb(i) {
-            if Instant::now() >= deadline {
-                continue;
-            }
             let mut orders = Vec::new();
+            let mut cut = fallback.is_some();
             for p in &powers {
+                if cut || Instant::now() >= deadline {
+                    cut = true;
+                    break;
+                }
                 let mut v = view.clone();
                 v.me = Some(*p);
                 let far = Budget::new(
@@ -129,7 +138,14 @@ pub fn mixed_samples(
                 );
                 orders.extend(dumb.orders(&v, far));
             }
-            out.push(orders);
+            if !cut {
+                out.push(orders);
+                continue;
+            }
+            let f = fallback.get_or_insert_with(|| model_samples(n - i, rng).into_iter());
+            if let Some(s) = f.next() {
+                out.push(s);
+            }
         } else if let Some(s) = model.next() {
             out.push(s);
         }
@@ -1019,9 +1035,20 @@ mod tests {
         let view = g.view(Some(tur));
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         let past = Instant::now();
-        assert!(mixed_samples(&view, tur, 6, 1.0, past, &mut rng).is_empty());
-        // The model's samples are precomputed and still come.
-        assert_eq!(mixed_samples(&view, tur, 6, 0.5, past, &mut rng).len(), 3);
+        let far = past + std::time::Duration::from_secs(3600);
+        for share in [1.0, 0.5] {
+            // Past the deadline the utility model stands in for DumbBot.
+            let cut = mixed_samples(&view, tur, 6, share, past, &mut rng);
+            assert_eq!(cut.len(), 6, "share {share}");
+            assert!(cut.iter().all(|s| s.iter().all(|o| o.power() != tur)));
+        }
+        let mut a = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut b = Xoshiro256PlusPlus::seed_from_u64(2);
+        assert_ne!(
+            mixed_samples(&view, tur, 6, 1.0, past, &mut a),
+            mixed_samples(&view, tur, 6, 1.0, far, &mut b),
+            "cut samples come from the other model"
+        );
     }
 
     #[test]
