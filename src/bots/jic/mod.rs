@@ -463,14 +463,22 @@ impl JicBot {
                 push(v, &mut cands);
             }
         }
+        let pull = strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull);
+        if let Some(v) = pull.advance(board.map, &best_orders) {
+            push(v, &mut cands);
+        }
         if Instant::now() >= deadline {
             return best_orders;
         }
+        // DumbBot samples may take half of the time left; the evaluation the rest.
+        let now = Instant::now();
+        let sample_deadline = now + deadline.saturating_duration_since(now) / 2;
         let samples = strong::mixed_samples(
             view,
             board.me,
             cfg.opponent_samples,
             cfg.dumbbot_sample_share,
+            sample_deadline,
             &mut self.rng,
         );
         let season = if view.phase.season == Season::Fall {
@@ -491,6 +499,7 @@ impl JicBot {
             &cands,
             &samples,
             &mut evals,
+            &pull,
         );
         self.stats.candidates = cands.len();
         self.stats.rounds = rounds;
@@ -507,6 +516,7 @@ impl JicBot {
             chosen,
             &samples[..rounds],
             &mut evals,
+            &pull,
             &mut self.rng,
         );
         self.stats.candidates += evals;

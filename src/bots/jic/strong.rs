@@ -9,7 +9,10 @@
 //! keeping the coordinator's constraints ([`consistent`]), until no change
 //! helps or the deadline comes.
 //!
-//! Opponent model: each enemy unit holds with weight `U(hold)·1.5` or moves
+//! Opponent model (default since session 4, `dumbbot_sample_share = 1`):
+//! every enemy power ordered by a seeded DumbBot, one seed per sample
+//! ([`mixed_samples`]). The older utility-driven model, for the rest of the
+//! share: each enemy unit holds with weight `U(hold)·1.5` or moves
 //! with weight `U(dest)` (thesis utilities from its owner's point of view,
 //! squared); a unit whose pick collides with a same-power pick holds; each
 //! enemy unit standing on a centre its power owns next to one of our units
@@ -23,7 +26,9 @@
 //! plus others we occupy at 0.8) ×1000, dislodged own units −600, dislodged
 //! enemy units +150, own centres left empty next to an enemy −150 (spring
 //! only), plus 0.3 × the thesis utility of every own unit's position; in the
-//! fall, +700 per build that an open own home centre makes possible.
+//! fall, +700 per build that an open own home centre makes possible; with
+//! `front_pull` > 0, minus that much per move an own unit stands beyond one
+//! move from the nearest centre we do not own ([`FrontPull`]; off by default).
 
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -75,27 +80,34 @@ type WeightedUnit = (Unit, Vec<(Location, f64)>);
 /// `n` samples of opponent orders, a share `dumbbot_share` of them (spread
 /// evenly, so a deadline that cuts the rounds short keeps the mix) from a
 /// seeded DumbBot ordering every enemy power, the rest from
-/// [`sample_opponents`].
+/// [`sample_opponents`]. Anytime: DumbBot is called power by power while
+/// `deadline` has not passed; a DumbBot sample the deadline cuts, and every
+/// later one, is replaced by a sample of the cheap utility model, so the
+/// list always has `n` samples and the overrun is at most one power's
+/// DumbBot call.
 pub fn mixed_samples(
     view: &GameView,
     me: Power,
     n: usize,
     dumbbot_share: f64,
+    deadline: Instant,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Vec<Vec<Order>> {
     let is_dumb =
         |i: usize| ((i + 1) as f64 * dumbbot_share).floor() > (i as f64 * dumbbot_share).floor();
     let k = (0..n).filter(|i| !is_dumb(*i)).count();
-    let mut model = sample_opponents(
-        &view.map,
-        me,
-        view.phase.season,
-        &view.units,
-        &view.owners,
-        k,
-        rng,
-    )
-    .into_iter();
+    let model_samples = |k: usize, rng: &mut Xoshiro256PlusPlus| {
+        sample_opponents(
+            &view.map,
+            me,
+            view.phase.season,
+            &view.units,
+            &view.owners,
+            k,
+            rng,
+        )
+    };
+    let mut model = model_samples(k, rng).into_iter();
     let mut powers: Vec<Power> = view
         .units
         .iter()
@@ -105,11 +117,19 @@ pub fn mixed_samples(
     powers.sort();
     powers.dedup();
     let mut dumb = DumbBot::new(rng.r#gen());
+    // Drawn only once the deadline cuts a DumbBot sample (never under count
+    // budgets with a far deadline, so those games do not change).
+    let mut fallback: Option<std::vec::IntoIter<Vec<Order>>> = None;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         if is_dumb(i) {
             let mut orders = Vec::new();
+            let mut cut = fallback.is_some();
             for p in &powers {
+                if cut || Instant::now() >= deadline {
+                    cut = true;
+                    break;
+                }
                 let mut v = view.clone();
                 v.me = Some(*p);
                 let far = Budget::new(
@@ -118,7 +138,14 @@ pub fn mixed_samples(
                 );
                 orders.extend(dumb.orders(&v, far));
             }
-            out.push(orders);
+            if !cut {
+                out.push(orders);
+                continue;
+            }
+            let f = fallback.get_or_insert_with(|| model_samples(n - i, rng).into_iter());
+            if let Some(s) = f.next() {
+                out.push(s);
+            }
         } else if let Some(s) = model.next() {
             out.push(s);
         }
@@ -254,6 +281,163 @@ pub fn sample_opponents(
     out
 }
 
+/// Longest distance the front pull counts: farther units weigh as this far.
+pub const PULL_CAP: u32 = 8;
+
+/// The front pull: per unit type, the distance in moves from every province
+/// to the nearest supply centre `me` does not own (multi-source breadth-first
+/// search). Armies may cross sea provinces, one move each (a convoy chain),
+/// so an army on an island is as far as the sea route. An own unit more than
+/// one move from such a centre costs `per_step` hundredths per extra move in
+/// [`evaluate`]: units that have nothing to do near them march to the front
+/// instead of holding in the rear.
+#[derive(Debug, Clone)]
+pub struct FrontPull {
+    army: Vec<u32>,
+    fleet: Vec<u32>,
+    per_step: i64,
+}
+
+impl FrontPull {
+    /// Distances for `me` under `owners`; `per_step` 0 disables the pull.
+    pub fn new(map: &Map, me: Power, owners: &HashMap<Province, Power>, per_step: i64) -> Self {
+        let n = map.province_count();
+        let locations = |p: Province| -> Vec<Location> {
+            match map.info(p) {
+                Some(i) if !i.coasts.is_empty() => i
+                    .coasts
+                    .iter()
+                    .map(|c| Location::with_coast(p, *c))
+                    .collect(),
+                _ => vec![Location::new(p)],
+            }
+        };
+        let is_sea = |p: Province| {
+            map.info(p)
+                .is_some_and(|i| i.kind == crate::diplomacy::ProvinceKind::Sea)
+        };
+        let fleet_nb = |p: Province| -> Vec<Province> {
+            let mut v: Vec<Province> = locations(p)
+                .into_iter()
+                .flat_map(|l| map.fleet_neighbours(l).iter().map(|x| x.province))
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let army_nb = |p: Province| -> Vec<Province> {
+            if is_sea(p) {
+                return fleet_nb(p);
+            }
+            let mut v = map.army_neighbours(p).to_vec();
+            v.extend(fleet_nb(p).into_iter().filter(|q| is_sea(*q)));
+            v
+        };
+        let targets: Vec<Province> = map
+            .supply_centres()
+            .filter(|p| owners.get(p) != Some(&me))
+            .collect();
+        let bfs = |nb: &dyn Fn(Province) -> Vec<Province>| -> Vec<u32> {
+            let mut d = vec![u32::MAX; n];
+            let mut queue = std::collections::VecDeque::new();
+            for t in &targets {
+                if let Some(x) = d.get_mut(t.0 as usize) {
+                    *x = 0;
+                    queue.push_back(*t);
+                }
+            }
+            while let Some(p) = queue.pop_front() {
+                let dp = d[p.0 as usize];
+                for q in nb(p) {
+                    if let Some(x) = d.get_mut(q.0 as usize)
+                        && *x == u32::MAX
+                    {
+                        *x = dp + 1;
+                        queue.push_back(q);
+                    }
+                }
+            }
+            d
+        };
+        FrontPull {
+            army: bfs(&army_nb),
+            fleet: bfs(&fleet_nb),
+            per_step,
+        }
+    }
+
+    /// Moves from `p` to the nearest centre `me` does not own, for `kind`
+    /// (at most [`PULL_CAP`]).
+    pub fn distance(&self, kind: UnitType, p: Province) -> u32 {
+        let d = match kind {
+            UnitType::Army => &self.army,
+            UnitType::Fleet => &self.fleet,
+        };
+        d.get(p.0 as usize)
+            .copied()
+            .unwrap_or(u32::MAX)
+            .min(PULL_CAP)
+    }
+
+    /// The evaluation's cost of an own unit standing at `u`'s location.
+    pub fn cost(&self, u: &Unit) -> i64 {
+        self.per_step * i64::from(self.distance(u.kind, u.location.province).saturating_sub(1))
+    }
+
+    /// `base` with every holding own unit that stands two or more moves from
+    /// the front moved one step closer (to the neighbour with the smallest
+    /// distance that no other own order uses); `None` when nothing moves.
+    pub fn advance(&self, map: &Map, base: &[Order]) -> Option<Vec<Order>> {
+        if self.per_step == 0 {
+            return None;
+        }
+        let mut out = base.to_vec();
+        let mut moved = false;
+        for i in 0..out.len() {
+            let Order::Hold(u) = out[i] else {
+                continue;
+            };
+            let here = self.distance(u.kind, u.location.province);
+            if here < 2 {
+                continue;
+            }
+            let options: Vec<Location> = match u.kind {
+                UnitType::Army => map
+                    .army_neighbours(u.location.province)
+                    .iter()
+                    .map(|p| Location::new(*p))
+                    .collect(),
+                UnitType::Fleet => map.fleet_neighbours(u.location).to_vec(),
+            };
+            let mut best: Option<(u32, Location)> = None;
+            for to in options {
+                let d = self.distance(u.kind, to.province);
+                if d >= here || best.is_some_and(|b| b.0 <= d) {
+                    continue;
+                }
+                let mut trial = out.clone();
+                trial[i] = Order::Move {
+                    unit: u,
+                    to,
+                    via: None,
+                };
+                if consistent(&trial) {
+                    best = Some((d, to));
+                }
+            }
+            if let Some((_, to)) = best {
+                out[i] = Order::Move {
+                    unit: u,
+                    to,
+                    via: None,
+                };
+                moved = true;
+            }
+        }
+        moved.then_some(out)
+    }
+}
+
 /// Value of the position after a movement phase, for `me`.
 pub fn evaluate(
     map: &Map,
@@ -262,6 +446,7 @@ pub fn evaluate(
     after: &[Unit],
     dislodged: &[Unit],
     owners: &HashMap<Province, Power>,
+    pull: &FrontPull,
 ) -> i64 {
     let b = Board::from_parts(map, me, season, after, owners, 20);
     let mut v = 0i64;
@@ -306,7 +491,7 @@ pub fn evaluate(
         }
     }
     for u in after.iter().filter(|u| u.power == me) {
-        v += b.utility(u.kind, u.location) * 3 / 10;
+        v += b.utility(u.kind, u.location) * 3 / 10 - pull.cost(u);
     }
     if season == Season::Fall {
         // Builds need open home centres: reward leaving them free.
@@ -425,6 +610,7 @@ pub fn choose(
     candidates: &[Vec<Order>],
     samples: &[Vec<Order>],
     budget: &mut EvalBudget,
+    pull: &FrontPull,
 ) -> (usize, usize) {
     let mut totals = vec![0i64; candidates.len()];
     let mut rounds = 0;
@@ -442,7 +628,7 @@ pub fn choose(
             let v = match adjudicate_movement(map, units, &all, Rules::default()) {
                 Ok(out) => {
                     let dis: Vec<Unit> = out.dislodged.iter().map(|d| d.unit).collect();
-                    evaluate(map, me, season, &out.units, &dis, owners)
+                    evaluate(map, me, season, &out.units, &dis, owners, pull)
                 }
                 Err(_) => i64::MIN / 4,
             };
@@ -555,6 +741,7 @@ pub fn improve(
     start: Vec<Order>,
     samples: &[Vec<Order>],
     budget: &mut EvalBudget,
+    pull: &FrontPull,
     rng: &mut Xoshiro256PlusPlus,
 ) -> (Vec<Order>, usize) {
     let mut value = |orders: &[Order]| -> Option<i64> {
@@ -571,7 +758,7 @@ pub fn improve(
             t += match adjudicate_movement(map, units, &all, Rules::default()) {
                 Ok(out) => {
                     let dis: Vec<Unit> = out.dislodged.iter().map(|d| d.unit).collect();
-                    evaluate(map, me, season, &out.units, &dis, owners)
+                    evaluate(map, me, season, &out.units, &dis, owners, pull)
                 }
                 Err(_) => i64::MIN / 4,
             };
@@ -719,7 +906,8 @@ mod tests {
         let view = g.view(Some(tur));
         let draw = |share: f64, seed: u64| {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            mixed_samples(&view, tur, 8, share, &mut rng)
+            let far = Instant::now() + std::time::Duration::from_secs(3600);
+            mixed_samples(&view, tur, 8, share, far, &mut rng)
         };
         for share in [0.0, 0.5, 1.0] {
             let s = draw(share, 3);
@@ -735,19 +923,149 @@ mod tests {
     }
 
     #[test]
+    fn front_pull_measures_moves_to_the_nearest_foreign_centre() {
+        let map = Map::standard();
+        let owners = initial_ownership(&map);
+        let p = |n: &str| map.province(n).unwrap();
+        let eng = map.power("ENG").unwrap();
+        let pull = FrontPull::new(&map, eng, &owners, 50);
+        // Armies cross the sea: YOR -> NTH -> (neutral) NWY/HOL/BEL/DEN.
+        assert_eq!(pull.distance(UnitType::Army, p("YOR")), 2);
+        assert_eq!(pull.distance(UnitType::Army, p("NWY")), 0);
+        assert_eq!(pull.distance(UnitType::Fleet, p("NTH")), 1);
+        // Inland provinces are out of a fleet's reach: capped.
+        assert_eq!(pull.distance(UnitType::Fleet, p("BUR")), PULL_CAP);
+        // When England owns everything near, the island is far from the front.
+        let mut all = owners.clone();
+        for n in [
+            "NWY", "SWE", "DEN", "HOL", "BEL", "BRE", "KIE", "PAR", "POR", "SPA",
+        ] {
+            all.insert(p(n), eng);
+        }
+        let far = FrontPull::new(&map, eng, &all, 50);
+        assert!(far.distance(UnitType::Army, p("CLY")) >= 3);
+        let army = Unit {
+            power: eng,
+            kind: UnitType::Army,
+            location: Location::new(p("CLY")),
+        };
+        let d = i64::from(far.distance(UnitType::Army, p("CLY")));
+        assert_eq!(far.cost(&army), 50 * (d - 1));
+        assert_eq!(FrontPull::new(&map, eng, &all, 0).cost(&army), 0);
+    }
+
+    #[test]
+    fn advance_moves_rear_holds_toward_the_front() {
+        let map = Map::standard();
+        let p = |n: &str| map.province(n).unwrap();
+        let rus = map.power("RUS").unwrap();
+        let mut owners = initial_ownership(&map);
+        for n in ["SWE", "NWY", "RUM", "FIN"] {
+            owners.insert(p(n), rus);
+        }
+        let unit = |kind, at: &str| Unit {
+            power: rus,
+            kind,
+            location: Location::new(p(at)),
+        };
+        let rear = unit(UnitType::Army, "NWY");
+        let front = unit(UnitType::Army, "GAL");
+        let base = vec![Order::Hold(rear), Order::Hold(front)];
+        let pull = FrontPull::new(&map, rus, &owners, 50);
+        let here = pull.distance(UnitType::Army, p("NWY"));
+        assert!(here >= 2, "NWY is {here} from the front");
+        let v = pull.advance(&map, &base).expect("the rear army advances");
+        let Order::Move {
+            unit: mover, to, ..
+        } = &v[0]
+        else {
+            panic!("expected a move, got {:?}", v[0]);
+        };
+        assert_eq!(*mover, rear);
+        assert!(pull.distance(UnitType::Army, to.province) < here);
+        // GAL is next to VIE and BUD: it keeps its hold.
+        assert!(pull.distance(UnitType::Army, p("GAL")) < 2);
+        assert_eq!(v[1], Order::Hold(front));
+        assert!(consistent(&v));
+        assert!(
+            FrontPull::new(&map, rus, &owners, 0)
+                .advance(&map, &base)
+                .is_none()
+        );
+        // The evaluation rewards the step forward.
+        let after = |at: &str| vec![unit(UnitType::Army, at), front];
+        let to_name = map.name(to.province).to_string();
+        let moved = evaluate(
+            &map,
+            rus,
+            Season::Spring,
+            &after(&to_name),
+            &[],
+            &owners,
+            &pull,
+        );
+        let stayed = evaluate(
+            &map,
+            rus,
+            Season::Spring,
+            &after("NWY"),
+            &[],
+            &owners,
+            &pull,
+        );
+        let off = FrontPull::new(&map, rus, &owners, 0);
+        let moved0 = evaluate(
+            &map,
+            rus,
+            Season::Spring,
+            &after(&to_name),
+            &[],
+            &owners,
+            &off,
+        );
+        let stayed0 = evaluate(&map, rus, Season::Spring, &after("NWY"), &[], &owners, &off);
+        assert!(moved - stayed > moved0 - stayed0);
+    }
+
+    #[test]
+    fn dumbbot_samples_stop_at_the_deadline() {
+        use crate::diplomacy::game::Game;
+        let g = Game::standard(Rules::default());
+        let tur = g.map().power("TUR").unwrap();
+        let view = g.view(Some(tur));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let past = Instant::now();
+        let far = past + std::time::Duration::from_secs(3600);
+        for share in [1.0, 0.5] {
+            // Past the deadline the utility model stands in for DumbBot.
+            let cut = mixed_samples(&view, tur, 6, share, past, &mut rng);
+            assert_eq!(cut.len(), 6, "share {share}");
+            assert!(cut.iter().all(|s| s.iter().all(|o| o.power() != tur)));
+        }
+        let mut a = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut b = Xoshiro256PlusPlus::seed_from_u64(2);
+        assert_ne!(
+            mixed_samples(&view, tur, 6, 1.0, past, &mut a),
+            mixed_samples(&view, tur, 6, 1.0, far, &mut b),
+            "cut samples come from the other model"
+        );
+    }
+
+    #[test]
     fn evaluation_prefers_taking_a_centre() {
         let map = Map::standard();
         let units = standard_opening(&map);
         let owners = initial_ownership(&map);
         let tur = map.power("TUR").unwrap();
-        let base = evaluate(&map, tur, Season::Fall, &units, &[], &owners);
+        let pull = FrontPull::new(&map, tur, &owners, 0);
+        let base = evaluate(&map, tur, Season::Fall, &units, &[], &owners, &pull);
         let mut moved = units.clone();
         for u in moved.iter_mut() {
             if map.name(u.location.province) == "CON" {
                 u.location = Location::new(map.province("BUL").unwrap());
             }
         }
-        let more = evaluate(&map, tur, Season::Fall, &moved, &[], &owners);
+        let more = evaluate(&map, tur, Season::Fall, &moved, &[], &owners, &pull);
         assert!(more > base + 500);
     }
 
