@@ -48,16 +48,6 @@ fn opts() -> PlanOptions {
     }
 }
 
-fn atom_text(a: &Atom) -> String {
-    let mut s = format!("({}", a.predicate);
-    for t in &a.args {
-        s.push(' ');
-        s.push_str(t.as_str());
-    }
-    s.push(')');
-    s
-}
-
 /// The translation's PDDL text parses back to the same domain and problem.
 fn parses_back(tr: &Translation, what: &str) {
     let d = parse_domain(&tr.domain_text()).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -107,7 +97,7 @@ fn follow_plan(
             .problem
             .init
             .iter()
-            .map(atom_text)
+            .map(Atom::to_string)
             .filter(|f| fluents.contains(f) && keep(f))
             .collect();
         predicted.sort();
@@ -137,7 +127,7 @@ fn swordkey_plans_turn_cut_and_win_on_replay() {
             tr.problem
                 .init
                 .iter()
-                .any(|a| atom_text(a) == "(facing right)")
+                .any(|a| a.to_string() == "(facing right)")
         );
         // Every step of the plan is predicted exactly (facing, type, cells, counters).
         let (letters, end) = follow_plan(&t, &st, &|f| !f.starts_with("(calm-"), usize::MAX);

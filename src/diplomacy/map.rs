@@ -576,6 +576,19 @@ impl Map {
         self.fleet.get(&l).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// Locations a unit of `kind` at `l` can move to directly (armies: the
+    /// provinces' army locations; fleets: coast-specific locations).
+    pub fn move_targets(&self, kind: UnitType, l: Location) -> Vec<Location> {
+        match kind {
+            UnitType::Army => self
+                .army_neighbours(l.province)
+                .iter()
+                .map(|p| Location::new(*p))
+                .collect(),
+            UnitType::Fleet => self.fleet_neighbours(l).to_vec(),
+        }
+    }
+
     /// Whether a unit of `kind` at `from` can move directly to `to`.
     pub fn can_move(&self, kind: UnitType, from: Location, to: Location) -> bool {
         match kind {

@@ -45,6 +45,16 @@ impl Color {
             Color::White => 'W',
         }
     }
+    /// The winner of a game that Black won by `margin` points (negative: White; 0: a draw).
+    pub fn winner_by_margin(margin: f64) -> Option<Color> {
+        if margin > 0.0 {
+            Some(Color::Black)
+        } else if margin < 0.0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
 }
 
 impl fmt::Display for Color {

@@ -27,14 +27,7 @@ impl Score {
         self.black - self.white
     }
     pub fn winner(&self) -> Option<Color> {
-        let m = self.margin();
-        if m > 0.0 {
-            Some(Color::Black)
-        } else if m < 0.0 {
-            Some(Color::White)
-        } else {
-            None
-        }
+        Color::winner_by_margin(self.margin())
     }
 }
 

@@ -59,16 +59,6 @@ struct Response {
     result: Result<Planned, String>,
 }
 
-fn atom_text(a: &Atom) -> String {
-    let mut s = format!("({}", a.predicate);
-    for t in &a.args {
-        s.push(' ');
-        s.push_str(t.as_str());
-    }
-    s.push(')');
-    s
-}
-
 /// The facts of `problem`'s initial state that are fluents of the grounded task, sorted.
 fn observed(problem: &Problem, fluents: &HashSet<String>) -> Vec<String> {
     // Transient flags are left out: the sprites they stand for outlive the move by a few
@@ -76,7 +66,7 @@ fn observed(problem: &Problem, fluents: &HashSet<String>) -> Vec<String> {
     let mut v: Vec<String> = problem
         .init
         .iter()
-        .map(atom_text)
+        .map(Atom::to_string)
         .filter(|f| fluents.contains(f) && !f.starts_with("(calm-") && !f.starts_with("(cleared-"))
         .collect();
     v.sort();

@@ -354,13 +354,7 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
             margin = a;
         }
     }
-    let winner = if margin > 0.0 {
-        Some(Color::Black)
-    } else if margin < 0.0 {
-        Some(Color::White)
-    } else {
-        None
-    };
+    let winner = Color::winner_by_margin(margin);
     finish(record, winner, margin, end, &engines, seats, &game, opts).await
 }
 

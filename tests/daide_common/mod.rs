@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use tablero::budget::Budget;
 use tablero::diplomacy::phases::buildable_kinds;
-use tablero::diplomacy::{GameView, Location, Order, PhaseKind, UnitType};
+use tablero::diplomacy::{GameView, Order, PhaseKind, UnitType};
 
 /// A seeded random player: moves 70 % of its units to random neighbours,
 /// retreats at random, builds in free home centres, removes the first units.
@@ -20,14 +20,7 @@ pub fn random_player(seed: u64) -> impl FnMut(&GameView, Budget) -> Vec<Order> +
                 .iter()
                 .filter(|u| u.power == me)
                 .map(|u| {
-                    let to: Vec<Location> = match u.kind {
-                        UnitType::Army => map
-                            .army_neighbours(u.location.province)
-                            .iter()
-                            .map(|p| Location::new(*p))
-                            .collect(),
-                        UnitType::Fleet => map.fleet_neighbours(u.location).to_vec(),
-                    };
+                    let to = map.move_targets(u.kind, u.location);
                     match to.choose(&mut rng) {
                         Some(t) if rng.gen_bool(0.7) => Order::Move {
                             unit: *u,

@@ -216,17 +216,7 @@ impl<'a> Board<'a> {
     pub fn front_distance(&self, kind: UnitType, from: Location, ignore: Option<Province>) -> u32 {
         let mut visited: HashSet<Province> = HashSet::new();
         visited.insert(from.province);
-        let step = |l: Location| -> Vec<Location> {
-            match kind {
-                UnitType::Army => self
-                    .map
-                    .army_neighbours(l.province)
-                    .iter()
-                    .map(|p| Location::new(*p))
-                    .collect(),
-                UnitType::Fleet => self.map.fleet_neighbours(l).to_vec(),
-            }
-        };
+        let step = |l: Location| self.map.move_targets(kind, l);
         let mut frontier = step(from);
         let mut depth = 0;
         while depth < self.depth_cap && !frontier.is_empty() {

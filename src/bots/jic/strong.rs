@@ -401,14 +401,7 @@ impl FrontPull {
             if here < 2 {
                 continue;
             }
-            let options: Vec<Location> = match u.kind {
-                UnitType::Army => map
-                    .army_neighbours(u.location.province)
-                    .iter()
-                    .map(|p| Location::new(*p))
-                    .collect(),
-                UnitType::Fleet => map.fleet_neighbours(u.location).to_vec(),
-            };
+            let options = map.move_targets(u.kind, u.location);
             let mut best: Option<(u32, Location)> = None;
             for to in options {
                 let d = self.distance(u.kind, to.province);
@@ -656,14 +649,7 @@ pub fn choose(
 /// that does not move, a support of an own move it can reach.
 pub fn alternatives(map: &Map, unit: &Unit, current: &[Order]) -> Vec<Order> {
     let mut out = vec![Order::Hold(*unit)];
-    let targets: Vec<Location> = match unit.kind {
-        UnitType::Army => map
-            .army_neighbours(unit.location.province)
-            .iter()
-            .map(|p| Location::new(*p))
-            .collect(),
-        UnitType::Fleet => map.fleet_neighbours(unit.location).to_vec(),
-    };
+    let targets = map.move_targets(unit.kind, unit.location);
     out.extend(targets.into_iter().map(|to| Order::Move {
         unit: *unit,
         to,
@@ -993,37 +979,14 @@ mod tests {
                 .is_none()
         );
         // The evaluation rewards the step forward.
-        let after = |at: &str| vec![unit(UnitType::Army, at), front];
+        let value = |at: &str, pull: &FrontPull| {
+            let units = [unit(UnitType::Army, at), front];
+            evaluate(&map, rus, Season::Spring, &units, &[], &owners, pull)
+        };
         let to_name = map.name(to.province).to_string();
-        let moved = evaluate(
-            &map,
-            rus,
-            Season::Spring,
-            &after(&to_name),
-            &[],
-            &owners,
-            &pull,
-        );
-        let stayed = evaluate(
-            &map,
-            rus,
-            Season::Spring,
-            &after("NWY"),
-            &[],
-            &owners,
-            &pull,
-        );
         let off = FrontPull::new(&map, rus, &owners, 0);
-        let moved0 = evaluate(
-            &map,
-            rus,
-            Season::Spring,
-            &after(&to_name),
-            &[],
-            &owners,
-            &off,
-        );
-        let stayed0 = evaluate(&map, rus, Season::Spring, &after("NWY"), &[], &owners, &off);
+        let (moved, stayed) = (value(&to_name, &pull), value("NWY", &pull));
+        let (moved0, stayed0) = (value(&to_name, &off), value("NWY", &off));
         assert!(moved - stayed > moved0 - stayed0);
     }
 

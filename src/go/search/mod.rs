@@ -944,13 +944,7 @@ fn iterate(root: &Node, shared: &Shared, w: &mut Worker) {
         path.push(child);
         node = child;
     };
-    let winner = if margin > 0.0 {
-        Some(Color::Black)
-    } else if margin < 0.0 {
-        Some(Color::White)
-    } else {
-        None
-    };
+    let winner = Color::winner_by_margin(margin);
     let gain = |c: Color| match winner {
         Some(x) if x == c => 2,
         Some(_) => 0,
@@ -1011,14 +1005,7 @@ fn run_playout(
     )
     .margin;
     if lgr {
-        let winner = if margin > 0.0 {
-            Some(Color::Black)
-        } else if margin < 0.0 {
-            Some(Color::White)
-        } else {
-            None
-        };
-        w.lgr.update(&w.played, winner);
+        w.lgr.update(&w.played, Color::winner_by_margin(margin));
     }
     if !shared.ownership.is_empty() {
         for (o, sign) in shared.ownership.iter().zip(owner_signs(board)) {

@@ -913,48 +913,21 @@ mod tests {
         assert_eq!(t.get(Color::White, pt("E5", 9)), Some(pt("C3", 9)));
         assert_eq!(t.get(Color::Black, pt("C3", 9)), None);
         // The policy plays the stored reply (no tactical move around), and not without it.
+        let white_reply = |b: &Board, t: Option<&LastGoodReply>, seed: u64| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            heavy_move_with(b, Color::White, Some(pt("E5", 9)), None, &SURE, t, &mut rng)
+        };
         let b = setup(9, &["E5"], &[]);
         for seed in 0..10 {
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let m = heavy_move_with(
-                &b,
-                Color::White,
-                Some(pt("E5", 9)),
-                None,
-                &SURE,
-                Some(&t),
-                &mut rng,
-            );
-            assert_eq!(m, Some(pt("C3", 9)));
+            assert_eq!(white_reply(&b, Some(&t), seed), Some(pt("C3", 9)));
         }
-        let mut differ = 0;
-        for seed in 0..10 {
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let m = heavy_move_with(
-                &b,
-                Color::White,
-                Some(pt("E5", 9)),
-                None,
-                &SURE,
-                None,
-                &mut rng,
-            );
-            differ += usize::from(m != Some(pt("C3", 9)));
-        }
+        let differ = (0..10)
+            .filter(|&seed| white_reply(&b, None, seed) != Some(pt("C3", 9)))
+            .count();
         assert!(differ > 5, "{differ}");
         // Occupied reply points are skipped.
         let b2 = setup(9, &["E5", "C3"], &[]);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-        let m = heavy_move_with(
-            &b2,
-            Color::White,
-            Some(pt("E5", 9)),
-            None,
-            &SURE,
-            Some(&t),
-            &mut rng,
-        );
-        assert_ne!(m, Some(pt("C3", 9)));
+        assert_ne!(white_reply(&b2, Some(&t), 1), Some(pt("C3", 9)));
         // A lost playout with the same reply forgets it; a draw changes nothing.
         t.update(&game, None);
         assert_eq!(t.get(Color::White, pt("E5", 9)), Some(pt("C3", 9)));

@@ -66,6 +66,17 @@ pub struct Atom {
     pub args: Vec<Term>,
 }
 
+/// PDDL form: `(predicate arg1 arg2)`.
+impl std::fmt::Display for Atom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}", self.predicate)?;
+        for t in &self.args {
+            write!(f, " {}", t.as_str())?;
+        }
+        write!(f, ")")
+    }
+}
+
 /// A literal: an atom or an equality, possibly negated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Literal {

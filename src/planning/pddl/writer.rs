@@ -24,20 +24,10 @@ fn typed(list: &[TypedName]) -> String {
     out
 }
 
-fn atom(a: &Atom) -> String {
-    let mut s = format!("({}", a.predicate);
-    for t in &a.args {
-        s.push(' ');
-        s.push_str(t.as_str());
-    }
-    s.push(')');
-    s
-}
-
 fn literal(l: &Literal) -> String {
     match l {
-        Literal::Pos(a) => atom(a),
-        Literal::Neg(a) => format!("(not {})", atom(a)),
+        Literal::Pos(a) => a.to_string(),
+        Literal::Neg(a) => format!("(not {a})"),
         Literal::Eq(a, b) => format!("(= {} {})", a.as_str(), b.as_str()),
         Literal::NotEq(a, b) => format!("(not (= {} {}))", a.as_str(), b.as_str()),
     }
@@ -56,8 +46,8 @@ fn conjunction(c: &Conjunction) -> String {
 
 fn effects(es: &[Effect], indent: &str) -> String {
     let one = |e: &Effect| match e {
-        Effect::Add(a) => atom(a),
-        Effect::Del(a) => format!("(not {})", atom(a)),
+        Effect::Add(a) => a.to_string(),
+        Effect::Del(a) => format!("(not {a})"),
         Effect::When(c, inner) => format!("(when {} {})", conjunction(c), effects(inner, "")),
         Effect::Forall(v, inner) => format!("(forall ({}) {})", typed(v), effects(inner, "")),
     };
@@ -131,7 +121,7 @@ pub fn write_problem(p: &Problem) -> String {
     let _ = writeln!(s, "  (:objects {})", typed(&p.objects));
     s.push_str("  (:init");
     for a in &p.init {
-        let _ = write!(s, "\n    {}", atom(a));
+        let _ = write!(s, "\n    {a}");
     }
     s.push_str(")\n");
     let _ = writeln!(s, "  (:goal {}))", conjunction(&p.goal));
