@@ -95,13 +95,7 @@ fn seventeen_units_decide_inside_the_budget() {
         assert_eq!(mine, 17);
         for mode in [JicMode::Thesis, JicMode::Strong] {
             for ms in [50u64, 300] {
-                let mut bot = JicBot::new(
-                    JicConfig {
-                        mode,
-                        ..JicConfig::default()
-                    },
-                    7,
-                );
+                let mut bot = default_bot(mode, 7);
                 let t = Instant::now();
                 let orders = bot.orders(&view, budget(ms));
                 let took = t.elapsed();
@@ -131,6 +125,17 @@ fn seventeen_units_decide_inside_the_budget() {
     }
 }
 
+/// A JIC bot with the default configuration in `mode`.
+fn default_bot(mode: JicMode, seed: u64) -> JicBot {
+    JicBot::new(
+        JicConfig {
+            mode,
+            ..JicConfig::default()
+        },
+        seed,
+    )
+}
+
 /// With a tiny phase budget (10 % of it is the decision deadline), every
 /// decision — plan generation, coordinator, strong evaluation — stops at the
 /// deadline and the order set is ready inside the phase budget, for 17-unit
@@ -143,13 +148,7 @@ fn tiny_budgets_are_kept() {
         let view = g.view(Some(p));
         for mode in [JicMode::Thesis, JicMode::Strong] {
             for ms in [30u64, 60] {
-                let mut bot = JicBot::new(
-                    JicConfig {
-                        mode,
-                        ..JicConfig::default()
-                    },
-                    3,
-                );
+                let mut bot = default_bot(mode, 3);
                 let t = Instant::now();
                 let orders = bot.orders(&view, budget(ms));
                 let took = t.elapsed();
