@@ -241,28 +241,24 @@ fn planner_controller_wins_swordkey() {
 #[test]
 fn cli_plan_letters_replay_to_a_win() {
     let dir = test_games();
-    let out = Command::new(env!("CARGO_BIN_EXE_tablero"))
-        .args(["gvgai", "plan", "--game", "swordkey", "--level", "1"])
-        .arg("--games-dir")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let v: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    // Runs `tablero gvgai ARGS --games-dir DIR` on swordkey level 1 and reads its JSON line.
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_tablero"))
+            .arg("gvgai")
+            .args(args)
+            .args(["--game", "swordkey", "--level", "1"])
+            .arg("--games-dir")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap()
+    };
+    let v = run(&["plan"]);
     assert_eq!(v["win_on_replay"], true, "{v}");
     let plan = v["plan"].as_str().unwrap().to_string();
     assert!(plan.contains('S'), "{plan}");
-    let out = Command::new(env!("CARGO_BIN_EXE_tablero"))
-        .args(["gvgai", "replay", "--game", "swordkey", "--level", "1"])
-        .arg("--games-dir")
-        .arg(&dir)
-        .args(["--actions", &plan])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let r: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let r = run(&["replay", "--actions", &plan]);
     assert_eq!(r["win"], true, "{r}");
 }
 
