@@ -69,6 +69,13 @@ pub struct JicConfig {
     /// beyond one move from the nearest centre we do not own (armies may
     /// cross the sea); 0 = off. Rear units march to the front.
     pub front_pull: i64,
+    /// Strong mode: below this many centres held after the phase, every
+    /// missing centre costs `survival_value` more in the evaluation (0 = off;
+    /// default 4, session 5: fewer JIC seats eliminated in 3 vs 4).
+    pub survival_centres: usize,
+    /// Strong mode: hundredths per centre under `survival_centres` (a centre
+    /// is worth 1000): small powers defend their last centres.
+    pub survival_value: i64,
     /// Years without any centre change after which [`super::JicBot::wants_draw`] is true.
     pub draw_after_stalled_years: u32,
     /// Seed of the bot's pseudo-random choices (deadlock repair, opponent sampling).
@@ -97,6 +104,8 @@ impl Default for JicConfig {
             convoys: true,
             convoy_any_coast: true,
             front_pull: 0,
+            survival_centres: 4,
+            survival_value: 2000,
             draw_after_stalled_years: 5,
             seed: 0,
         }
@@ -144,6 +153,12 @@ impl JicConfig {
                 format!("must be >= 0, got {}", self.front_pull),
             ));
         }
+        if self.survival_value < 0 {
+            return Err((
+                "survival_value",
+                format!("must be >= 0, got {}", self.survival_value),
+            ));
+        }
         if self.support_gain_cap < 0 {
             return Err((
                 "support_gain_cap",
@@ -179,6 +194,8 @@ mod tests {
         // Session 4: DumbBot's policy is the opponent model; the front pull is off.
         assert_eq!(c.dumbbot_sample_share, 1.0);
         assert_eq!(c.front_pull, 0);
+        // Session 5: small powers defend their last four centres.
+        assert_eq!((c.survival_centres, c.survival_value), (4, 2000));
         assert!(c.validate().is_ok());
         let bad = JicConfig {
             front_pull: -1,

@@ -463,8 +463,12 @@ impl JicBot {
                 push(v, &mut cands);
             }
         }
-        let pull = strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull);
-        if let Some(v) = pull.advance(board.map, &best_orders) {
+        let shaping = strong::Shaping {
+            pull: strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull),
+            survival_centres: cfg.survival_centres,
+            survival_value: cfg.survival_value,
+        };
+        if let Some(v) = shaping.pull.advance(board.map, &best_orders) {
             push(v, &mut cands);
         }
         if Instant::now() >= deadline {
@@ -499,7 +503,7 @@ impl JicBot {
             &cands,
             &samples,
             &mut evals,
-            &pull,
+            &shaping,
         );
         self.stats.candidates = cands.len();
         self.stats.rounds = rounds;
@@ -516,7 +520,7 @@ impl JicBot {
             chosen,
             &samples[..rounds],
             &mut evals,
-            &pull,
+            &shaping,
             &mut self.rng,
         );
         self.stats.candidates += evals;

@@ -28,7 +28,11 @@
 //! only), plus 0.3 × the thesis utility of every own unit's position; in the
 //! fall, +700 per build that an open own home centre makes possible; with
 //! `front_pull` > 0, minus that much per move an own unit stands beyond one
-//! move from the nearest centre we do not own ([`FrontPull`]; off by default).
+//! move from the nearest centre we do not own ([`FrontPull`]; off by default);
+//! minus `survival_value` per centre held below `survival_centres` (fall: the
+//! centres we will own; spring: own centres we stand on, and empty own
+//! centres where our units reaching them are at least the enemies reaching
+//! them), so a small power defends its last centres ([`Shaping`]).
 
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -431,6 +435,26 @@ impl FrontPull {
     }
 }
 
+/// The optional shaping terms of [`evaluate`] (config `jic.front_pull`,
+/// `jic.survival_centres`, `jic.survival_value`).
+#[derive(Debug, Clone)]
+pub struct Shaping {
+    /// Rear units march to the front.
+    pub pull: FrontPull,
+    /// Below this many centres held, every missing centre costs `survival_value` more.
+    pub survival_centres: usize,
+    /// Hundredths per centre under `survival_centres`: a small power values its
+    /// last centres above their linear worth and defends them.
+    pub survival_value: i64,
+}
+
+impl Shaping {
+    /// The survival penalty for holding `centres` centres.
+    pub fn survival_cost(&self, centres: usize) -> i64 {
+        self.survival_value * self.survival_centres.saturating_sub(centres) as i64
+    }
+}
+
 /// Value of the position after a movement phase, for `me`.
 pub fn evaluate(
     map: &Map,
@@ -439,11 +463,12 @@ pub fn evaluate(
     after: &[Unit],
     dislodged: &[Unit],
     owners: &HashMap<Province, Power>,
-    pull: &FrontPull,
+    shaping: &Shaping,
 ) -> i64 {
     let b = Board::from_parts(map, me, season, after, owners, 20);
     let mut v = 0i64;
     let mut fall_centres = 0usize;
+    let mut held = 0usize;
     for p in map.supply_centres() {
         let occ = b.unit_at(p);
         let own = b.owner_of(p) == Some(me);
@@ -459,7 +484,10 @@ pub fn evaluate(
                 }
             }
             _ => match occ {
-                Some(u) if u.power == me => v += if own { 1000 } else { 800 },
+                Some(u) if u.power == me => {
+                    v += if own { 1000 } else { 800 };
+                    held += usize::from(own);
+                }
                 Some(_) => {
                     if own {
                         v += 200;
@@ -468,8 +496,14 @@ pub fn evaluate(
                 None => {
                     if own {
                         v += 1000;
-                        if b.enemies_reaching(p) > 0 {
+                        let threat = b.enemies_reaching(p);
+                        if threat > 0 {
                             v -= 150;
+                        }
+                        // For survival, an empty centre counts as held only
+                        // if we can answer every enemy that reaches it.
+                        if b.allies_reaching(p, p) >= threat {
+                            held += 1;
                         }
                     }
                 }
@@ -484,8 +518,13 @@ pub fn evaluate(
         }
     }
     for u in after.iter().filter(|u| u.power == me) {
-        v += b.utility(u.kind, u.location) * 3 / 10 - pull.cost(u);
+        v += b.utility(u.kind, u.location) * 3 / 10 - shaping.pull.cost(u);
     }
+    v -= shaping.survival_cost(if season == Season::Fall {
+        fall_centres
+    } else {
+        held
+    });
     if season == Season::Fall {
         // Builds need open home centres: reward leaving them free.
         let units = after.iter().filter(|u| u.power == me).count();
@@ -603,7 +642,7 @@ pub fn choose(
     candidates: &[Vec<Order>],
     samples: &[Vec<Order>],
     budget: &mut EvalBudget,
-    pull: &FrontPull,
+    shaping: &Shaping,
 ) -> (usize, usize) {
     let mut totals = vec![0i64; candidates.len()];
     let mut rounds = 0;
@@ -621,7 +660,7 @@ pub fn choose(
             let v = match adjudicate_movement(map, units, &all, Rules::default()) {
                 Ok(out) => {
                     let dis: Vec<Unit> = out.dislodged.iter().map(|d| d.unit).collect();
-                    evaluate(map, me, season, &out.units, &dis, owners, pull)
+                    evaluate(map, me, season, &out.units, &dis, owners, shaping)
                 }
                 Err(_) => i64::MIN / 4,
             };
@@ -727,7 +766,7 @@ pub fn improve(
     start: Vec<Order>,
     samples: &[Vec<Order>],
     budget: &mut EvalBudget,
-    pull: &FrontPull,
+    shaping: &Shaping,
     rng: &mut Xoshiro256PlusPlus,
 ) -> (Vec<Order>, usize) {
     let mut value = |orders: &[Order]| -> Option<i64> {
@@ -744,7 +783,7 @@ pub fn improve(
             t += match adjudicate_movement(map, units, &all, Rules::default()) {
                 Ok(out) => {
                     let dis: Vec<Unit> = out.dislodged.iter().map(|d| d.unit).collect();
-                    evaluate(map, me, season, &out.units, &dis, owners, pull)
+                    evaluate(map, me, season, &out.units, &dis, owners, shaping)
                 }
                 Err(_) => i64::MIN / 4,
             };
@@ -981,13 +1020,40 @@ mod tests {
         // The evaluation rewards the step forward.
         let value = |at: &str, pull: &FrontPull| {
             let units = [unit(UnitType::Army, at), front];
-            evaluate(&map, rus, Season::Spring, &units, &[], &owners, pull)
+            evaluate(
+                &map,
+                rus,
+                Season::Spring,
+                &units,
+                &[],
+                &owners,
+                &shaping(pull),
+            )
         };
         let to_name = map.name(to.province).to_string();
         let off = FrontPull::new(&map, rus, &owners, 0);
         let (moved, stayed) = (value(&to_name, &pull), value("NWY", &pull));
         let (moved0, stayed0) = (value(&to_name, &off), value("NWY", &off));
         assert!(moved - stayed > moved0 - stayed0);
+    }
+
+    /// `units` with the unit in `from` standing in `to` instead.
+    fn relocated(map: &Map, units: &[Unit], from: &str, to: &str) -> Vec<Unit> {
+        let mut out = units.to_vec();
+        for u in out.iter_mut() {
+            if map.name(u.location.province) == from {
+                u.location = Location::new(map.province(to).unwrap());
+            }
+        }
+        out
+    }
+
+    fn shaping(pull: &FrontPull) -> Shaping {
+        Shaping {
+            pull: pull.clone(),
+            survival_centres: 0,
+            survival_value: 0,
+        }
     }
 
     #[test]
@@ -1020,16 +1086,49 @@ mod tests {
         let units = standard_opening(&map);
         let owners = initial_ownership(&map);
         let tur = map.power("TUR").unwrap();
-        let pull = FrontPull::new(&map, tur, &owners, 0);
-        let base = evaluate(&map, tur, Season::Fall, &units, &[], &owners, &pull);
-        let mut moved = units.clone();
-        for u in moved.iter_mut() {
-            if map.name(u.location.province) == "CON" {
-                u.location = Location::new(map.province("BUL").unwrap());
-            }
-        }
-        let more = evaluate(&map, tur, Season::Fall, &moved, &[], &owners, &pull);
+        let plain = shaping(&FrontPull::new(&map, tur, &owners, 0));
+        let base = evaluate(&map, tur, Season::Fall, &units, &[], &owners, &plain);
+        let moved = relocated(&map, &units, "CON", "BUL");
+        let more = evaluate(&map, tur, Season::Fall, &moved, &[], &owners, &plain);
         assert!(more > base + 500);
+    }
+
+    #[test]
+    fn survival_term_makes_the_last_centres_dearer() {
+        let map = Map::standard();
+        let units = standard_opening(&map);
+        let owners = initial_ownership(&map);
+        let tur = map.power("TUR").unwrap();
+        let plain = shaping(&FrontPull::new(&map, tur, &owners, 0));
+        let careful = Shaping {
+            survival_centres: 4,
+            survival_value: 700,
+            ..plain.clone()
+        };
+        // A Russian fleet takes Ankara in the fall: 3 Turkish centres become 2.
+        let mut lost = units.clone();
+        lost.retain(|u| map.name(u.location.province) != "ANK");
+        let lost = relocated(&map, &lost, "SEV", "ANK");
+        let drop = |sh: &Shaping| {
+            evaluate(&map, tur, Season::Fall, &units, &[], &owners, sh)
+                - evaluate(&map, tur, Season::Fall, &lost, &[], &owners, sh)
+        };
+        assert!(drop(&plain) >= 1000);
+        assert_eq!(drop(&careful), drop(&plain) + 700);
+        // Spring: an empty own centre that an enemy reaches and no own unit
+        // can answer is not held. Smyrna is empty (its army gone, Constantinople's
+        // in Bulgaria); a Russian army arrives in Armenia.
+        let mut calm = relocated(&map, &units, "CON", "BUL");
+        calm.retain(|u| map.name(u.location.province) != "SMY");
+        let threatened = relocated(&map, &calm, "MOS", "ARM");
+        let spring = |sh: &Shaping| {
+            evaluate(&map, tur, Season::Spring, &calm, &[], &owners, sh)
+                - evaluate(&map, tur, Season::Spring, &threatened, &[], &owners, sh)
+        };
+        assert_eq!(spring(&careful), spring(&plain) + 700);
+        // With many centres the term is silent.
+        assert_eq!(careful.survival_cost(4), 0);
+        assert_eq!(careful.survival_cost(1), 2100);
     }
 
     #[test]
