@@ -147,24 +147,16 @@ impl JicConfig {
         at_least_one("front_depth_cap", u64::from(self.front_depth_cap))?;
         at_least_one("candidates", self.candidates as u64)?;
         at_least_one("opponent_samples", self.opponent_samples as u64)?;
-        if self.front_pull < 0 {
-            return Err((
-                "front_pull",
-                format!("must be >= 0, got {}", self.front_pull),
-            ));
-        }
-        if self.survival_value < 0 {
-            return Err((
-                "survival_value",
-                format!("must be >= 0, got {}", self.survival_value),
-            ));
-        }
-        if self.support_gain_cap < 0 {
-            return Err((
-                "support_gain_cap",
-                format!("must be >= 0, got {}", self.support_gain_cap),
-            ));
-        }
+        let non_negative = |k: &'static str, v: i64| {
+            if v < 0 {
+                Err((k, format!("must be >= 0, got {v}")))
+            } else {
+                Ok(())
+            }
+        };
+        non_negative("front_pull", self.front_pull)?;
+        non_negative("survival_value", self.survival_value)?;
+        non_negative("support_gain_cap", self.support_gain_cap)?;
         if !(self.max_think_seconds >= 0.0 && self.max_think_seconds.is_finite()) {
             return Err((
                 "max_think_seconds",
@@ -202,6 +194,11 @@ mod tests {
             ..JicConfig::default()
         };
         assert_eq!(bad.validate().unwrap_err().0, "front_pull");
+        let bad = JicConfig {
+            survival_value: -1,
+            ..JicConfig::default()
+        };
+        assert_eq!(bad.validate().unwrap_err().0, "survival_value");
     }
 
     #[test]
