@@ -16,11 +16,7 @@ fn tablero_cmd(extra: &str) -> String {
     )
 }
 
-// Known defect (session 5, issue 3): after both sides pass, tablero's `final_score` can count
-// opponent stones in atari inside its area as alive (9×9 game, GNU Go level 1: tablero says 0,
-// GNU Go B+4). About one game in six disagrees, so this test fails in most runs until the
-// dead-stone estimate is fixed. Run it with `cargo test --release --test gnugo -- --ignored`.
-#[ignore = "known defect: final_score after two passes can keep dead stones in atari alive"]
+// One thread and a playout count make tablero's moves, and so the games, deterministic.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_games_against_gnugo_agree_on_the_score() {
     assert!(

@@ -23,7 +23,8 @@ use crate::go::clock::{Clock, TimeSystem};
 use crate::go::game::{Game, GameError, KoRule, Rules, Scoring};
 pub use crate::go::search::Decision;
 use crate::go::search::{
-    MoveStat, Observer, Player, SearchOptions, SearchParams, SearchSnapshot, SearchSummary,
+    DEAD_STONE_PLAYOUTS, MoveStat, Observer, Player, SearchOptions, SearchParams, SearchSnapshot,
+    SearchSummary,
 };
 use crate::go::{Color, Move, Vertex, scoring, sgf};
 
@@ -130,9 +131,6 @@ impl GoPlayer for RandomPlayer {
     }
 }
 
-/// Light playouts behind each dead-stone estimate of the search player.
-const DEAD_STONE_PLAYOUTS: u32 = 600;
-
 /// The MCTS search as the GTP engine's move generator.
 impl GoPlayer for Player {
     fn genmove(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
@@ -195,11 +193,7 @@ impl GoPlayer for Player {
 
 /// Whether the estimate of dead stones of `game` includes stones of `color`'s opponent.
 fn opponent_has_dead_stones(player: &mut Player, game: &Game, color: Color) -> bool {
-    let board = game.board();
-    Player::dead_stones(player, game, DEAD_STONE_PLAYOUTS)
-        .iter()
-        .flatten()
-        .any(|v| board.get(*v) == Some(color.opponent()))
+    player.has_dead_stones_of(game, color.opponent(), DEAD_STONE_PLAYOUTS, None)
 }
 
 /// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS
