@@ -193,7 +193,7 @@ impl GoPlayer for Player {
 
 /// Whether the estimate of dead stones of `game` includes stones of `color`'s opponent.
 fn opponent_has_dead_stones(player: &mut Player, game: &Game, color: Color) -> bool {
-    player.has_dead_stones_of(game, color.opponent(), DEAD_STONE_PLAYOUTS, None)
+    player.has_dead_stones_of(game, color.opponent(), 0.0, None)
 }
 
 /// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS

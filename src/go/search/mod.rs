@@ -249,6 +249,10 @@ impl SearchSummary {
 /// cleanup and end-of-game checks).
 pub const DEAD_STONE_PLAYOUTS: u32 = 600;
 
+/// A chain is surely dead when the opponent owns it in at least 80% of the dead-stone
+/// playouts (mean ownership below -0.6).
+const SURELY_DEAD: f64 = 0.6;
+
 /// Options of one search beyond the player's parameters.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchOptions {
@@ -464,17 +468,14 @@ impl Player {
     ) -> SearchSummary {
         let start = Instant::now();
         // Under area scoring capturing dead stones costs nothing, so our pass does not end the
-        // game while the opponent has stones we judge dead: the liberties of those chains are
-        // the moves that settle the board. The estimate gets at most half of the time left.
-        let settle = if !options.forbid_pass
-            && opponent_passed(game)
-            && game.rules().scoring == Scoring::Area
-        {
+        // game while the opponent has stones we judge surely dead: the search then leaves pass
+        // out, as in cleanup. The estimate gets at most half of the time left.
+        let mut options = options;
+        if !options.forbid_pass && opponent_passed(game) && game.rules().scoring == Scoring::Area {
             let until = start + budget.deadline.saturating_duration_since(start) / 2;
-            self.dead_liberties(game, color.opponent(), Some(until))
-        } else {
-            Vec::new()
-        };
+            options.forbid_pass =
+                self.has_dead_stones_of(game, color.opponent(), SURELY_DEAD, Some(until));
+        }
         self.prepare_root(game, color);
         let shared = Shared {
             params: &self.params,
@@ -539,7 +540,7 @@ impl Player {
         let stopped_early = shared.early.load(Relaxed);
         let tree_nodes = shared.nodes.load(Relaxed);
         let mut moves = root_moves(&self.root, options.forbid_pass);
-        prefer_playing_on(&mut moves, game, &settle);
+        prefer_playing_on(&mut moves, game);
         let decision = match moves.first() {
             Some(best) if best.visits > 0 => {
                 let lost = self.params.resign_threshold > 0.0
@@ -679,33 +680,17 @@ impl Player {
         out
     }
 
-    /// The liberties of `color`'s chains that the dead-stone estimate (stopping at `until`)
-    /// judges surely dead (the opponent owns them in at least 80% of the playouts), sorted.
-    fn dead_liberties(&mut self, game: &Game, color: Color, until: Option<Instant>) -> Vec<Vertex> {
-        let board = game.board();
-        let mut libs: Vec<Vertex> = self
-            .dead_stones_until(game, DEAD_STONE_PLAYOUTS, until, 0.6)
-            .iter()
-            .filter(|chain| chain.first().is_some_and(|&v| board.get(v) == Some(color)))
-            .flat_map(|chain| board.liberties(Board::point_of(chain[0])))
-            .map(Board::vertex_of)
-            .collect();
-        libs.sort();
-        libs.dedup();
-        libs
-    }
-
-    /// Whether the dead-stone estimate (at most `playouts` playouts, stopping at `until`)
-    /// includes stones of `color`.
+    /// Whether the dead-stone estimate (`DEAD_STONE_PLAYOUTS` playouts, stopping early at
+    /// `until`) has chains of `color` whose mean ownership is below `-margin`.
     pub fn has_dead_stones_of(
         &mut self,
         game: &Game,
         color: Color,
-        playouts: u32,
+        margin: f64,
         until: Option<Instant>,
     ) -> bool {
         let board = game.board();
-        self.dead_stones_until(game, playouts, until, 0.0)
+        self.dead_stones_until(game, DEAD_STONE_PLAYOUTS, until, margin)
             .iter()
             .flatten()
             .any(|v| board.get(*v) == Some(color))
@@ -729,27 +714,15 @@ fn opponent_passed(game: &Game) -> bool {
 
 /// Passing first ends nothing and hands the opponent a free move: when pass comes out on top
 /// but the opponent did not just pass, a move within 5% of pass's win rate is played instead.
-/// Answering a pass with a pass ends the game, so then only a move on one of the `settle`
-/// points (liberties of dead opponent chains) within 5% replaces the pass, and only when the
-/// game is not lost (pass wins at least 10% of its playouts).
-fn prefer_playing_on(moves: &mut [MoveStat], game: &Game, settle: &[Vertex]) {
-    if moves.first().is_none_or(|m| m.mv != Move::Pass) {
+fn prefer_playing_on(moves: &mut [MoveStat], game: &Game) {
+    if opponent_passed(game) || moves.first().is_none_or(|m| m.mv != Move::Pass) {
         return;
     }
-    let ending = opponent_passed(game);
     let pass_rate = moves[0].winrate;
-    // A lost game is not settled: every move looks as bad as pass there.
-    if ending && pass_rate < 0.1 {
-        return;
-    }
-    if let Some(i) = moves.iter().position(|m| {
-        m.visits > 0
-            && m.winrate >= pass_rate - 0.05
-            && match m.mv {
-                Move::Pass => false,
-                Move::Play(v) => !ending || settle.contains(&v),
-            }
-    }) {
+    if let Some(i) = moves
+        .iter()
+        .position(|m| m.mv != Move::Pass && m.visits > 0 && m.winrate >= pass_rate - 0.05)
+    {
         moves[..=i].rotate_right(1);
     }
 }
@@ -1385,10 +1358,10 @@ mod tests {
         let mut g = game(9, Scoring::Area, 7.0);
         g.play(Color::Black, Move::parse("E5", 9).unwrap()).unwrap();
         // Pass has the most visits; C3 is close behind.
-        let stats = |pass: f64| {
+        let stats = || {
             [
-                (Move::Pass, 10, pass),
-                (Move::parse("C3", 9).unwrap(), 5, pass - 0.03),
+                (Move::Pass, 10, 0.5),
+                (Move::parse("C3", 9).unwrap(), 5, 0.47),
             ]
             .into_iter()
             .map(|(mv, visits, winrate)| MoveStat {
@@ -1400,28 +1373,14 @@ mod tests {
             })
             .collect::<Vec<_>>()
         };
-        let mut moves = stats(0.5);
-        prefer_playing_on(&mut moves, &g, &[]);
+        let mut moves = stats();
+        prefer_playing_on(&mut moves, &g);
         assert_eq!(moves[0].mv.to_string(), "C3");
-        // After the opponent passed, passing back is fine on a settled board...
+        // After the opponent passed, passing back is fine.
         g.play(Color::White, Move::Pass).unwrap();
-        let mut again = stats(0.5);
-        prefer_playing_on(&mut again, &g, &[]);
+        let mut again = stats();
+        prefer_playing_on(&mut again, &g);
         assert_eq!(again[0].mv, Move::Pass);
-        // ... and when the close move is not on a liberty of a dead chain.
-        let elsewhere = [Vertex::parse("D4", 9).unwrap()];
-        let mut again = stats(0.5);
-        prefer_playing_on(&mut again, &g, &elsewhere);
-        assert_eq!(again[0].mv, Move::Pass);
-        // A move that attacks a dead chain is played instead of ending the game.
-        let c3 = [Vertex::parse("C3", 9).unwrap()];
-        let mut settle = stats(0.5);
-        prefer_playing_on(&mut settle, &g, &c3);
-        assert_eq!(settle[0].mv.to_string(), "C3");
-        // Unless the game is lost: then every move looks as bad as pass.
-        let mut lost = stats(0.05);
-        prefer_playing_on(&mut lost, &g, &c3);
-        assert_eq!(lost[0].mv, Move::Pass);
     }
 
     /// A 9×9 position from a diagram (row 9 first, `X` Black, `O` White) after two passes
@@ -1470,6 +1429,49 @@ mod tests {
         assert_eq!(dead, vec![d98]);
         let score = p.final_score(&g, DEAD_STONE_PLAYOUTS);
         assert_eq!(score.to_string(), "W+88");
+    }
+
+    #[test]
+    fn captures_dead_stones_before_answering_a_pass() {
+        // Black wins by far with or without the dead white stone A9 in its corner, so pass is
+        // as good as any move for the search; the game must still not end with A9 on the
+        // board. White passes every turn.
+        let rows = [
+            "O . X . . . X O .",
+            ". X X . . . X O O",
+            "X X . . . . X O .",
+            ". . . . . . X O O",
+            ". . . . . . X O .",
+            ". . . . . . X O O",
+            ". . . . . . X O .",
+            ". . . . . . X O O",
+            ". . . . . . X O .",
+        ];
+        let a9 = Vertex::parse("A9", 9).unwrap();
+        for seed in 0..4 {
+            let mut g = finished(rows);
+            let mut p = Player::new(SearchParams {
+                max_playouts: 3000,
+                threads: 1,
+                seed,
+                ..SearchParams::default()
+            });
+            let mut passed = false;
+            for _ in 0..20 {
+                let mv = match p.search(&g, Color::Black, &far_budget()).decision {
+                    Decision::Play(mv) => mv,
+                    Decision::Resign => panic!("resigned a won game"),
+                };
+                g.play(Color::Black, mv).unwrap();
+                if mv == Move::Pass {
+                    passed = true;
+                    break;
+                }
+                g.play(Color::White, Move::Pass).unwrap();
+            }
+            assert!(passed, "seed {seed}: Black never passed");
+            assert_eq!(g.board().get(a9), None, "seed {seed}: A9 left on the board");
+        }
     }
 
     #[test]
