@@ -148,7 +148,7 @@ impl GoPlayer for Player {
 
     fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
         let options = SearchOptions {
-            forbid_pass: opponent_has_dead_stones(self, game, color),
+            cleanup: true,
             ..SearchOptions::default()
         };
         self.search_with(game, color, budget, options).decision
@@ -164,8 +164,9 @@ impl GoPlayer for Player {
         observer: Option<Observer<'_>>,
     ) -> SearchSummary {
         let options = SearchOptions {
-            forbid_pass: cleanup && opponent_has_dead_stones(self, game, color),
+            cleanup,
             ownership,
+            ..SearchOptions::default()
         };
         self.search_observed(game, color, budget, options, observer)
     }
@@ -189,11 +190,6 @@ impl GoPlayer for Player {
     fn new_game(&mut self) {
         self.clear();
     }
-}
-
-/// Whether the estimate of dead stones of `game` includes stones of `color`'s opponent.
-fn opponent_has_dead_stones(player: &mut Player, game: &Game, color: Color) -> bool {
-    player.has_dead_stones_of(game, color.opponent(), 0.0, None)
 }
 
 /// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS

@@ -256,8 +256,11 @@ const SURELY_DEAD: f64 = 0.6;
 /// Options of one search beyond the player's parameters.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchOptions {
-    /// Never choose pass at the root (kgs-genmove_cleanup while dead stones remain).
+    /// Never choose pass at the root.
     pub forbid_pass: bool,
+    /// kgs-genmove_cleanup: leave pass out while the dead-stone estimate has any opponent
+    /// chain that we own more often than not.
+    pub cleanup: bool,
     /// Accumulate playout ownership for the snapshots (kata-analyze `ownership true`).
     pub ownership: bool,
 }
@@ -469,12 +472,17 @@ impl Player {
         let start = Instant::now();
         // Under area scoring capturing dead stones costs nothing, so our pass does not end the
         // game while the opponent has stones we judge surely dead: the search then leaves pass
-        // out, as in cleanup. The estimate gets at most half of the time left.
+        // out. Cleanup does the same for any stone judged dead. One estimate serves both, and
+        // it gets at most half of the time left.
         let mut options = options;
-        if !options.forbid_pass && opponent_passed(game) && game.rules().scoring == Scoring::Area {
+        let mut dead = Vec::new();
+        let end_check =
+            options.cleanup || (opponent_passed(game) && game.rules().scoring == Scoring::Area);
+        if !options.forbid_pass && end_check {
             let until = start + budget.deadline.saturating_duration_since(start) / 2;
-            options.forbid_pass =
-                self.has_dead_stones_of(game, color.opponent(), SURELY_DEAD, Some(until));
+            let margin = if options.cleanup { 0.0 } else { SURELY_DEAD };
+            dead = self.dead_chains_of(game, color.opponent(), margin, Some(until));
+            options.forbid_pass = !dead.is_empty();
         }
         self.prepare_root(game, color);
         let shared = Shared {
@@ -541,6 +549,7 @@ impl Player {
         let tree_nodes = shared.nodes.load(Relaxed);
         let mut moves = root_moves(&self.root, options.forbid_pass);
         prefer_playing_on(&mut moves, game);
+        prefer_capturing(&mut moves, game, &dead);
         let decision = match moves.first() {
             Some(best) if best.visits > 0 => {
                 let lost = self.params.resign_threshold > 0.0
@@ -680,20 +689,19 @@ impl Player {
         out
     }
 
-    /// Whether the dead-stone estimate (`DEAD_STONE_PLAYOUTS` playouts, stopping early at
-    /// `until`) has chains of `color` whose mean ownership is below `-margin`.
-    pub fn has_dead_stones_of(
+    /// The chains of `color` in the dead-stone estimate (`DEAD_STONE_PLAYOUTS` playouts,
+    /// stopping early at `until`) whose mean ownership is below `-margin`.
+    pub fn dead_chains_of(
         &mut self,
         game: &Game,
         color: Color,
         margin: f64,
         until: Option<Instant>,
-    ) -> bool {
+    ) -> Vec<Vec<Vertex>> {
         let board = game.board();
-        self.dead_stones_until(game, DEAD_STONE_PLAYOUTS, until, margin)
-            .iter()
-            .flatten()
-            .any(|v| board.get(*v) == Some(color))
+        let mut chains = self.dead_stones_until(game, DEAD_STONE_PLAYOUTS, until, margin);
+        chains.retain(|c| c.first().is_some_and(|v| board.get(*v) == Some(color)));
+        chains
     }
 
     /// The final score with estimated dead stones removed (GTP `final_score`).
@@ -710,6 +718,35 @@ impl Player {
 /// Whether the opponent of the player to move just passed.
 fn opponent_passed(game: &Game) -> bool {
     game.last_move().is_some_and(|(_, m)| m == Move::Pass)
+}
+
+/// A search told to capture `dead` chains before passing plays on one of their liberties
+/// when such a move is about as good as the best (within 2% win rate, at least a quarter of
+/// its visits), so that the game ends sooner: with the opponent passing, every other move only
+/// delays the capture.
+fn prefer_capturing(moves: &mut [MoveStat], game: &Game, dead: &[Vec<Vertex>]) {
+    let Some(best) = moves.first() else {
+        return;
+    };
+    let liberties: Vec<Point> = dead
+        .iter()
+        .filter_map(|c| c.first())
+        .flat_map(|v| game.board().liberties(Board::point_of(*v)))
+        .collect();
+    let on_dead = |m: &MoveStat| match m.mv {
+        Move::Play(v) => liberties.contains(&Board::point_of(v)),
+        Move::Pass => false,
+    };
+    if liberties.is_empty() || on_dead(best) {
+        return;
+    }
+    let (rate, visits) = (best.winrate - 0.02, best.visits / 4);
+    if let Some(i) = moves
+        .iter()
+        .position(|m| m.visits >= visits && m.winrate >= rate && on_dead(m))
+    {
+        moves[..=i].rotate_right(1);
+    }
 }
 
 /// Passing first ends nothing and hands the opponent a free move: when pass comes out on top
@@ -1472,6 +1509,66 @@ mod tests {
             assert!(passed, "seed {seed}: Black never passed");
             assert_eq!(g.board().get(a9), None, "seed {seed}: A9 left on the board");
         }
+    }
+
+    #[test]
+    fn a_forced_move_takes_a_liberty_of_the_dead_chain() {
+        // Settled: every move but pass wins for Black after White's pass, and the first one
+        // must already attack the dead white stone B8.
+        let rows = [
+            ". . . X X O . O .",
+            ". O . X X O O O O",
+            ". . . X X O . O .",
+            "X X X X X O O O O",
+            "X . . . X O . O .",
+            "X . . . X O O O O",
+            "X X X X X O . O .",
+            ". X . X X O O O O",
+            "X . X X X O . O .",
+        ];
+        let liberties = ["A8", "C8", "B9", "B7"].map(|v| Move::Play(Vertex::parse(v, 9).unwrap()));
+        for seed in 0..6 {
+            let mut g = finished(rows);
+            g.play(Color::Black, Move::Pass).unwrap();
+            g.play(Color::White, Move::Pass).unwrap();
+            let mut p = Player::new(SearchParams {
+                max_playouts: 3000,
+                threads: 1,
+                seed,
+                ..SearchParams::default()
+            });
+            let s = p.search(&g, Color::Black, &far_budget());
+            assert!(
+                matches!(s.decision, Decision::Play(m) if liberties.contains(&m)),
+                "seed {seed}: {:?} {:?}",
+                s.decision,
+                &s.moves[..8.min(s.moves.len())]
+            );
+        }
+    }
+
+    #[test]
+    fn cleanup_answers_inside_a_short_budget() {
+        // The dead-stone estimate of kgs-genmove_cleanup shares the move's deadline: 600 heavy
+        // playouts on an empty 19x19 board alone take well over 100 ms on one thread.
+        let g = game(19, Scoring::Area, 7.5);
+        let mut p = Player::new(SearchParams {
+            threads: 1,
+            ..SearchParams::default()
+        });
+        let start = Instant::now();
+        let budget = Budget::new(start + Duration::from_millis(30), CancelFlag::new());
+        let options = SearchOptions {
+            cleanup: true,
+            ..SearchOptions::default()
+        };
+        let s = p.search_with(&g, Color::Black, &budget, options);
+        assert!(
+            start.elapsed() < Duration::from_millis(120),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(matches!(s.decision, Decision::Play(Move::Play(_))));
     }
 
     #[test]
