@@ -76,6 +76,16 @@ pub struct JicConfig {
     /// Strong mode: hundredths per centre under `survival_centres` (a centre
     /// is worth 1000): small powers defend their last centres.
     pub survival_value: i64,
+    /// Strong mode: centres taken from a power beyond the point where it
+    /// would hold fewer than `spare_centres` keep only `spare_value` of their
+    /// worth in the evaluation (0 = off): JIC does not finish off the weak.
+    pub spare_centres: usize,
+    /// Strong mode: share of its worth that such a centre keeps (-1..1; below
+    /// 0 taking it costs).
+    pub spare_value: f64,
+    /// Strong mode: hundredths added in the fall when the position gives us
+    /// a solo (more than half of the centres); 0 = off.
+    pub solo_value: i64,
     /// Years without any centre change after which [`super::JicBot::wants_draw`] is true.
     pub draw_after_stalled_years: u32,
     /// Seed of the bot's pseudo-random choices (deadlock repair, opponent sampling).
@@ -106,6 +116,9 @@ impl Default for JicConfig {
             front_pull: 0,
             survival_centres: 4,
             survival_value: 2000,
+            spare_centres: 0,
+            spare_value: 1.0,
+            solo_value: 0,
             draw_after_stalled_years: 5,
             seed: 0,
         }
@@ -135,6 +148,12 @@ impl JicConfig {
         frac("budget_fraction", self.budget_fraction)?;
         frac("fleet_share_cap", self.fleet_share_cap)?;
         frac("dumbbot_sample_share", self.dumbbot_sample_share)?;
+        if !(-1.0..=1.0).contains(&self.spare_value) {
+            return Err((
+                "spare_value",
+                format!("must be in [-1, 1], got {}", self.spare_value),
+            ));
+        }
         let at_least_one = |k: &'static str, v: u64| {
             if v == 0 {
                 Err((k, "must be at least 1".to_string()))
@@ -156,6 +175,7 @@ impl JicConfig {
         };
         non_negative("front_pull", self.front_pull)?;
         non_negative("survival_value", self.survival_value)?;
+        non_negative("solo_value", self.solo_value)?;
         non_negative("support_gain_cap", self.support_gain_cap)?;
         if !(self.max_think_seconds >= 0.0 && self.max_think_seconds.is_finite()) {
             return Err((
@@ -199,6 +219,19 @@ mod tests {
             ..JicConfig::default()
         };
         assert_eq!(bad.validate().unwrap_err().0, "survival_value");
+        for (spare_value, solo_value) in [(-1.5, 0), (1.5, 0), (0.0, -1)] {
+            let bad = JicConfig {
+                spare_value,
+                solo_value,
+                ..JicConfig::default()
+            };
+            let key = if solo_value < 0 {
+                "solo_value"
+            } else {
+                "spare_value"
+            };
+            assert_eq!(bad.validate().unwrap_err().0, key);
+        }
     }
 
     #[test]

@@ -463,11 +463,14 @@ impl JicBot {
                 push(v, &mut cands);
             }
         }
-        let shaping = strong::Shaping {
-            pull: strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull),
-            survival_centres: cfg.survival_centres,
-            survival_value: cfg.survival_value,
-        };
+        let shaping = strong::Shaping::new(
+            strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull),
+            (cfg.survival_centres, cfg.survival_value),
+            (cfg.spare_centres, cfg.spare_value),
+            cfg.solo_value,
+            board.map,
+            &view.owners,
+        );
         if let Some(v) = shaping.pull.advance(board.map, &best_orders) {
             push(v, &mut cands);
         }

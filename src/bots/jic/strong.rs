@@ -446,12 +446,58 @@ pub struct Shaping {
     /// Hundredths per centre under `survival_centres`: a small power values its
     /// last centres above their linear worth and defends them.
     pub survival_value: i64,
+    /// Per power index, how many of its centres may be taken at full worth
+    /// (its centres minus `spare_centres`; empty = no limit).
+    pub allowance: Vec<usize>,
+    /// Share of its worth that a centre beyond the allowance keeps.
+    pub spare_value: f64,
+    /// Added in the fall when we reach a solo.
+    pub solo_value: i64,
 }
 
 impl Shaping {
+    /// Shaping with the spare rule of `spare_centres` and `spare_value`
+    /// for the centre counts of `owners`.
+    pub fn new(
+        pull: FrontPull,
+        survival: (usize, i64),
+        spare: (usize, f64),
+        solo_value: i64,
+        map: &Map,
+        owners: &HashMap<Province, Power>,
+    ) -> Self {
+        let allowance = if spare.0 == 0 {
+            Vec::new()
+        } else {
+            (0..map.power_count())
+                .map(|p| {
+                    let held = owners.values().filter(|o| o.0 as usize == p).count();
+                    held.saturating_sub(spare.0)
+                })
+                .collect()
+        };
+        Shaping {
+            pull,
+            survival_centres: survival.0,
+            survival_value: survival.1,
+            allowance,
+            spare_value: spare.1,
+            solo_value,
+        }
+    }
+
     /// The survival penalty for holding `centres` centres.
     pub fn survival_cost(&self, centres: usize) -> i64 {
         self.survival_value * self.survival_centres.saturating_sub(centres) as i64
+    }
+
+    /// `worth` of a centre taken from `from`, the `taken`-th (from 1) taken
+    /// from it in this position: discounted beyond its allowance.
+    fn taken(&self, worth: i64, from: Option<Power>, taken: usize) -> i64 {
+        match from.and_then(|p| self.allowance.get(p.0 as usize)) {
+            Some(&allowed) if taken > allowed => (worth as f64 * self.spare_value).round() as i64,
+            _ => worth,
+        }
     }
 }
 
@@ -469,6 +515,17 @@ pub fn evaluate(
     let mut v = 0i64;
     let mut fall_centres = 0usize;
     let mut held = 0usize;
+    // Centres taken per former owner, for the spare rule.
+    let mut taken = vec![0usize; map.power_count()];
+    let mut take = |worth: i64, from: Option<Power>| {
+        let k = from
+            .and_then(|p| taken.get_mut(p.0 as usize))
+            .map_or(0, |k| {
+                *k += 1;
+                *k
+            });
+        shaping.taken(worth, from, k)
+    };
     for p in map.supply_centres() {
         let occ = b.unit_at(p);
         let own = b.owner_of(p) == Some(me);
@@ -479,13 +536,13 @@ pub fn evaluate(
                     None => own,
                 };
                 if mine {
-                    v += 1000;
+                    v += if own { 1000 } else { take(1000, b.owner_of(p)) };
                     fall_centres += 1;
                 }
             }
             _ => match occ {
                 Some(u) if u.power == me => {
-                    v += if own { 1000 } else { 800 };
+                    v += if own { 1000 } else { take(800, b.owner_of(p)) };
                     held += usize::from(own);
                 }
                 Some(_) => {
@@ -525,6 +582,9 @@ pub fn evaluate(
     } else {
         held
     });
+    if season == Season::Fall && fall_centres > map.supply_centres().count() / 2 {
+        v += shaping.solo_value;
+    }
     if season == Season::Fall {
         // Builds need open home centres: reward leaving them free.
         let units = after.iter().filter(|u| u.power == me).count();
@@ -1053,6 +1113,9 @@ mod tests {
             pull: pull.clone(),
             survival_centres: 0,
             survival_value: 0,
+            allowance: Vec::new(),
+            spare_value: 1.0,
+            solo_value: 0,
         }
     }
 
@@ -1129,6 +1192,83 @@ mod tests {
         // With many centres the term is silent.
         assert_eq!(careful.survival_cost(4), 0);
         assert_eq!(careful.survival_cost(1), 2100);
+    }
+
+    #[test]
+    fn spare_rule_leaves_the_last_centre_of_a_power_alone() {
+        let map = Map::standard();
+        let mut owners = initial_ownership(&map);
+        let (tur, rus) = (map.power("TUR").unwrap(), map.power("RUS").unwrap());
+        // Russia is down to Sevastopol; a Turkish fleet stands in it in the fall.
+        for c in ["MOS", "WAR", "STP"] {
+            owners.remove(&map.province(c).unwrap());
+        }
+        let mut units = standard_opening(&map);
+        units.retain(|u| u.power != rus);
+        let after = relocated(&map, &units, "ANK", "SEV");
+        let off = shaping(&FrontPull::new(&map, tur, &owners, 0));
+        let spare = |owners: &HashMap<Province, Power>| {
+            Shaping::new(
+                FrontPull::new(&map, tur, owners, 0),
+                (0, 0),
+                (1, 0.25),
+                0,
+                &map,
+                owners,
+            )
+        };
+        let gain = |sh: &Shaping, owners: &HashMap<Province, Power>| {
+            evaluate(&map, tur, Season::Fall, &after, &[], owners, sh)
+                - evaluate(&map, tur, Season::Fall, &units, &[], owners, sh)
+        };
+        // The last centre keeps a quarter of its worth.
+        assert_eq!(gain(&off, &owners) - gain(&spare(&owners), &owners), 750);
+        // With its other centres back, Sevastopol is not Russia's last: full worth.
+        let full = initial_ownership(&map);
+        assert_eq!(gain(&off, &full), gain(&spare(&full), &full));
+        // Neutral centres are never spared.
+        let mut neutral = owners.clone();
+        neutral.remove(&map.province("SEV").unwrap());
+        assert_eq!(gain(&off, &neutral), gain(&spare(&neutral), &neutral));
+    }
+
+    #[test]
+    fn solo_value_counts_only_for_a_solo() {
+        let map = Map::standard();
+        let tur = map.power("TUR").unwrap();
+        let sev = map.province("SEV").unwrap();
+        let mut units = standard_opening(&map);
+        units.retain(|u| u.power == tur);
+        let after = relocated(&map, &units, "ANK", "SEV");
+        // Turkey owns `n` centres other than Sevastopol and takes it in the fall.
+        let owned = |n: usize| -> HashMap<Province, Power> {
+            let homes: Vec<Province> = map.home_centres(tur).collect();
+            let others = map
+                .supply_centres()
+                .filter(|p| *p != sev && !homes.contains(p));
+            homes
+                .iter()
+                .copied()
+                .chain(others.take(n - homes.len()))
+                .map(|p| (p, tur))
+                .collect()
+        };
+        let gain = |owners: &HashMap<Province, Power>, solo: i64| {
+            let sh = Shaping::new(
+                FrontPull::new(&map, tur, owners, 0),
+                (0, 0),
+                (0, 1.0),
+                solo,
+                &map,
+                owners,
+            );
+            evaluate(&map, tur, Season::Fall, &after, &[], owners, &sh)
+                - evaluate(&map, tur, Season::Fall, &units, &[], owners, &sh)
+        };
+        let (seventeen, sixteen) = (owned(17), owned(16));
+        assert_eq!(seventeen.len(), 17);
+        assert_eq!(gain(&seventeen, 5000) - gain(&seventeen, 0), 5000);
+        assert_eq!(gain(&sixteen, 5000), gain(&sixteen, 0));
     }
 
     #[test]
