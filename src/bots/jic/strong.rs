@@ -32,7 +32,10 @@
 //! minus `survival_value` per centre held below `survival_centres` (fall: the
 //! centres we will own; spring: own centres we stand on, and empty own
 //! centres where our units reaching them are at least the enemies reaching
-//! them), so a small power defends its last centres ([`Shaping`]).
+//! them), so a small power defends its last centres ([`Shaping`]); with
+//! `spare_centres` > 0, a centre taken from a power beyond leaving it that
+//! many is worth `spare_value` of its price (negative: it costs), and a fall
+//! position that gives a solo earns `solo_value` (both off by default).
 
 use rand::Rng;
 use rand::seq::SliceRandom;
