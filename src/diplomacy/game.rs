@@ -130,9 +130,9 @@ impl Game {
             && !self.dislodged.iter().any(|d| d.unit.power == power)
     }
 
-    /// The number of centres needed for a solo: more than half of all centres.
+    /// The number of centres needed for a solo ([`Map::solo_threshold`]).
     pub fn solo_threshold(&self) -> usize {
-        self.map.supply_centres().count() / 2 + 1
+        self.map.solo_threshold()
     }
 
     /// The power with a solo victory, if any.

@@ -508,6 +508,11 @@ impl Map {
         self.powers.len()
     }
 
+    /// The number of centres needed for a solo: more than half of all centres.
+    pub fn solo_threshold(&self) -> usize {
+        self.supply_centres().count() / 2 + 1
+    }
+
     /// A power's name.
     pub fn power_name(&self, p: Power) -> Option<&str> {
         self.powers.get(p.0 as usize).map(String::as_str)

@@ -137,23 +137,19 @@ impl JicConfig {
     /// Checks value ranges: `Err((key, message))` names the first bad key
     /// (without the `jic.` prefix).
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
-        let frac = |k: &'static str, v: f64| {
-            if (0.0..=1.0).contains(&v) {
+        let within = |k: &'static str, v: f64, lo: f64, hi: f64| {
+            if (lo..=hi).contains(&v) {
                 Ok(())
             } else {
-                Err((k, format!("must be in [0, 1], got {v}")))
+                Err((k, format!("must be in [{lo}, {hi}], got {v}")))
             }
         };
+        let frac = |k: &'static str, v: f64| within(k, v, 0.0, 1.0);
         frac("deadlock_change_fraction", self.deadlock_change_fraction)?;
         frac("budget_fraction", self.budget_fraction)?;
         frac("fleet_share_cap", self.fleet_share_cap)?;
         frac("dumbbot_sample_share", self.dumbbot_sample_share)?;
-        if !(-1.0..=1.0).contains(&self.spare_value) {
-            return Err((
-                "spare_value",
-                format!("must be in [-1, 1], got {}", self.spare_value),
-            ));
-        }
+        within("spare_value", self.spare_value, -1.0, 1.0)?;
         let at_least_one = |k: &'static str, v: u64| {
             if v == 0 {
                 Err((k, "must be at least 1".to_string()))
@@ -219,16 +215,15 @@ mod tests {
             ..JicConfig::default()
         };
         assert_eq!(bad.validate().unwrap_err().0, "survival_value");
-        for (spare_value, solo_value) in [(-1.5, 0), (1.5, 0), (0.0, -1)] {
+        for (spare_value, solo_value, key) in [
+            (-1.5, 0, "spare_value"),
+            (1.5, 0, "spare_value"),
+            (0.0, -1, "solo_value"),
+        ] {
             let bad = JicConfig {
                 spare_value,
                 solo_value,
                 ..JicConfig::default()
-            };
-            let key = if solo_value < 0 {
-                "solo_value"
-            } else {
-                "spare_value"
             };
             assert_eq!(bad.validate().unwrap_err().0, key);
         }

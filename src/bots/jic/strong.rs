@@ -518,8 +518,9 @@ pub fn evaluate(
     let mut v = 0i64;
     let mut fall_centres = 0usize;
     let mut held = 0usize;
-    // Centres taken per former owner, for the spare rule.
-    let mut taken = vec![0usize; map.power_count()];
+    // Centres taken per former owner, for the spare rule (empty, so never
+    // allocated, when the rule is off).
+    let mut taken = vec![0usize; shaping.allowance.len()];
     let mut take = |worth: i64, from: Option<Power>| {
         let k = from
             .and_then(|p| taken.get_mut(p.0 as usize))
@@ -585,7 +586,7 @@ pub fn evaluate(
     } else {
         held
     });
-    if season == Season::Fall && fall_centres > map.supply_centres().count() / 2 {
+    if season == Season::Fall && fall_centres >= map.solo_threshold() {
         v += shaping.solo_value;
     }
     if season == Season::Fall {

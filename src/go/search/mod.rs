@@ -691,7 +691,7 @@ impl Player {
 
     /// The chains of `color` in the dead-stone estimate (`DEAD_STONE_PLAYOUTS` playouts,
     /// stopping early at `until`) whose mean ownership is below `-margin`.
-    pub fn dead_chains_of(
+    fn dead_chains_of(
         &mut self,
         game: &Game,
         color: Color,
