@@ -2,7 +2,9 @@
 //! choices, see `protocols/jic.md`):
 //! - retreat: the option with the highest thesis utility (in the fall
 //!   retreat, own or unowned centres first, since ownership changes right
-//!   after), never two own units into one province; DSB when there is none;
+//!   after, except a centre the spare rule prices down: one that would leave
+//!   its owner under `spare_centres`), never two own units into one
+//!   province; DSB when there is none;
 //! - builds: sites (own, unoccupied, owned home centres) by the highest
 //!   utility of the best unit there; army or fleet by the best next-phase
 //!   utility on each graph (thesis mode), capped in strong mode so fleets
@@ -13,7 +15,7 @@
 
 use super::agent::{Board, actions};
 use crate::diplomacy::judge::Dislodgement;
-use crate::diplomacy::model::{Location, Order, Season, Unit, UnitType};
+use crate::diplomacy::model::{Location, Order, Power, Season, Unit, UnitType};
 use crate::diplomacy::phases::buildable_kinds;
 
 /// Best next-phase utility of a unit of `kind` at `l`.
@@ -30,11 +32,22 @@ fn best_next(board: &Board, kind: UnitType, l: Location) -> i64 {
         .unwrap_or(0)
 }
 
-/// Retreat orders for the own dislodged units.
-pub fn retreats(board: &Board, dislodged: &[Dislodgement]) -> Vec<Order> {
+/// Retreat orders for the own dislodged units; `spare` is the spare rule
+/// (`spare_centres`, `spare_value`; 0 centres = off).
+pub fn retreats(board: &Board, dislodged: &[Dislodgement], spare: (usize, f64)) -> Vec<Order> {
     let mut taken = Vec::new();
     let mut out = Vec::new();
     let autumn = board.season == Season::Autumn;
+    // What a centre we retreat onto in the fall is worth: it changes hands
+    // right after, so the spare rule prices it as a take.
+    let worth = |owner: Option<Power>| match owner {
+        Some(p)
+            if spare.0 > 0 && board.owner.iter().filter(|o| **o == Some(p)).count() <= spare.0 =>
+        {
+            (1000.0 * spare.1).round() as i64
+        }
+        _ => 1000,
+    };
     for d in dislodged.iter().filter(|d| d.unit.power == board.me) {
         let best = d
             .retreats
@@ -42,11 +55,9 @@ pub fn retreats(board: &Board, dislodged: &[Dislodgement]) -> Vec<Order> {
             .filter(|l| !taken.contains(&l.province))
             .max_by_key(|l| {
                 let mut v = board.utility(d.unit.kind, **l);
-                if autumn
-                    && board.is_centre(l.province)
-                    && board.owner_of(l.province) != Some(board.me)
-                {
-                    v += 1000;
+                let owner = board.owner_of(l.province);
+                if autumn && board.is_centre(l.province) && owner != Some(board.me) {
+                    v += worth(owner);
                 }
                 v
             })
@@ -152,6 +163,48 @@ mod tests {
     use crate::diplomacy::game::standard_opening;
     use crate::diplomacy::map::Map;
     use crate::diplomacy::phases::initial_ownership;
+
+    #[test]
+    fn fall_retreat_spares_a_last_centre() {
+        let map = Map::standard();
+        let p = |n: &str| map.province(n).unwrap();
+        let rus = map.power("RUS").unwrap();
+        // Austria is down to Vienna; a Russian army dislodged from Galicia
+        // may retreat to Vienna or Ukraine.
+        let mut owners = initial_ownership(&map);
+        owners.remove(&p("TRI"));
+        owners.remove(&p("BUD"));
+        let army = Unit {
+            power: rus,
+            kind: UnitType::Army,
+            location: Location::new(p("GAL")),
+        };
+        let d = Dislodgement {
+            unit: army,
+            attacker_from: None,
+            retreats: vec![Location::new(p("VIE")), Location::new(p("UKR"))],
+        };
+        let b = Board::from_parts(&map, rus, Season::Autumn, &[army], &owners, 20);
+        let to = |spare| match retreats(&b, std::slice::from_ref(&d), spare)[..] {
+            [Order::Retreat { to, .. }] => map.name(to.province).to_string(),
+            ref other => panic!("{other:?}"),
+        };
+        assert_eq!(to((0, 1.0)), "VIE");
+        assert_eq!(to((2, -1.0)), "UKR");
+        // With Trieste and Budapest back, Vienna is not Austria's last: taken.
+        let b = Board::from_parts(
+            &map,
+            rus,
+            Season::Autumn,
+            &[army],
+            &initial_ownership(&map),
+            20,
+        );
+        assert!(matches!(
+            retreats(&b, std::slice::from_ref(&d), (2, -1.0))[..],
+            [Order::Retreat { to, .. }] if to.province == p("VIE")
+        ));
+    }
 
     #[test]
     fn england_builds_are_not_all_fleets_in_strong_mode() {

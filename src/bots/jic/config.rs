@@ -80,7 +80,7 @@ pub struct JicConfig {
     /// would hold fewer than `spare_centres` keep only `spare_value` of their
     /// worth in the evaluation (0 = off): JIC does not finish off the weak.
     pub spare_centres: usize,
-    /// Strong mode: share of its worth that such a centre keeps (-1..1; below
+    /// Strong mode: share of its worth that such a centre keeps (-5..1; below
     /// 0 taking it costs).
     pub spare_value: f64,
     /// Strong mode: hundredths added in the fall when the position gives us
@@ -149,7 +149,7 @@ impl JicConfig {
         frac("budget_fraction", self.budget_fraction)?;
         frac("fleet_share_cap", self.fleet_share_cap)?;
         frac("dumbbot_sample_share", self.dumbbot_sample_share)?;
-        within("spare_value", self.spare_value, -1.0, 1.0)?;
+        within("spare_value", self.spare_value, -5.0, 1.0)?;
         let at_least_one = |k: &'static str, v: u64| {
             if v == 0 {
                 Err((k, "must be at least 1".to_string()))
@@ -216,7 +216,7 @@ mod tests {
         };
         assert_eq!(bad.validate().unwrap_err().0, "survival_value");
         for (spare_value, solo_value, key) in [
-            (-1.5, 0, "spare_value"),
+            (-5.5, 0, "spare_value"),
             (1.5, 0, "spare_value"),
             (0.0, -1, "solo_value"),
         ] {

@@ -140,7 +140,14 @@ impl JicBot {
         let strong = self.config.mode == JicMode::Strong;
         let orders = match view.phase.season.kind() {
             PhaseKind::Movement => self.movement(view, &board, start, deadline, budget),
-            PhaseKind::Retreat => adjust::retreats(&board, &view.dislodged),
+            PhaseKind::Retreat => {
+                let spare = if strong {
+                    (self.config.spare_centres, self.config.spare_value)
+                } else {
+                    (0, 1.0)
+                };
+                adjust::retreats(&board, &view.dislodged, spare)
+            }
             PhaseKind::Adjustment => {
                 let d = view.adjustment(me);
                 if d > 0 {
@@ -473,6 +480,13 @@ impl JicBot {
         );
         if let Some(v) = shaping.pull.advance(board.map, &best_orders) {
             push(v, &mut cands);
+        }
+        // The coordinator's and the greedy choice without the takes the
+        // spare rule prices down.
+        for k in 0..2.min(cands.len()) {
+            if let Some(v) = shaping.spared(&view.owners, &cands[k]) {
+                push(v, &mut cands);
+            }
         }
         if Instant::now() >= deadline {
             return best_orders;

@@ -494,6 +494,72 @@ impl Shaping {
         self.survival_value * self.survival_centres.saturating_sub(centres) as i64
     }
 
+    /// `orders` without the moves that would take a centre the spare rule
+    /// prices down (one beyond its owner's allowance): those units hold, as
+    /// do the units supporting or convoying them and any own unit whose move
+    /// then ends on a holding one. `None` when the rule is off or nothing
+    /// changes. The candidate the search may lack: a stack of supports into
+    /// a last centre cannot be undone one unit at a time.
+    pub fn spared(
+        &self,
+        owners: &HashMap<Province, Power>,
+        orders: &[Order],
+    ) -> Option<Vec<Order>> {
+        if self.spare_value >= 1.0 {
+            return None;
+        }
+        let mut taken = vec![0usize; self.allowance.len()];
+        let mut held: Vec<Unit> = Vec::new();
+        for o in orders {
+            if let Order::Move { unit, to, .. } = o
+                && let Some(&from) = owners.get(&to.province)
+                && from != unit.power
+                && let (Some(k), Some(&allowed)) = (
+                    taken.get_mut(from.0 as usize),
+                    self.allowance.get(from.0 as usize),
+                )
+            {
+                *k += 1;
+                if *k > allowed {
+                    held.push(*unit);
+                }
+            }
+        }
+        if held.is_empty() {
+            return None;
+        }
+        let mut out = orders.to_vec();
+        while !held.is_empty() {
+            for o in out.iter_mut() {
+                let stop = match o {
+                    Order::Move { unit, .. } => held.contains(unit),
+                    Order::SupportMove { supported, .. } => held.contains(supported),
+                    Order::Convoy { army, .. } => held.contains(army),
+                    _ => false,
+                };
+                if stop && let Some(u) = o.unit() {
+                    *o = Order::Hold(*u);
+                }
+            }
+            // Moves that now end on a unit that stays.
+            held = out
+                .iter()
+                .filter_map(|o| match o {
+                    Order::Move { unit, to, .. }
+                        if out.iter().any(|h| {
+                            !matches!(h, Order::Move { .. })
+                                && h.unit().is_some_and(|u| u.location.province == to.province)
+                        }) =>
+                    {
+                        Some(*unit)
+                    }
+                    _ => None,
+                })
+                .collect();
+        }
+        Some(out)
+    }
+
     /// `worth` of a centre taken from `from`, the `taken`-th (from 1) taken
     /// from it in this position: discounted beyond its allowance.
     fn taken(&self, worth: i64, from: Option<Power>, taken: usize) -> i64 {
@@ -1234,6 +1300,64 @@ mod tests {
         let mut neutral = owners.clone();
         neutral.remove(&map.province("SEV").unwrap());
         assert_eq!(gain(&off, &neutral), gain(&spare(&neutral), &neutral));
+    }
+
+    #[test]
+    fn spared_candidate_drops_the_take_with_its_supports() {
+        let map = Map::standard();
+        let p = |n: &str| map.province(n).unwrap();
+        let (tur, rus) = (map.power("TUR").unwrap(), map.power("RUS").unwrap());
+        let unit = |kind, at: &str| Unit {
+            power: tur,
+            kind,
+            location: Location::new(p(at)),
+        };
+        let (ank, arm, con) = (
+            unit(UnitType::Fleet, "ANK"),
+            unit(UnitType::Army, "ARM"),
+            unit(UnitType::Army, "CON"),
+        );
+        let mv = |u: Unit, to: &str| Order::Move {
+            unit: u,
+            to: Location::new(p(to)),
+            via: None,
+        };
+        // Ankara takes Sevastopol with Armenia's support; Constantinople follows into Ankara.
+        let orders = vec![
+            mv(ank, "SEV"),
+            Order::SupportMove {
+                unit: arm,
+                supported: ank,
+                to: p("SEV"),
+            },
+            mv(con, "ANK"),
+        ];
+        let full = initial_ownership(&map);
+        let mut last = full.clone();
+        for c in ["MOS", "WAR", "STP"] {
+            last.remove(&p(c));
+        }
+        let sh = |spare: (usize, f64), owners: &HashMap<Province, Power>| {
+            Shaping::new(
+                FrontPull::new(&map, tur, owners, 0),
+                (0, 0),
+                spare,
+                0,
+                &map,
+                owners,
+            )
+        };
+        // Sevastopol is Russia's last centre: every unit of the attack holds.
+        let spared = sh((2, -1.0), &last).spared(&last, &orders).unwrap();
+        assert_eq!(
+            spared,
+            vec![Order::Hold(ank), Order::Hold(arm), Order::Hold(con)]
+        );
+        assert!(consistent(&spared));
+        assert_eq!(last.get(&p("SEV")), Some(&rus));
+        // Russia with four centres, or the rule off: nothing to spare.
+        assert_eq!(sh((2, -1.0), &full).spared(&full, &orders), None);
+        assert_eq!(sh((0, 1.0), &last).spared(&last, &orders), None);
     }
 
     #[test]
