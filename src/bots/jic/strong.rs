@@ -498,8 +498,9 @@ impl Shaping {
     /// prices down (one beyond its owner's allowance): those units hold, as
     /// do the units supporting or convoying them and any own unit whose move
     /// then ends on a holding one. `None` when the rule is off or nothing
-    /// changes. The candidate the search may lack: a stack of supports into
-    /// a last centre cannot be undone one unit at a time.
+    /// changes. The candidate the search may lack: candidates built from
+    /// the coordinator's choice tend to share its takes, and hill climbing
+    /// changes one unit at a time while its budget lasts.
     pub fn spared(
         &self,
         owners: &HashMap<Province, Power>,
