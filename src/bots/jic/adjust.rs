@@ -14,8 +14,9 @@
 //!   farthest from the front on ties.
 
 use super::agent::{Board, actions};
+use super::strong::Spare;
 use crate::diplomacy::judge::Dislodgement;
-use crate::diplomacy::model::{Location, Order, Power, Season, Unit, UnitType};
+use crate::diplomacy::model::{Location, Order, Season, Unit, UnitType};
 use crate::diplomacy::phases::buildable_kinds;
 
 /// Best next-phase utility of a unit of `kind` at `l`.
@@ -32,22 +33,11 @@ fn best_next(board: &Board, kind: UnitType, l: Location) -> i64 {
         .unwrap_or(0)
 }
 
-/// Retreat orders for the own dislodged units; `spare` is the spare rule
-/// (`spare_centres`, `spare_value`; 0 centres = off).
-pub fn retreats(board: &Board, dislodged: &[Dislodgement], spare: (usize, f64)) -> Vec<Order> {
+/// Retreat orders for the own dislodged units, with the phase's spare rule.
+pub fn retreats(board: &Board, dislodged: &[Dislodgement], spare: &Spare) -> Vec<Order> {
     let mut taken = Vec::new();
     let mut out = Vec::new();
     let autumn = board.season == Season::Autumn;
-    // What a centre we retreat onto in the fall is worth: it changes hands
-    // right after, so the spare rule prices it as a take.
-    let worth = |owner: Option<Power>| match owner {
-        Some(p)
-            if spare.0 > 0 && board.owner.iter().filter(|o| **o == Some(p)).count() <= spare.0 =>
-        {
-            (1000.0 * spare.1).round() as i64
-        }
-        _ => 1000,
-    };
     for d in dislodged.iter().filter(|d| d.unit.power == board.me) {
         let best = d
             .retreats
@@ -57,7 +47,8 @@ pub fn retreats(board: &Board, dislodged: &[Dislodgement], spare: (usize, f64)) 
                 let mut v = board.utility(d.unit.kind, **l);
                 let owner = board.owner_of(l.province);
                 if autumn && board.is_centre(l.province) && owner != Some(board.me) {
-                    v += worth(owner);
+                    // It changes hands right after: priced as a take.
+                    v += spare.take(&mut spare.counter(), 1000, owner);
                 }
                 v
             })
@@ -185,23 +176,21 @@ mod tests {
             retreats: vec![Location::new(p("VIE")), Location::new(p("UKR"))],
         };
         let b = Board::from_parts(&map, rus, Season::Autumn, &[army], &owners, 20);
-        let to = |spare| match retreats(&b, std::slice::from_ref(&d), spare)[..] {
-            [Order::Retreat { to, .. }] => map.name(to.province).to_string(),
-            ref other => panic!("{other:?}"),
+        let to = |rule| {
+            let spare = Spare::new(rule, &map, &owners);
+            match retreats(&b, std::slice::from_ref(&d), &spare)[..] {
+                [Order::Retreat { to, .. }] => map.name(to.province).to_string(),
+                ref other => panic!("{other:?}"),
+            }
         };
         assert_eq!(to((0, 1.0)), "VIE");
         assert_eq!(to((2, -1.0)), "UKR");
         // With Trieste and Budapest back, Vienna is not Austria's last: taken.
-        let b = Board::from_parts(
-            &map,
-            rus,
-            Season::Autumn,
-            &[army],
-            &initial_ownership(&map),
-            20,
-        );
+        let full = initial_ownership(&map);
+        let b = Board::from_parts(&map, rus, Season::Autumn, &[army], &full, 20);
+        let spare = Spare::new((2, -1.0), &map, &full);
         assert!(matches!(
-            retreats(&b, std::slice::from_ref(&d), (2, -1.0))[..],
+            retreats(&b, std::slice::from_ref(&d), &spare)[..],
             [Order::Retreat { to, .. }] if to.province == p("VIE")
         ));
     }

@@ -142,11 +142,11 @@ impl JicBot {
             PhaseKind::Movement => self.movement(view, &board, start, deadline, budget),
             PhaseKind::Retreat => {
                 let spare = if strong {
-                    (self.config.spare_centres, self.config.spare_value)
+                    self.spare(view)
                 } else {
-                    (0, 1.0)
+                    strong::Spare::off()
                 };
-                adjust::retreats(&board, &view.dislodged, spare)
+                adjust::retreats(&board, &view.dislodged, &spare)
             }
             PhaseKind::Adjustment => {
                 let d = view.adjustment(me);
@@ -420,6 +420,16 @@ impl JicBot {
         orders
     }
 
+    /// The configured spare rule for this phase's centre counts.
+    fn spare(&self, view: &GameView) -> strong::Spare {
+        let cfg = &self.config;
+        strong::Spare::new(
+            (cfg.spare_centres, cfg.spare_value),
+            &view.map,
+            &view.owners,
+        )
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn strong_choice(
         &mut self,
@@ -473,10 +483,8 @@ impl JicBot {
         let shaping = strong::Shaping::new(
             strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull),
             (cfg.survival_centres, cfg.survival_value),
-            (cfg.spare_centres, cfg.spare_value),
+            self.spare(view),
             cfg.solo_value,
-            board.map,
-            &view.owners,
         );
         if let Some(v) = shaping.pull.advance(board.map, &best_orders) {
             push(v, &mut cands);
@@ -484,7 +492,7 @@ impl JicBot {
         // The coordinator's and the greedy choice without the takes the
         // spare rule prices down.
         for k in 0..2.min(cands.len()) {
-            if let Some(v) = shaping.spared(&view.owners, &cands[k]) {
+            if let Some(v) = shaping.spare.spared(&view.owners, &cands[k]) {
                 push(v, &mut cands);
             }
         }

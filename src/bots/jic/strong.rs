@@ -449,42 +449,20 @@ pub struct Shaping {
     /// Hundredths per centre under `survival_centres`: a small power values its
     /// last centres above their linear worth and defends them.
     pub survival_value: i64,
-    /// Per power index, how many of its centres may be taken at full worth
-    /// (its centres minus `spare_centres`; empty = no limit).
-    pub allowance: Vec<usize>,
-    /// Share of its worth that a centre beyond the allowance keeps.
-    pub spare_value: f64,
+    /// The spare rule.
+    pub spare: Spare,
     /// Added in the fall when we reach a solo.
     pub solo_value: i64,
 }
 
 impl Shaping {
-    /// Shaping with the spare rule of `spare_centres` and `spare_value`
-    /// for the centre counts of `owners`.
-    pub fn new(
-        pull: FrontPull,
-        survival: (usize, i64),
-        spare: (usize, f64),
-        solo_value: i64,
-        map: &Map,
-        owners: &HashMap<Province, Power>,
-    ) -> Self {
-        let allowance = if spare.0 == 0 {
-            Vec::new()
-        } else {
-            (0..map.power_count())
-                .map(|p| {
-                    let held = owners.values().filter(|o| o.0 as usize == p).count();
-                    held.saturating_sub(spare.0)
-                })
-                .collect()
-        };
+    /// Shaping from its terms.
+    pub fn new(pull: FrontPull, survival: (usize, i64), spare: Spare, solo_value: i64) -> Self {
         Shaping {
             pull,
             survival_centres: survival.0,
             survival_value: survival.1,
-            allowance,
-            spare_value: spare.1,
+            spare,
             solo_value,
         }
     }
@@ -492,6 +470,79 @@ impl Shaping {
     /// The survival penalty for holding `centres` centres.
     pub fn survival_cost(&self, centres: usize) -> i64 {
         self.survival_value * self.survival_centres.saturating_sub(centres) as i64
+    }
+}
+
+/// The spare rule (`jic.spare_centres`, `jic.spare_value`) for the centre
+/// counts of one phase: centres taken from a power beyond the point where it
+/// would hold fewer than `spare_centres` keep only `spare_value` of their
+/// worth. Used by the evaluation, the spared candidates and fall retreats.
+#[derive(Debug, Clone)]
+pub struct Spare {
+    /// Per power index, how many of its centres may be taken at full worth
+    /// (its centres minus `spare_centres`; empty = the rule is off).
+    allowance: Vec<usize>,
+    /// Share of its worth that a centre beyond the allowance keeps.
+    value: f64,
+}
+
+impl Spare {
+    /// The rule off: every centre at full worth.
+    pub fn off() -> Self {
+        Spare {
+            allowance: Vec::new(),
+            value: 1.0,
+        }
+    }
+
+    /// The rule of (`spare_centres`, `spare_value`) for the centre counts
+    /// of `owners`; off when `spare_centres` is 0.
+    pub fn new(
+        (centres, value): (usize, f64),
+        map: &Map,
+        owners: &HashMap<Province, Power>,
+    ) -> Self {
+        if centres == 0 {
+            return Spare::off();
+        }
+        let allowance = (0..map.power_count())
+            .map(|p| {
+                let held = owners.values().filter(|o| o.0 as usize == p).count();
+                held.saturating_sub(centres)
+            })
+            .collect();
+        Spare { allowance, value }
+    }
+
+    /// Take counters per former owner for one position (empty, so never
+    /// allocated, when the rule is off).
+    pub fn counter(&self) -> Vec<usize> {
+        vec![0; self.allowance.len()]
+    }
+
+    /// Counts a centre taken from `from` in `taken`; true when it lies
+    /// beyond its owner's allowance. Neutral centres never do.
+    fn count(&self, taken: &mut [usize], from: Option<Power>) -> bool {
+        let Some(i) = from.map(|p| p.0 as usize) else {
+            return false;
+        };
+        match (taken.get_mut(i), self.allowance.get(i)) {
+            (Some(k), Some(&allowed)) => {
+                *k += 1;
+                *k > allowed
+            }
+            _ => false,
+        }
+    }
+
+    /// `worth` of a centre taken from `from`, counted in `taken`:
+    /// discounted beyond its owner's allowance.
+    pub fn take(&self, taken: &mut [usize], worth: i64, from: Option<Power>) -> i64 {
+        if self.count(taken, from) {
+            (worth as f64 * self.value).round() as i64
+        } else {
+            worth
+        }
     }
 
     /// `orders` without the moves that would take a centre the spare rule
@@ -506,24 +557,18 @@ impl Shaping {
         owners: &HashMap<Province, Power>,
         orders: &[Order],
     ) -> Option<Vec<Order>> {
-        if self.spare_value >= 1.0 {
+        if self.value >= 1.0 {
             return None;
         }
-        let mut taken = vec![0usize; self.allowance.len()];
+        let mut taken = self.counter();
         let mut held: Vec<Unit> = Vec::new();
         for o in orders {
             if let Order::Move { unit, to, .. } = o
                 && let Some(&from) = owners.get(&to.province)
                 && from != unit.power
-                && let (Some(k), Some(&allowed)) = (
-                    taken.get_mut(from.0 as usize),
-                    self.allowance.get(from.0 as usize),
-                )
+                && self.count(&mut taken, Some(from))
             {
-                *k += 1;
-                if *k > allowed {
-                    held.push(*unit);
-                }
+                held.push(*unit);
             }
         }
         if held.is_empty() {
@@ -560,15 +605,6 @@ impl Shaping {
         }
         Some(out)
     }
-
-    /// `worth` of a centre taken from `from`, the `taken`-th (from 1) taken
-    /// from it in this position: discounted beyond its allowance.
-    fn taken(&self, worth: i64, from: Option<Power>, taken: usize) -> i64 {
-        match from.and_then(|p| self.allowance.get(p.0 as usize)) {
-            Some(&allowed) if taken > allowed => (worth as f64 * self.spare_value).round() as i64,
-            _ => worth,
-        }
-    }
 }
 
 /// Value of the position after a movement phase, for `me`.
@@ -585,18 +621,9 @@ pub fn evaluate(
     let mut v = 0i64;
     let mut fall_centres = 0usize;
     let mut held = 0usize;
-    // Centres taken per former owner, for the spare rule (empty, so never
-    // allocated, when the rule is off).
-    let mut taken = vec![0usize; shaping.allowance.len()];
-    let mut take = |worth: i64, from: Option<Power>| {
-        let k = from
-            .and_then(|p| taken.get_mut(p.0 as usize))
-            .map_or(0, |k| {
-                *k += 1;
-                *k
-            });
-        shaping.taken(worth, from, k)
-    };
+    // Centres taken per former owner, for the spare rule.
+    let mut taken = shaping.spare.counter();
+    let mut take = |worth: i64, from: Option<Power>| shaping.spare.take(&mut taken, worth, from);
     for p in map.supply_centres() {
         let occ = b.unit_at(p);
         let own = b.owner_of(p) == Some(me);
@@ -1184,8 +1211,7 @@ mod tests {
             pull: pull.clone(),
             survival_centres: 0,
             survival_value: 0,
-            allowance: Vec::new(),
-            spare_value: 1.0,
+            spare: Spare::off(),
             solo_value: 0,
         }
     }
@@ -1282,10 +1308,8 @@ mod tests {
             Shaping::new(
                 FrontPull::new(&map, tur, owners, 0),
                 (0, 0),
-                (1, 0.25),
+                Spare::new((1, 0.25), &map, owners),
                 0,
-                &map,
-                owners,
             )
         };
         let gain = |sh: &Shaping, owners: &HashMap<Province, Power>| {
@@ -1339,14 +1363,7 @@ mod tests {
             last.remove(&p(c));
         }
         let sh = |spare: (usize, f64), owners: &HashMap<Province, Power>| {
-            Shaping::new(
-                FrontPull::new(&map, tur, owners, 0),
-                (0, 0),
-                spare,
-                0,
-                &map,
-                owners,
-            )
+            Spare::new(spare, &map, owners)
         };
         // Sevastopol is Russia's last centre: every unit of the attack holds.
         let spared = sh((2, -1.0), &last).spared(&last, &orders).unwrap();
@@ -1386,10 +1403,8 @@ mod tests {
             let sh = Shaping::new(
                 FrontPull::new(&map, tur, owners, 0),
                 (0, 0),
-                (0, 1.0),
+                Spare::off(),
                 solo,
-                &map,
-                owners,
             );
             evaluate(&map, tur, Season::Fall, &after, &[], owners, &sh)
                 - evaluate(&map, tur, Season::Fall, &units, &[], owners, &sh)
