@@ -86,6 +86,12 @@ pub struct JicConfig {
     /// Strong mode: hundredths added in the fall when the position gives us
     /// a solo (more than half of the centres); 0 = off.
     pub solo_value: i64,
+    /// Strong mode: once we own this many centres, spared centres keep
+    /// `spare_release_value` of their worth instead of `spare_value` (0 =
+    /// never): a leader near a solo may walk through the weak.
+    pub spare_release_centres: usize,
+    /// Strong mode: `spare_value` once released (-5..1; 1 = the rule is off).
+    pub spare_release_value: f64,
     /// Years without any centre change after which [`super::JicBot::wants_draw`] is true.
     pub draw_after_stalled_years: u32,
     /// Seed of the bot's pseudo-random choices (deadlock repair, opponent sampling).
@@ -119,6 +125,8 @@ impl Default for JicConfig {
             spare_centres: 0,
             spare_value: 1.0,
             solo_value: 0,
+            spare_release_centres: 15,
+            spare_release_value: 1.0,
             draw_after_stalled_years: 5,
             seed: 0,
         }
@@ -150,6 +158,7 @@ impl JicConfig {
         frac("fleet_share_cap", self.fleet_share_cap)?;
         frac("dumbbot_sample_share", self.dumbbot_sample_share)?;
         within("spare_value", self.spare_value, -5.0, 1.0)?;
+        within("spare_release_value", self.spare_release_value, -5.0, 1.0)?;
         let at_least_one = |k: &'static str, v: u64| {
             if v == 0 {
                 Err((k, "must be at least 1".to_string()))
@@ -204,6 +213,10 @@ mod tests {
         assert_eq!(c.front_pull, 0);
         // Session 5: small powers defend their last four centres.
         assert_eq!((c.survival_centres, c.survival_value), (4, 2000));
+        // Sessions 7-9: the spare rule is off; once on, a leader on 15
+        // centres is released from it.
+        assert_eq!((c.spare_centres, c.spare_value, c.solo_value), (0, 1.0, 0));
+        assert_eq!((c.spare_release_centres, c.spare_release_value), (15, 1.0));
         assert!(c.validate().is_ok());
         let bad = JicConfig {
             front_pull: -1,
@@ -227,6 +240,11 @@ mod tests {
             };
             assert_eq!(bad.validate().unwrap_err().0, key);
         }
+        let bad = JicConfig {
+            spare_release_value: 1.5,
+            ..JicConfig::default()
+        };
+        assert_eq!(bad.validate().unwrap_err().0, "spare_release_value");
     }
 
     #[test]

@@ -420,14 +420,21 @@ impl JicBot {
         orders
     }
 
-    /// The configured spare rule for this phase's centre counts.
+    /// The configured spare rule for this phase's centre counts (at
+    /// `spare_release_value` once we hold `spare_release_centres`).
     fn spare(&self, view: &GameView) -> strong::Spare {
         let cfg = &self.config;
-        strong::Spare::new(
-            (cfg.spare_centres, cfg.spare_value),
-            &view.map,
-            &view.owners,
-        )
+        let mine = view
+            .owners
+            .values()
+            .filter(|&&o| Some(o) == view.me)
+            .count();
+        let value = if cfg.spare_release_centres > 0 && mine >= cfg.spare_release_centres {
+            cfg.spare_release_value
+        } else {
+            cfg.spare_value
+        };
+        strong::Spare::new((cfg.spare_centres, value), &view.map, &view.owners)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -668,5 +675,36 @@ mod tests {
         v.owners.clear();
         bot.record_history(&v);
         assert!(!bot.wants_draw());
+    }
+
+    #[test]
+    fn spare_rule_releases_a_leader_near_a_solo() {
+        let g = game();
+        let map = g.map();
+        let (tur, rus) = (map.power("TUR").unwrap(), map.power("RUS").unwrap());
+        let mut view = g.view(Some(tur));
+        // Russia keeps two home centres; Turkey owns every other centre.
+        let kept: Vec<Province> = map.home_centres(rus).take(2).collect();
+        for c in map.supply_centres().filter(|c| !kept.contains(c)) {
+            view.owners.insert(c, tur);
+        }
+        let turkish = view.owners.values().filter(|&&o| o == tur).count();
+        let config = |release| JicConfig {
+            spare_centres: 2,
+            spare_value: -1.0,
+            spare_release_centres: release,
+            spare_release_value: 0.5,
+            ..JicConfig::default()
+        };
+        let price = |release, view: &GameView| {
+            let spare = JicBot::new(config(release), 0).spare(view);
+            spare.take(&mut spare.counter(), 1000, Some(rus))
+        };
+        // Russia's last two centres are spared, below the release and with it off.
+        assert_eq!(price(0, &view), -1000);
+        assert_eq!(price(turkish + 1, &view), -1000);
+        // At the release they keep `spare_release_value` of their worth.
+        assert_eq!(price(turkish, &view), 500);
+        assert_eq!(price(turkish - 1, &view), 500);
     }
 }
