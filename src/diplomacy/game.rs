@@ -228,6 +228,11 @@ pub struct GameView {
 }
 
 impl GameView {
+    /// Centres owned by `power`.
+    pub fn centre_count(&self, power: Power) -> usize {
+        self.owners.values().filter(|p| **p == power).count()
+    }
+
     /// Builds (> 0) or removals (< 0) owed by `power`.
     pub fn adjustment(&self, power: Power) -> i32 {
         adjustment_delta(&self.units, &self.owners, power)

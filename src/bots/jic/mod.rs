@@ -424,11 +424,7 @@ impl JicBot {
     /// `spare_release_value` once we hold `spare_release_centres`).
     fn spare(&self, view: &GameView) -> strong::Spare {
         let cfg = &self.config;
-        let mine = view
-            .owners
-            .values()
-            .filter(|&&o| Some(o) == view.me)
-            .count();
+        let mine = view.me.map_or(0, |me| view.centre_count(me));
         let value = if cfg.spare_release_centres > 0 && mine >= cfg.spare_release_centres {
             cfg.spare_release_value
         } else {
@@ -572,7 +568,7 @@ impl JicBot {
             return;
         }
         let counts: Vec<usize> = (0..view.map.power_count() as u8)
-            .map(|p| view.owners.values().filter(|o| **o == Power(p)).count())
+            .map(|p| view.centre_count(Power(p)))
             .collect();
         self.memory.history.push((view.phase.year, counts));
     }
@@ -688,7 +684,7 @@ mod tests {
         for c in map.supply_centres().filter(|c| !kept.contains(c)) {
             view.owners.insert(c, tur);
         }
-        let turkish = view.owners.values().filter(|&&o| o == tur).count();
+        let turkish = view.centre_count(tur);
         let config = |release| JicConfig {
             spare_centres: 2,
             spare_value: -1.0,
