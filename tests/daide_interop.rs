@@ -1,7 +1,11 @@
 //! Interoperability: seven tablero DAIDE clients (four DumbBots, three random
 //! movers) play the `diplomacy` 1.1.2
 //! (PyPI) server to at least 1905 with no protocol error (that server drops a
-//! session silently on a malformed message, which would stall the game).
+//! session silently on a malformed message, which would stall the game), and
+//! every client is shown its own orders of each resolved movement phase
+//! (`ORD`, `Player::observe`). That server reports only the receiving
+//! power's orders (a known quirk, `protocols/daide.md`), so JIC's opponent
+//! model sees no other power there.
 //!
 //! Runs only when `TABLERO_DIPLOMACY_PYTHON` names a python with
 //! `diplomacy==1.1.2` installed (`tests/daide_interop/setup.sh` makes one);
@@ -13,8 +17,9 @@ mod daide_common;
 use std::process::Stdio;
 use std::time::Duration;
 
-use daide_common::random_player;
+use daide_common::{Seen, Watcher, movement_observations, random_player};
 use tablero::daide::client::{ClientConfig, run_client};
+use tablero::diplomacy::Player;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const END_YEAR: u32 = 1904;
@@ -63,6 +68,7 @@ async fn seven_clients_play_the_python_diplomacy_server_to_1905() {
     .await;
     assert_eq!(ready, Ok(true), "the python server did not start");
 
+    let seen = Seen::default();
     let mut clients = Vec::new();
     for i in 0..7u64 {
         let stream = loop {
@@ -77,16 +83,17 @@ async fn seven_clients_play_the_python_diplomacy_server_to_1905() {
             think_time: Duration::from_millis(200),
             ..ClientConfig::default()
         };
-        clients.push(tokio::spawn(run_client(
-            stream,
-            config,
-            // Seats alternate DumbBot and the seeded random mover.
-            if i % 2 == 0 {
-                tablero::bots::make("dumbbot", 100 + i).expect("registered")
-            } else {
-                Box::new(random_player(100 + i)) as Box<dyn tablero::diplomacy::Player>
-            },
-        )));
+        // Seats alternate DumbBot and the seeded random mover.
+        let inner = if i % 2 == 0 {
+            tablero::bots::make("dumbbot", 100 + i).expect("registered")
+        } else {
+            Box::new(random_player(100 + i)) as Box<dyn Player>
+        };
+        let player = Watcher {
+            inner,
+            seen: seen.clone(),
+        };
+        clients.push(tokio::spawn(run_client(stream, config, player)));
     }
 
     let mut last_phase = String::new();
@@ -112,4 +119,11 @@ async fn seven_clients_play_the_python_diplomacy_server_to_1905() {
     }
     let _ = child.kill().await;
     assert_eq!(reached, Ok(true), "the game stalled at {last_phase}");
+    // Each client saw its own orders, and only those, after every movement phase.
+    let movement = movement_observations(&seen);
+    assert!(movement.len() >= 7 * 6, "{movement:?}");
+    assert!(
+        movement.iter().all(|(_, powers)| powers.len() == 1),
+        "{movement:?}"
+    );
 }

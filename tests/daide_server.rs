@@ -1,13 +1,14 @@
 //! End to end over TCP: the embedded DAIDE server hosts a game for seven
 //! tablero clients (random movers that retreat, build and remove), which play
-//! to the year cap. Checks that every client ends cleanly and that the server
-//! saw the game through.
+//! to the year cap. Checks that every client ends cleanly, that the server
+//! saw the game through, and that every client observed every power's orders
+//! of each movement phase (`ORD` goes to everyone, `Player::observe`).
 
 mod daide_common;
 
 use std::time::Duration;
 
-use daide_common::random_player;
+use daide_common::{Seen, Watcher, movement_observations, random_player};
 use tablero::daide::client::{ClientConfig, run_client};
 use tablero::daide::server::{Ending, ServerConfig, run_game, run_server};
 use tablero::daide::token::TokenTable;
@@ -21,6 +22,7 @@ async fn seven_clients_play_to_the_year_cap() {
     let mut cfg = ServerConfig::standard(7);
     cfg.end_year = Some(1903);
     let server = tokio::spawn(run_game(listener, cfg));
+    let seen = Seen::default();
     let mut clients = Vec::new();
     for i in 0..7u64 {
         let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
@@ -30,7 +32,11 @@ async fn seven_clients_play_to_the_year_cap() {
             think_time: Duration::from_millis(100),
             ..ClientConfig::default()
         };
-        clients.push(tokio::spawn(run_client(stream, config, random_player(i))));
+        let player = Watcher {
+            inner: Box::new(random_player(i)),
+            seen: seen.clone(),
+        };
+        clients.push(tokio::spawn(run_client(stream, config, player)));
     }
     let host = tokio::time::timeout(Duration::from_secs(60), server)
         .await
@@ -52,6 +58,14 @@ async fn seven_clients_play_to_the_year_cap() {
         assert!(summary.summary.is_some());
         assert!(summary.phases_ordered >= 6, "{}", summary.phases_ordered);
     }
+    // 1901–1903: 6 movement phases, each seen by 7 clients with every
+    // power's orders (nobody is eliminated that early among random movers).
+    let movement = movement_observations(&seen);
+    assert_eq!(movement.len(), 7 * 6, "{movement:?}");
+    assert!(
+        movement.iter().all(|(_, powers)| powers.len() == 7),
+        "{movement:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

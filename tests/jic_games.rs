@@ -299,6 +299,10 @@ impl Player for Timed {
         }
         o
     }
+
+    fn observe(&mut self, view: &GameView, orders: &[Order]) {
+        self.0.observe(view, orders)
+    }
 }
 
 /// JIC with count budgets (so games do not depend on machine load).

@@ -1,6 +1,6 @@
 //! Replays one game of a `tablero diplomacy play` tournament and prints, per
-//! phase, the centre counts and the orders of the seats named in `--watch`
-//! (for analysing JIC's losses).
+//! phase, the centre counts, the orders of the seats named in `--watch` and
+//! every centre that changed hands (for analysing JIC's losses).
 //!
 //! ```sh
 //! cargo run --release --example jic_trace -- \
@@ -143,7 +143,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             orders.extend(os);
         }
+        let seen = game.view(None);
+        for player in players.iter_mut() {
+            player.observe(&seen, &orders);
+        }
+        let before = game.owners().clone();
         game.process(&orders)?;
+        let who = |p: Option<&Power>| {
+            p.map_or("neutral".to_string(), |p| {
+                let name = map.power_name(*p).unwrap_or("?");
+                format!("{name}({})", seats[seat_of(p.0 as usize)])
+            })
+        };
+        let mut moved: Vec<String> = game
+            .owners()
+            .iter()
+            .filter(|(c, p)| before.get(c) != Some(p))
+            .map(|(c, p)| format!("{} {}->{}", map.name(*c), who(before.get(c)), who(Some(p))))
+            .collect();
+        moved.sort();
+        if !moved.is_empty() {
+            println!("  centres: {}", moved.join(", "));
+        }
     }
     let counts: Vec<String> = (0..n)
         .map(|p| {

@@ -114,6 +114,10 @@ impl Player for Checked {
         }
         orders
     }
+
+    fn observe(&mut self, view: &GameView, orders: &[Order]) {
+        self.inner.observe(view, orders)
+    }
 }
 
 fn checked_seats(names: &[&str], seed: u64, seen: &Arc<Mutex<Seen>>) -> Vec<Box<dyn Player>> {

@@ -97,6 +97,11 @@ pub enum ClientEvent {
     Deadline(i16),
     /// One order result of the phase just resolved.
     OrderResult(OrderReport),
+    /// Every order the server reported (`ORD`) for the phase just
+    /// resolved, with the position it started from (`me` = `None`); sent
+    /// before the `SCO`/`NOW` that follows is applied. For
+    /// [`Player::observe`].
+    Observed(GameView, Vec<Order>),
     /// The game ended.
     GameOver(GameEnd),
     /// The final summary (SMR).
@@ -145,6 +150,8 @@ pub struct ClientSession {
     deadline: Option<i16>,
     submitted: Vec<Order>,
     resubmit: bool,
+    /// Orders reported by `ORD` for the phase of `view`.
+    seen: Vec<Order>,
 }
 
 impl ClientSession {
@@ -165,6 +172,7 @@ impl ClientSession {
             deadline: None,
             submitted: Vec::new(),
             resubmit: false,
+            seen: Vec::new(),
         }
     }
 
@@ -233,6 +241,29 @@ impl ClientSession {
         })
     }
 
+    /// Keeps an `ORD` order of the current view's phase.
+    fn note_order(&mut self, r: &OrderReport) {
+        let (Some(view), Some(names), Parsed::Ok(o)) = (&self.view, &self.names, &r.order) else {
+            return;
+        };
+        if phase_from_turn(r.turn) == view.phase
+            && let Ok(order) = names.order(o)
+        {
+            self.seen.push(order);
+        }
+    }
+
+    /// The observation of the phase just resolved, once its `ORD`s are in.
+    fn take_observed(&mut self) -> Option<ClientEvent> {
+        if self.seen.is_empty() {
+            return None;
+        }
+        let orders = std::mem::take(&mut self.seen);
+        let mut view = self.view.clone()?;
+        view.me = None;
+        Some(ClientEvent::Observed(view, orders))
+    }
+
     /// Handles one DM's tokens.
     pub fn handle_tokens(&mut self, tokens: &[Token]) -> Vec<ClientEvent> {
         match parse_message(tokens) {
@@ -285,6 +316,7 @@ impl ClientSession {
                 self.state = ClientState::Playing;
             }
             Message::Sco(groups) if !groups.is_empty() => {
+                out.extend(self.take_observed());
                 if let Some(names) = &self.names {
                     self.owners.clear();
                     for g in groups {
@@ -304,6 +336,7 @@ impl ClientSession {
                 }
             }
             Message::Now(Some(pos)) => {
+                out.extend(self.take_observed());
                 self.deadline = None;
                 self.submitted.clear();
                 self.resubmit = false;
@@ -338,7 +371,10 @@ impl ClientSession {
                 self.resubmit = false;
                 out.extend(self.send_orders());
             }
-            Message::Ord(Some(r)) => out.push(ClientEvent::OrderResult(r)),
+            Message::Ord(Some(r)) => {
+                self.note_order(&r);
+                out.push(ClientEvent::OrderResult(r));
+            }
             Message::Slo(p) => {
                 self.state = ClientState::Over;
                 out.push(ClientEvent::GameOver(GameEnd::Solo(p)));
@@ -686,6 +722,11 @@ where
                         return Err(ClientError::Refused(m.to_text(session.table())));
                     }
                     ClientEvent::Notice(n) => tracing::info!(target: "daide::client", "{n}"),
+                    ClientEvent::Observed(view, orders) => {
+                        if let Some(p) = player.as_mut() {
+                            p.observe(&view, &orders);
+                        }
+                    }
                     ClientEvent::Deadline(_) | ClientEvent::OrderResult(_) => {}
                 }
             }
@@ -770,6 +811,44 @@ mod tests {
             season: crate::diplomacy::Season::Spring,
         };
         assert!(sends(&s.submit(old, vec![])).is_empty());
+    }
+
+    #[test]
+    fn reported_orders_are_observed_with_the_position_they_were_given_in() {
+        let mut s = joined();
+        s.handle(server(
+            "NOW (SPR 1901) (AUS AMY BUD) (AUS AMY VIE) (ENG FLT LON)",
+        ));
+        for ord in [
+            "ORD (SPR 1901) ((AUS AMY BUD) MTO SER) (SUC)",
+            "ORD (SPR 1901) ((AUS AMY VIE) HLD) (SUC)",
+            "ORD (SPR 1901) ((ENG FLT LON) MTO NTH) (SUC)",
+            // Another turn's report and a malformed order are not kept.
+            "ORD (FAL 1900) ((ENG FLT LON) HLD) (SUC)",
+            "ORD (SPR 1901) ((ENG FLT LON) MTO XYZ) (SUC)",
+        ] {
+            if let Ok(m) = Message::from_text(ord, &TokenTable::standard()) {
+                s.handle(m);
+            }
+        }
+        let ev = s.handle(server(
+            "NOW (FAL 1901) (AUS AMY SER) (AUS AMY VIE) (ENG FLT NTH)",
+        ));
+        let Some(ClientEvent::Observed(view, orders)) = ev.first() else {
+            panic!("{ev:?}")
+        };
+        assert_eq!((view.phase.year, view.me), (1901, None));
+        assert_eq!(view.phase.season, crate::diplomacy::Season::Spring);
+        assert_eq!(view.units.len(), 3);
+        assert_eq!(orders.len(), 3, "{orders:?}");
+        let moves = orders.iter().filter(|o| matches!(o, Order::Move { .. }));
+        assert_eq!(moves.count(), 2);
+        assert!(matches!(ev.get(1), Some(ClientEvent::OrdersNeeded(_))));
+        // Nothing reported, nothing observed.
+        let ev = s.handle(server(
+            "NOW (WIN 1901) (AUS AMY SER) (AUS AMY VIE) (ENG FLT NTH)",
+        ));
+        assert!(!ev.iter().any(|e| matches!(e, ClientEvent::Observed(..))));
     }
 
     #[test]

@@ -15,6 +15,12 @@ use crate::budget::{Budget, CancelFlag};
 pub trait Player: Send + 'static {
     /// The orders for this phase (units left without orders hold / disband).
     fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order>;
+
+    /// Every power's orders of a resolved phase, with the position they
+    /// were given in (`view.me` is `None`): what DAIDE reveals after each
+    /// phase (`ORD`). Called before the next [`Player::orders`]; it must
+    /// return at once (store now, think in `orders`). Default: ignored.
+    fn observe(&mut self, _view: &GameView, _orders: &[Order]) {}
 }
 
 impl<F> Player for F
@@ -29,6 +35,9 @@ where
 impl Player for Box<dyn Player> {
     fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order> {
         (**self).orders(view, budget)
+    }
+    fn observe(&mut self, view: &GameView, orders: &[Order]) {
+        (**self).observe(view, orders)
     }
 }
 
@@ -133,6 +142,10 @@ impl LocalGame {
                         .filter(|o| o.power() == me),
                 );
             }
+            let seen = game.view(None);
+            for player in players.iter_mut().take(n) {
+                player.observe(&seen, &orders);
+            }
             game.process(&orders)?;
             for (i, e) in eliminated.iter_mut().enumerate() {
                 if e.is_none() && game.is_eliminated(Power(i as u8)) {
@@ -218,5 +231,51 @@ mod tests {
         };
         let r = g.play_standard(&mut players).unwrap();
         assert!(matches!(r.outcome, Outcome::Draw { .. }));
+    }
+
+    /// What a [`Watcher`] saw: phase, `view.me`, orders.
+    type Seen = std::sync::Arc<std::sync::Mutex<Vec<(Phase, Option<Power>, Vec<Order>)>>>;
+
+    /// Holds and records what it observes.
+    struct Watcher(Seen);
+
+    impl Player for Watcher {
+        fn orders(&mut self, view: &GameView, _: Budget) -> Vec<Order> {
+            view.units
+                .iter()
+                .filter(|u| Some(u.power) == view.me)
+                .map(|u| Order::Hold(*u))
+                .collect()
+        }
+        fn observe(&mut self, view: &GameView, orders: &[Order]) {
+            let seen = (view.phase, view.me, orders.to_vec());
+            self.0.lock().unwrap().push(seen);
+        }
+    }
+
+    #[test]
+    fn players_observe_every_powers_orders_with_the_position_they_were_given_in() {
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut players: Vec<Box<dyn Player>> = (0..7).map(|_| hold()).collect();
+        players[3] = Box::new(Watcher(log.clone()));
+        let g = LocalGame {
+            end_year: 1901,
+            ..LocalGame::default()
+        };
+        g.play_standard(&mut players).unwrap();
+        let log = log.lock().unwrap();
+        // Spring and fall 1901 (no retreats, no adjustments when all hold).
+        assert_eq!(log.len(), 2);
+        assert_eq!(
+            log[0].0,
+            Phase {
+                year: 1901,
+                season: crate::diplomacy::Season::Spring
+            }
+        );
+        assert_eq!(log[0].1, None);
+        assert_eq!(log[0].2.len(), 22);
+        let powers: std::collections::BTreeSet<u8> = log[0].2.iter().map(|o| o.power().0).collect();
+        assert_eq!(powers.len(), 7);
     }
 }

@@ -1,11 +1,48 @@
 //! Helpers shared by the DAIDE integration tests.
 
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use tablero::budget::Budget;
 use tablero::diplomacy::phases::buildable_kinds;
-use tablero::diplomacy::{GameView, Order, PhaseKind, UnitType};
+use tablero::diplomacy::{GameView, Order, Phase, PhaseKind, Player, Power, UnitType};
+
+/// Observations of a game: per `Player::observe` call, the phase and the
+/// powers whose orders came (`None` when the view was not an observer's).
+pub type Seen = Arc<Mutex<Vec<(Option<Phase>, BTreeSet<Power>)>>>;
+
+/// Plays as `inner` and records what it observes in `seen`.
+pub struct Watcher {
+    pub inner: Box<dyn Player>,
+    pub seen: Seen,
+}
+
+impl Player for Watcher {
+    fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order> {
+        self.inner.orders(view, budget)
+    }
+
+    fn observe(&mut self, view: &GameView, orders: &[Order]) {
+        let phase = view.me.is_none().then_some(view.phase);
+        let powers = orders.iter().map(|o| o.power()).collect();
+        if let Ok(mut s) = self.seen.lock() {
+            s.push((phase, powers));
+        }
+    }
+}
+
+/// The movement-phase observations in `seen`; panics on a view that was not
+/// an observer's.
+pub fn movement_observations(seen: &Seen) -> Vec<(Phase, BTreeSet<Power>)> {
+    let seen = seen.lock().expect("observations");
+    seen.iter()
+        .map(|(p, powers)| (p.expect("an observer's view"), powers.clone()))
+        .filter(|(p, _)| p.season.kind() == PhaseKind::Movement)
+        .collect()
+}
 
 /// A seeded random player: moves 70 % of its units to random neighbours,
 /// retreats at random, builds in free home centres, removes the first units.

@@ -80,6 +80,10 @@ impl Player for Timed {
         }
         orders
     }
+
+    fn observe(&mut self, view: &GameView, orders: &[Order]) {
+        self.bot.observe(view, orders)
+    }
 }
 
 /// Plays `games` games and times JIC's decisions; `progress` gets each

@@ -15,6 +15,19 @@ pub enum JicMode {
     Strong,
 }
 
+/// Which powers the spare rule protects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SpareScope {
+    /// Every power.
+    #[default]
+    All,
+    /// Only the powers the opponent model (DumbBot) does not explain: those
+    /// whose observed movement orders match a seeded DumbBot's in their
+    /// place less than `model_match` of the time.
+    Unmodelled,
+}
+
 /// `[jic]`: every key has a default; see `protocols/jic.md`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -92,6 +105,15 @@ pub struct JicConfig {
     pub spare_release_centres: usize,
     /// Strong mode: `spare_value` once released (-5..1; 1 = the rule is off).
     pub spare_release_value: f64,
+    /// Strong mode: which powers the spare rule protects (`"all"` or
+    /// `"unmodelled"`).
+    pub spare_scope: SpareScope,
+    /// Share of a power's observed movement orders that a seeded DumbBot in
+    /// its place gives too (in any of `model_samples` samples) at or above
+    /// which the power counts as modelled (0..1).
+    pub model_match: f64,
+    /// DumbBot samples per power and phase for `model_match`.
+    pub model_samples: usize,
     /// Years without any centre change after which [`super::JicBot::wants_draw`] is true.
     pub draw_after_stalled_years: u32,
     /// Seed of the bot's pseudo-random choices (deadlock repair, opponent sampling).
@@ -122,11 +144,14 @@ impl Default for JicConfig {
             front_pull: 0,
             survival_centres: 4,
             survival_value: 2000,
-            spare_centres: 0,
-            spare_value: 1.0,
-            solo_value: 0,
-            spare_release_centres: 15,
+            spare_centres: 2,
+            spare_value: -1.0,
+            solo_value: 10000,
+            spare_release_centres: 0,
             spare_release_value: 1.0,
+            spare_scope: SpareScope::Unmodelled,
+            model_match: 0.7,
+            model_samples: 8,
             draw_after_stalled_years: 5,
             seed: 0,
         }
@@ -157,6 +182,7 @@ impl JicConfig {
         frac("budget_fraction", self.budget_fraction)?;
         frac("fleet_share_cap", self.fleet_share_cap)?;
         frac("dumbbot_sample_share", self.dumbbot_sample_share)?;
+        frac("model_match", self.model_match)?;
         within("spare_value", self.spare_value, -5.0, 1.0)?;
         within("spare_release_value", self.spare_release_value, -5.0, 1.0)?;
         let at_least_one = |k: &'static str, v: u64| {
@@ -171,6 +197,7 @@ impl JicConfig {
         at_least_one("front_depth_cap", u64::from(self.front_depth_cap))?;
         at_least_one("candidates", self.candidates as u64)?;
         at_least_one("opponent_samples", self.opponent_samples as u64)?;
+        at_least_one("model_samples", self.model_samples as u64)?;
         let non_negative = |k: &'static str, v: i64| {
             if v < 0 {
                 Err((k, format!("must be >= 0, got {v}")))
@@ -213,10 +240,15 @@ mod tests {
         assert_eq!(c.front_pull, 0);
         // Session 5: small powers defend their last four centres.
         assert_eq!((c.survival_centres, c.survival_value), (4, 2000));
-        // Sessions 7-9: the spare rule is off; once on, a leader on 15
-        // centres is released from it.
-        assert_eq!((c.spare_centres, c.spare_value, c.solo_value), (0, 1.0, 0));
-        assert_eq!((c.spare_release_centres, c.spare_release_value), (15, 1.0));
+        // Session 10: the spare rule protects the last two centres of the
+        // powers DumbBot does not explain; a solo is worth 10000; no release.
+        assert_eq!(
+            (c.spare_centres, c.spare_value, c.solo_value),
+            (2, -1.0, 10000)
+        );
+        assert_eq!((c.spare_release_centres, c.spare_release_value), (0, 1.0));
+        assert_eq!(c.spare_scope, SpareScope::Unmodelled);
+        assert_eq!((c.model_match, c.model_samples), (0.7, 8));
         assert!(c.validate().is_ok());
         let bad = JicConfig {
             front_pull: -1,
@@ -245,6 +277,16 @@ mod tests {
             ..JicConfig::default()
         };
         assert_eq!(bad.validate().unwrap_err().0, "spare_release_value");
+        let bad = JicConfig {
+            model_match: 1.5,
+            ..JicConfig::default()
+        };
+        assert_eq!(bad.validate().unwrap_err().0, "model_match");
+        let bad = JicConfig {
+            model_samples: 0,
+            ..JicConfig::default()
+        };
+        assert_eq!(bad.validate().unwrap_err().0, "model_samples");
     }
 
     #[test]
@@ -253,6 +295,10 @@ mod tests {
         assert_eq!(c.mode, JicMode::Thesis);
         assert_eq!(c.candidates, 3);
         assert!(toml::from_str::<JicConfig>("modee = 1").is_err());
+        let c: JicConfig = toml::from_str("spare_scope = \"all\"").unwrap();
+        assert_eq!(c.spare_scope, SpareScope::All);
+        let err = toml::from_str::<JicConfig>("spare_scope = \"some\"").unwrap_err();
+        assert!(err.to_string().contains("unmodelled"), "{err}");
         let bad = JicConfig {
             deadlock_change_fraction: 1.5,
             ..JicConfig::default()

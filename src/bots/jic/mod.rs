@@ -16,13 +16,15 @@
 //!
 //! Memory (thesis "knowledge" module): the previous coordinated movement
 //! action and centre count, for deadlock detection; centre counts per year,
-//! for draw proposals ([`JicBot::wants_draw`]).
+//! for draw proposals ([`JicBot::wants_draw`]); how well DumbBot's policy
+//! explains each power's observed orders ([`model`]), for the spare rule.
 
 pub mod adjust;
 pub mod agent;
 pub mod bench;
 pub mod config;
 pub mod coordinator;
+pub mod model;
 pub mod strong;
 
 use std::collections::BTreeSet;
@@ -36,7 +38,7 @@ use crate::budget::Budget;
 use crate::diplomacy::model::{Order, PhaseKind, Power, Province, Season};
 use crate::diplomacy::{GameView, Player};
 use agent::{Board, Plan, all_plans_until};
-pub use config::{JicConfig, JicMode};
+pub use config::{JicConfig, JicMode, SpareScope};
 use coordinator::{Choice, SearchParams, all_valid, improve, partitions, score, search, to_orders};
 
 /// Which coordinator mode produced the last movement orders.
@@ -86,6 +88,7 @@ pub struct JicBot {
     config: JicConfig,
     rng: Xoshiro256PlusPlus,
     memory: Memory,
+    model: model::OpponentModel,
     stats: DecisionStats,
 }
 
@@ -97,6 +100,7 @@ impl JicBot {
             config,
             rng,
             memory: Memory::default(),
+            model: model::OpponentModel::default(),
             stats: DecisionStats::default(),
         }
     }
@@ -104,6 +108,12 @@ impl JicBot {
     /// The configuration.
     pub fn config(&self) -> &JicConfig {
         &self.config
+    }
+
+    /// Whether the opponent model explains `p`'s observed play (only kept
+    /// while `spare_scope = "unmodelled"` and the spare rule is on).
+    pub fn models(&self, p: Power) -> bool {
+        self.model.modelled(p, self.config.model_match)
     }
 
     /// Facts about the last decision.
@@ -129,11 +139,11 @@ impl JicBot {
         start + d
     }
 
-    fn decide(&mut self, view: &GameView, budget: &Budget) -> Vec<Order> {
+    /// The orders for `view`, within the deadline counted from `start`.
+    fn decide(&mut self, view: &GameView, budget: &Budget, start: Instant) -> Vec<Order> {
         let Some(me) = view.me else {
             return Vec::new();
         };
-        let start = Instant::now();
         let deadline = self.deadline(budget, start);
         self.stats = DecisionStats::default();
         let board = Board::new(view, me, self.config.front_depth_cap);
@@ -430,7 +440,20 @@ impl JicBot {
         } else {
             cfg.spare_value
         };
-        strong::Spare::new((cfg.spare_centres, value), &view.map, &view.owners)
+        let mut spare = strong::Spare::new((cfg.spare_centres, value), &view.map, &view.owners);
+        if cfg.spare_scope == SpareScope::Unmodelled {
+            spare.exempt(|p| self.model.modelled(p, cfg.model_match));
+        }
+        spare
+    }
+
+    /// Whether the opponent model is needed: the spare rule is on and
+    /// limited to unmodelled powers.
+    fn models_opponents(&self) -> bool {
+        let cfg = &self.config;
+        cfg.mode == JicMode::Strong
+            && cfg.spare_centres > 0
+            && cfg.spare_scope == SpareScope::Unmodelled
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -576,8 +599,22 @@ impl JicBot {
 
 impl Player for JicBot {
     fn orders(&mut self, view: &GameView, budget: Budget) -> Vec<Order> {
+        // The opponent model's update counts against the decision deadline.
+        let start = Instant::now();
         self.record_history(view);
-        self.decide(view, &budget)
+        if let Some(me) = view.me
+            && self.models_opponents()
+        {
+            let seed = self.config.seed.rotate_left(29) ^ 0x6a1c;
+            self.model.update(me, self.config.model_samples, seed);
+        }
+        self.decide(view, &budget, start)
+    }
+
+    fn observe(&mut self, view: &GameView, orders: &[Order]) {
+        if self.models_opponents() {
+            self.model.observe(view, orders);
+        }
     }
 }
 
@@ -702,5 +739,61 @@ mod tests {
         // At the release they keep `spare_release_value` of their worth.
         assert_eq!(price(turkish, &view), 500);
         assert_eq!(price(turkish - 1, &view), 500);
+    }
+
+    #[test]
+    fn unmodelled_scope_spares_only_powers_dumbbot_does_not_explain() {
+        let mut g = game();
+        let map = g.map().clone();
+        let (tur, rus, aus) = (
+            map.power("TUR").unwrap(),
+            map.power("RUS").unwrap(),
+            map.power("AUS").unwrap(),
+        );
+        let mut jic = JicBot::new(
+            JicConfig {
+                spare_centres: 2,
+                spare_value: -1.0,
+                spare_scope: SpareScope::Unmodelled,
+                ..JicConfig::default()
+            },
+            0,
+        );
+        // Two years in which Russia plays DumbBot and everyone else holds.
+        let mut dumb = crate::bots::DumbBot::new(5);
+        while g.phase().year < 1903 {
+            let mut orders = Vec::new();
+            for p in (0..7).map(Power) {
+                let view = g.view(Some(p));
+                if !view.needs_orders(p) {
+                    continue;
+                }
+                orders.extend(if p == rus {
+                    dumb.orders(&view, budget(1000))
+                } else {
+                    view.units
+                        .iter()
+                        .filter(|u| u.power == p && view.phase.season.kind() == PhaseKind::Movement)
+                        .map(|u| Order::Hold(*u))
+                        .collect()
+                });
+            }
+            jic.observe(&g.view(None), &orders);
+            if g.phase().season.kind() == PhaseKind::Movement {
+                jic.model.update(tur, jic.config.model_samples, 0);
+            }
+            g.process(&orders).unwrap();
+        }
+        let mut view = g.view(Some(tur));
+        view.owners.retain(|_, p| *p == tur);
+        for (p, n) in [(rus, 1), (aus, 1)] {
+            for c in map.home_centres(p).take(n) {
+                view.owners.insert(c, p);
+            }
+        }
+        let spare = jic.spare(&view);
+        // Russia (modelled) is not spared; Austria (holding) is.
+        assert_eq!(spare.take(&mut spare.counter(), 1000, Some(rus)), 1000);
+        assert_eq!(spare.take(&mut spare.counter(), 1000, Some(aus)), -1000);
     }
 }

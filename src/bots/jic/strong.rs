@@ -34,8 +34,9 @@
 //! centres where our units reaching them are at least the enemies reaching
 //! them), so a small power defends its last centres ([`Shaping`]); with
 //! `spare_centres` > 0, a centre taken from a power beyond leaving it that
-//! many is worth `spare_value` of its price (negative: it costs), and a fall
-//! position that gives a solo earns `solo_value` (both off by default).
+//! many is worth `spare_value` of its price (negative: it costs; by default
+//! only for the powers DumbBot's policy does not explain, [`super::model`]),
+//! and a fall position that gives a solo earns `solo_value`.
 
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -512,6 +513,16 @@ impl Spare {
             })
             .collect();
         Spare { allowance, value }
+    }
+
+    /// Takes the powers `exempt` answers true for out of the rule: their
+    /// centres keep their full worth.
+    pub fn exempt(&mut self, exempt: impl Fn(Power) -> bool) {
+        for (i, a) in self.allowance.iter_mut().enumerate() {
+            if exempt(Power(i as u8)) {
+                *a = usize::MAX;
+            }
+        }
     }
 
     /// Take counters per former owner for one position (empty, so never
@@ -1321,6 +1332,10 @@ mod tests {
         // With its other centres back, Sevastopol is not Russia's last: full worth.
         let full = initial_ownership(&map);
         assert_eq!(gain(&off, &full), gain(&spare(&full), &full));
+        // A power exempt from the rule (a modelled one) is not spared.
+        let mut exempt = spare(&owners);
+        exempt.spare.exempt(|p| p == rus);
+        assert_eq!(gain(&off, &owners), gain(&exempt, &owners));
         // Neutral centres are never spared.
         let mut neutral = owners.clone();
         neutral.remove(&map.province("SEV").unwrap());
