@@ -12,9 +12,11 @@ use tablero::diplomacy::{GameView, Order, Phase, PhaseKind, Player, Power, UnitT
 
 /// Observations of a game: per `Player::observe` call, the phase and the
 /// powers whose orders came (`None` when the view was not an observer's).
+#[allow(dead_code)] // benches/diplomacy_games.rs shares this module, not the watcher
 pub type Seen = Arc<Mutex<Vec<(Option<Phase>, BTreeSet<Power>)>>>;
 
 /// Plays as `inner` and records what it observes in `seen`.
+#[allow(dead_code)] // benches/diplomacy_games.rs shares this module, not the watcher
 pub struct Watcher {
     pub inner: Box<dyn Player>,
     pub seen: Seen,
@@ -36,6 +38,7 @@ impl Player for Watcher {
 
 /// The movement-phase observations in `seen`; panics on a view that was not
 /// an observer's.
+#[allow(dead_code)] // benches/diplomacy_games.rs shares this module, not the watcher
 pub fn movement_observations(seen: &Seen) -> Vec<(Phase, BTreeSet<Power>)> {
     let seen = seen.lock().expect("observations");
     seen.iter()
