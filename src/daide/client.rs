@@ -133,6 +133,10 @@ pub enum ClientState {
     Closed,
 }
 
+/// Most `ORD` orders kept for one phase (a standard game has at most 34
+/// units; a repeated order is kept once).
+const MAX_OBSERVED: usize = 256;
+
 /// The sans-I/O client state machine.
 #[derive(Debug)]
 pub struct ClientSession {
@@ -247,7 +251,9 @@ impl ClientSession {
             return;
         };
         if phase_from_turn(r.turn) == view.phase
+            && self.seen.len() < MAX_OBSERVED
             && let Ok(order) = names.order(o)
+            && !self.seen.contains(&order)
         {
             self.seen.push(order);
         }
@@ -823,7 +829,8 @@ mod tests {
             "ORD (SPR 1901) ((AUS AMY BUD) MTO SER) (SUC)",
             "ORD (SPR 1901) ((AUS AMY VIE) HLD) (SUC)",
             "ORD (SPR 1901) ((ENG FLT LON) MTO NTH) (SUC)",
-            // Another turn's report and a malformed order are not kept.
+            // A repeat, another turn's report and a malformed order are not kept.
+            "ORD (SPR 1901) ((AUS AMY VIE) HLD) (SUC)",
             "ORD (FAL 1900) ((ENG FLT LON) HLD) (SUC)",
             "ORD (SPR 1901) ((ENG FLT LON) MTO XYZ) (SUC)",
         ] {
