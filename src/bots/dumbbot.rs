@@ -438,29 +438,15 @@ impl DumbBot {
         }
     }
 
-    /// Units in a random order: keys drawn in `0..RAND_MAX`, highest first
-    /// (equal keys keep insertion order).
-    fn random_queue(rng: &mut Xoshiro256PlusPlus, provinces: &[Province]) -> Vec<(i64, Province)> {
-        let mut q: Vec<(i64, Province)> = Vec::new();
-        for p in provinces {
-            let key = rand_no(rng, RAND_MAX);
-            queue_insert(&mut q, key, *p);
-        }
-        q
+    /// Restarts the random draws from `seed`, as [`DumbBot::new`] would,
+    /// keeping the cached coast graph.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     }
-}
 
-/// Inserts into a queue sorted by key, highest first, after equal keys.
-fn queue_insert(q: &mut Vec<(i64, Province)>, key: i64, p: Province) {
-    let pos = q.iter().position(|(k, _)| *k < key).unwrap_or(q.len());
-    q.insert(pos, (key, p));
-}
-
-impl Player for DumbBot {
-    fn orders(&mut self, view: &GameView, _budget: Budget) -> Vec<Order> {
-        let Some(me) = view.me else {
-            return Vec::new();
-        };
+    /// DumbBot's orders for `me` in `view`, whoever `view.me` is (for
+    /// sampling other powers' replies).
+    pub fn orders_as(&mut self, view: &GameView, me: Power) -> Vec<Order> {
         // The coast graph is cached per map (taken out of self while the RNG is used).
         let graph = match self.graph.take() {
             Some(g) if Arc::ptr_eq(&g.map, &view.map) => g,
@@ -490,6 +476,32 @@ impl Player for DumbBot {
         };
         self.graph = Some(graph);
         orders
+    }
+
+    /// Units in a random order: keys drawn in `0..RAND_MAX`, highest first
+    /// (equal keys keep insertion order).
+    fn random_queue(rng: &mut Xoshiro256PlusPlus, provinces: &[Province]) -> Vec<(i64, Province)> {
+        let mut q: Vec<(i64, Province)> = Vec::new();
+        for p in provinces {
+            let key = rand_no(rng, RAND_MAX);
+            queue_insert(&mut q, key, *p);
+        }
+        q
+    }
+}
+
+/// Inserts into a queue sorted by key, highest first, after equal keys.
+fn queue_insert(q: &mut Vec<(i64, Province)>, key: i64, p: Province) {
+    let pos = q.iter().position(|(k, _)| *k < key).unwrap_or(q.len());
+    q.insert(pos, (key, p));
+}
+
+impl Player for DumbBot {
+    fn orders(&mut self, view: &GameView, _budget: Budget) -> Vec<Order> {
+        match view.me {
+            Some(me) => self.orders_as(view, me),
+            None => Vec::new(),
+        }
     }
 }
 

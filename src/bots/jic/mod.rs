@@ -110,12 +110,6 @@ impl JicBot {
         &self.config
     }
 
-    /// Whether the opponent model explains `p`'s observed play (only kept
-    /// while `spare_scope = "unmodelled"` and the spare rule is on).
-    pub fn models(&self, p: Power) -> bool {
-        self.model.modelled(p, self.config.model_match)
-    }
-
     /// Facts about the last decision.
     pub fn last_stats(&self) -> &DecisionStats {
         &self.stats

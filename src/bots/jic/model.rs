@@ -14,9 +14,8 @@
 //! 0.89–1.00 of the time, JIC seats 0.34–0.54.
 
 use crate::bots::DumbBot;
-use crate::budget::{Budget, CancelFlag};
+use crate::diplomacy::GameView;
 use crate::diplomacy::model::{Order, PhaseKind, Power, Season};
-use crate::diplomacy::{GameView, Player};
 
 /// Orders seen before a power may count as modelled.
 pub const MIN_ORDERS: u32 = 8;
@@ -48,22 +47,20 @@ impl OpponentModel {
         self.matched.resize(n, 0);
         let season = u64::from(view.phase.season == Season::Fall);
         let phase = (view.phase.year as u64) << 1 | season;
+        let mut bot = DumbBot::new(seed);
         for p in (0..n as u8).map(Power).filter(|p| *p != me) {
             let units: Vec<_> = view.units.iter().filter(|u| u.power == p).collect();
             if units.is_empty() {
                 continue;
             }
-            let mut as_p = view.clone();
-            as_p.me = Some(p);
             let mut given: Vec<Order> = Vec::new();
             for s in 0..samples as u64 {
-                let mut bot = DumbBot::new(seed ^ (phase << 16 | u64::from(p.0) << 8 | s));
-                given.extend(bot.orders(&as_p, Budget::new(far(), CancelFlag::new())));
+                bot.reseed(seed ^ (phase << 16 | u64::from(p.0) << 8 | s));
+                given.extend(bot.orders_as(&view, p));
             }
             for u in units {
-                let of = |os: &[Order]| os.iter().find(|o| o.unit() == Some(u)).cloned();
-                let actual = of(&orders).unwrap_or(Order::Hold(*u));
-                let hit = given.contains(&actual);
+                let actual = orders.iter().find(|o| o.unit() == Some(u)).cloned();
+                let hit = given.contains(&actual.unwrap_or(Order::Hold(*u)));
                 self.seen[p.0 as usize] += 1;
                 self.matched[p.0 as usize] += u32::from(hit);
             }
@@ -81,11 +78,6 @@ impl OpponentModel {
             _ => false,
         }
     }
-}
-
-/// A deadline DumbBot never looks at.
-fn far() -> std::time::Instant {
-    std::time::Instant::now() + std::time::Duration::from_secs(3600)
 }
 
 #[cfg(test)]
@@ -118,8 +110,8 @@ mod tests {
     fn dumbbots_are_modelled_and_holders_are_not() {
         let mut bots: Vec<DumbBot> = (0..7).map(|s| DumbBot::new(100 + s)).collect();
         let model = watch(2, |view| {
-            let me = view.me.map_or(0, |p| p.0 as usize);
-            bots[me].orders(view, Budget::new(far(), CancelFlag::new()))
+            let me = view.me.unwrap_or(Power(0));
+            bots[me.0 as usize].orders_as(view, me)
         });
         for p in (1..7).map(Power) {
             assert!(model.modelled(p, 0.7), "{p:?} {model:?}");

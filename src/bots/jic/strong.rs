@@ -46,11 +46,10 @@ use std::time::Instant;
 
 use super::agent::{Board, actions};
 use crate::bots::DumbBot;
-use crate::budget::{Budget, CancelFlag};
+use crate::diplomacy::GameView;
 use crate::diplomacy::judge::{Rules, adjudicate_movement};
 use crate::diplomacy::map::Map;
 use crate::diplomacy::model::{Location, Order, Power, Province, Season, Unit, UnitType};
-use crate::diplomacy::{GameView, Player};
 
 /// What the adjudicated evaluation may still spend: adjudicator runs (the
 /// count budget, `u64::MAX` when unlimited) and time.
@@ -138,13 +137,7 @@ pub fn mixed_samples(
                     cut = true;
                     break;
                 }
-                let mut v = view.clone();
-                v.me = Some(*p);
-                let far = Budget::new(
-                    Instant::now() + std::time::Duration::from_secs(3600),
-                    CancelFlag::new(),
-                );
-                orders.extend(dumb.orders(&v, far));
+                orders.extend(dumb.orders_as(view, *p));
             }
             if !cut {
                 out.push(orders);
