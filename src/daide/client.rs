@@ -14,6 +14,12 @@
 //!   when the power has something to order, [`ClientEvent::OrdersNeeded`];
 //! - orders go out as **one complete `SUB` followed by `GOF`** (works with
 //!   servers where a SUB replaces the whole order set and that wait for GOF);
+//!   the player's set is completed (holds, disbands, waives, removals when
+//!   none is given), so a bare `GOF` is never relied on;
+//! - a `GOF` the server has not answered (`YES`/`REJ (GOF)`) when a later
+//!   `NOW` arrives was read after the server moved on: it is retracted with
+//!   `NOT (GOF)` at once, so readiness never leaks into a later turn
+//!   (`protocols/daide.md`, "Turn readiness");
 //! - a `THX` other than `MBV` replaces that order with a hold / disband / is
 //!   dropped (builds become waives); after the `MIS` that ends the THX batch
 //!   the corrected set is sent again, once;
@@ -156,6 +162,10 @@ pub struct ClientSession {
     resubmit: bool,
     /// Orders reported by `ORD` for the phase of `view`.
     seen: Vec<Order>,
+    /// `GOF`s sent that the server has not answered (`YES`/`REJ (GOF)`) yet.
+    unanswered_gofs: u32,
+    /// Answers still to come for `GOF`s already retracted with `NOT (GOF)`.
+    stale_answers: u32,
 }
 
 impl ClientSession {
@@ -177,6 +187,8 @@ impl ClientSession {
             submitted: Vec::new(),
             resubmit: false,
             seen: Vec::new(),
+            unanswered_gofs: 0,
+            stale_answers: 0,
         }
     }
 
@@ -343,6 +355,7 @@ impl ClientSession {
             }
             Message::Now(Some(pos)) => {
                 out.extend(self.take_observed());
+                out.extend(self.retract_stale_gof());
                 self.deadline = None;
                 self.submitted.clear();
                 self.resubmit = false;
@@ -396,6 +409,15 @@ impl ClientSession {
             Message::Off => {
                 self.state = ClientState::Closed;
                 out.push(ClientEvent::Off);
+            }
+            Message::Yes(inner) | Message::Rej(inner)
+                if matches!(*inner, Parsed::Ok(Message::Gof)) =>
+            {
+                if self.stale_answers > 0 {
+                    self.stale_answers -= 1;
+                } else {
+                    self.unanswered_gofs = self.unanswered_gofs.saturating_sub(1);
+                }
             }
             Message::Rej(inner) => match *inner {
                 Parsed::Ok(m @ (Message::Nme { .. } | Message::Iam { .. })) => {
@@ -515,20 +537,81 @@ impl ClientSession {
             out.push(ClientEvent::Send(Message::Sub { turn: None, orders }));
         }
         out.push(ClientEvent::Send(Message::Gof));
+        self.unanswered_gofs = self.unanswered_gofs.saturating_add(1);
         out
+    }
+
+    /// A `NOW` arrived while `GOF`s are unanswered: the server read them
+    /// after it had sent this `NOW` (it answers a `GOF` when it reads it), so
+    /// they were sent for an earlier turn and a server that takes them would
+    /// count them for this one or a later one. `NOT (GOF)`, which follows
+    /// them on the connection, cancels them wherever they land; this turn's
+    /// `SUB` and `GOF` come after it.
+    fn retract_stale_gof(&mut self) -> Option<ClientEvent> {
+        if self.unanswered_gofs == 0 {
+            return None;
+        }
+        self.stale_answers = self.stale_answers.saturating_add(self.unanswered_gofs);
+        self.unanswered_gofs = 0;
+        Some(ClientEvent::Send(Message::Not(Box::new(Parsed::Ok(
+            Message::Gof,
+        )))))
+    }
+
+    /// Completes the player's orders so that a `SUB` always goes out: own
+    /// units without an order hold (movement) or disband (retreats), unused
+    /// builds are waived, and when no removal was given the first units of
+    /// the position are removed.
+    fn complete(view: &GameView, mut orders: Vec<Order>) -> Vec<Order> {
+        let Some(me) = view.me else {
+            return orders;
+        };
+        let unordered = |orders: &[Order], u: &crate::diplomacy::Unit| {
+            !orders.iter().any(|o| o.unit() == Some(u))
+        };
+        match view.phase.season.kind() {
+            PhaseKind::Movement => {
+                for u in view.units.iter().filter(|u| u.power == me) {
+                    if unordered(&orders, u) {
+                        orders.push(Order::Hold(*u));
+                    }
+                }
+            }
+            PhaseKind::Retreat => {
+                for d in view.dislodged.iter().filter(|d| d.unit.power == me) {
+                    if unordered(&orders, &d.unit) {
+                        orders.push(Order::Disband(d.unit));
+                    }
+                }
+            }
+            PhaseKind::Adjustment => {
+                let delta = view.adjustment(me);
+                let given = orders.len() as i32;
+                if delta > 0 {
+                    orders.extend((given..delta).map(|_| Order::Waive(me)));
+                } else if delta < 0 && orders.is_empty() {
+                    let own = view.units.iter().filter(|u| u.power == me);
+                    orders.extend(
+                        own.take(delta.unsigned_abs() as usize)
+                            .map(|u| Order::Remove(*u)),
+                    );
+                }
+            }
+        }
+        orders
     }
 
     /// Submits the player's orders for `phase` (ignored if the game has moved on).
     pub fn submit(&mut self, phase: Phase, orders: Vec<Order>) -> Vec<ClientEvent> {
-        match &self.view {
-            Some(v) if v.phase == phase => {}
+        let view = match &self.view {
+            Some(v) if v.phase == phase => v,
             _ => {
                 return vec![ClientEvent::Notice(format!(
                     "late orders for {phase} dropped"
                 ))];
             }
-        }
-        self.submitted = orders;
+        };
+        self.submitted = Self::complete(view, orders);
         self.resubmit = false;
         self.send_orders()
     }
@@ -817,6 +900,89 @@ mod tests {
             season: crate::diplomacy::Season::Spring,
         };
         assert!(sends(&s.submit(old, vec![])).is_empty());
+    }
+
+    fn orders_needed(ev: &[ClientEvent]) -> Option<GameView> {
+        ev.iter().find_map(|e| match e {
+            ClientEvent::OrdersNeeded(v) => Some(v.clone()),
+            _ => None,
+        })
+    }
+
+    /// Issue 20's sequence seen by AUS: its F1901 `SUB` completes the turn,
+    /// the server reads the `GOF` after it two turns on, in S1902.
+    #[test]
+    fn a_gof_answered_after_a_later_now_is_retracted() {
+        let mut s = joined();
+        let units = "(AUS AMY BUD) (AUS AMY VIE) (AUS FLT TRI) (GER AMY KIE)";
+        let ev = s.handle(server(&format!("NOW (FAL 1901) {units}")));
+        let view = orders_needed(&ev).unwrap();
+        assert_eq!(
+            sends(&s.submit(view.phase, vec![])),
+            [
+                "SUB ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD) ((AUS FLT TRI) HLD)",
+                "GOF"
+            ]
+        );
+        for m in [
+            "THX ((AUS AMY BUD) HLD) (MBV)",
+            "THX ((AUS AMY VIE) HLD) (MBV)",
+            "THX ((AUS FLT TRI) HLD) (MBV)",
+            "MIS",
+            "ORD (FAL 1901) ((AUS AMY BUD) HLD) (SUC)",
+            "SCO (AUS BUD TRI VIE) (GER BER DEN KIE MUN)",
+        ] {
+            assert!(sends(&s.handle(server(m))).is_empty(), "{m}");
+        }
+        // The turn moved on before the GOF was answered: retract it at once.
+        let ev = s.handle(server(&format!("NOW (WIN 1901) {units}")));
+        assert_eq!(sends(&ev), ["NOT (GOF)"]);
+        assert!(orders_needed(&ev).is_none(), "AUS has nothing to adjust");
+        // Only GER builds; the NOW of S1902 comes before the stale GOF's answer.
+        let units = format!("{units} (GER AMY BER)");
+        let ev = s.handle(server(&format!("NOW (SPR 1902) {units}")));
+        assert!(sends(&ev).is_empty(), "retracted once: {ev:?}");
+        let view = orders_needed(&ev).unwrap();
+        assert!(sends(&s.handle(server("YES (GOF)"))).is_empty());
+        assert!(sends(&s.handle(server("YES (NOT (GOF))"))).is_empty());
+        assert_eq!(sends(&s.submit(view.phase, vec![])).len(), 2);
+        // This turn's GOF is answered before the next NOW: nothing to retract.
+        s.handle(server("YES (GOF)"));
+        let ev = s.handle(server(&format!("NOW (FAL 1902) {units}")));
+        assert_eq!(sends(&ev), Vec::<String>::new());
+        // REJ (GOF), as tablero's server answers a stale GOF, is an answer too.
+        let view = orders_needed(&ev).unwrap();
+        s.submit(view.phase, vec![]);
+        s.handle(server("REJ (GOF)"));
+        let ev = s.handle(server(&format!("NOW (WIN 1902) {units}")));
+        assert!(sends(&ev).is_empty());
+    }
+
+    #[test]
+    fn missing_orders_are_completed_so_that_a_sub_always_goes_out() {
+        let mut s = joined();
+        s.handle(server("SCO (AUS BUD TRI VIE SER)"));
+        let ev = s.handle(server("NOW (WIN 1901) (AUS AMY BUD) (AUS AMY VIE)"));
+        let view = orders_needed(&ev).unwrap();
+        assert_eq!(
+            sends(&s.submit(view.phase, vec![])),
+            ["SUB (AUS WVE) (AUS WVE)", "GOF"]
+        );
+        s.handle(server("SCO (AUS BUD)"));
+        let ev = s.handle(server("NOW (WIN 1902) (AUS AMY BUD) (AUS AMY VIE)"));
+        let view = orders_needed(&ev).unwrap();
+        assert_eq!(
+            sends(&s.submit(view.phase, vec![])),
+            ["SUB ((AUS AMY BUD) REM)", "GOF"]
+        );
+        let ev = s.handle(server(
+            "NOW (SUM 1903) (AUS AMY SER) (AUS AMY BUD MRT (VIE GAL))",
+        ));
+        let view = orders_needed(&ev).unwrap();
+        assert_eq!(
+            sends(&s.submit(view.phase, vec![])),
+            ["SUB ((AUS AMY BUD) DSB)", "GOF"]
+        );
     }
 
     #[test]

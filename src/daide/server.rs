@@ -22,12 +22,14 @@
 //!   for the same unit; then `MIS` lists what is still missing. A `SUB` naming
 //!   another turn is refused with `REJ`. `NOT (SUB)` / `NOT (SUB (order))`
 //!   cancel;
-//! - a phase is processed when every power that must order is ready (sent
-//!   `GOF`, or has a complete order set and did not send `NOT (GOF)`, or has
-//!   no connection), or when the deadline passes. A phase processed on a
-//!   seat's complete orders before its `GOF` arrived makes the seat's first
-//!   `GOF` of the next phase, if it precedes any `SUB`, a trailing one that
-//!   does not count (clients send `SUB` then `GOF`); Then `ORD` for every unit of
+//! - a phase is processed when every power that must order is ready, or
+//!   when the deadline passes. Ready: nothing to order, no connection, or a
+//!   `SUB` for this turn
+//!   followed by `GOF`, or a complete order set without `NOT (GOF)`. A `GOF`
+//!   before the seat's first `SUB` of the turn is answered `REJ (GOF)` and
+//!   does not count: it was sent for an earlier turn (a turn processed on a
+//!   seat's complete `SUB` moves on before the `GOF` the client sent after
+//!   it is read). Then `ORD` for every unit of
 //!   every power (unordered units hold, missing retreats disband, civil
 //!   disorder removals and waives are reported), `SCO` after the fall and the
 //!   adjustments, `NOW`, `TME`;
@@ -141,11 +143,13 @@ struct Seat {
     passcode: i16,
     accepted_map: bool,
     orders: Vec<Order>,
+    /// A `SUB` for the current turn has come from this seat (even one whose
+    /// orders were all refused). Only then does a `GOF` count: a `GOF` that
+    /// precedes the seat's first `SUB` of a turn was sent for an earlier turn
+    /// (clients send `SUB` then `GOF`, and a turn processed on the `SUB`
+    /// moves on before that `GOF` is read) or carries no orders at all.
+    submitted: bool,
     gof: bool,
-    /// The last phase was processed on this seat's complete orders before
-    /// its `GOF` came: the first `GOF` of this phase, if it comes before any
-    /// `SUB`, is that trailing one and does not count.
-    trailing_gof: bool,
     not_gof: bool,
     drw: bool,
     out_year: Option<i16>,
@@ -232,8 +236,8 @@ impl ServerGame {
                 passcode: rand::Rng::gen_range(&mut rng, 1..8000),
                 accepted_map: false,
                 orders: Vec::new(),
+                submitted: false,
                 gof: false,
-                trailing_gof: false,
                 not_gof: false,
                 drw: false,
                 out_year: None,
@@ -641,7 +645,7 @@ impl ServerGame {
                     out.push(Output::Send(id, rej(Message::Sub { turn, orders })));
                     return out;
                 }
-                self.seats[i].trailing_gof = false;
+                self.seats[i].submitted = true;
                 for o in orders {
                     let note = self.accept_order(i, &o);
                     out.push(Output::Send(id, Message::Thx { order: o, note }));
@@ -692,15 +696,15 @@ impl ServerGame {
                 other => out.push(Output::Send(id, rej(Message::Not(Box::new(other))))),
             },
             (Role::Player(i), Message::Gof) if self.started => {
-                if self.seats[i].trailing_gof {
-                    // Belongs to the phase already processed.
-                    self.seats[i].trailing_gof = false;
-                } else {
+                if self.seats[i].submitted {
                     self.seats[i].gof = true;
+                    self.seats[i].not_gof = false;
+                    out.push(Output::Send(id, yes(Message::Gof)));
+                    self.maybe_process(&mut out);
+                } else {
+                    // Sent for an earlier turn, or without orders: never counts.
+                    out.push(Output::Send(id, rej(Message::Gof)));
                 }
-                self.seats[i].not_gof = false;
-                out.push(Output::Send(id, yes(Message::Gof)));
-                self.maybe_process(&mut out);
             }
             (Role::Player(i), Message::Drw(p))
                 if p.is_empty() && self.started && self.ending.is_none() =>
@@ -768,12 +772,15 @@ impl ServerGame {
         }
     }
 
+    /// A seat is ready when it has nothing to order, has no connection, or
+    /// has sent a `SUB` for this turn and then either `GOF` or a complete
+    /// order set (without `NOT (GOF)`). A connected seat that must order and
+    /// has sent no `SUB` this turn is never ready.
     fn ready(&self, seat: &Seat) -> bool {
         let view = self.game.view(Some(seat.power));
         !view.needs_orders(seat.power)
             || seat.client.is_none()
-            || seat.gof
-            || (!seat.not_gof && self.orders_complete(seat))
+            || (seat.submitted && (seat.gof || (!seat.not_gof && self.orders_complete(seat))))
     }
 
     fn maybe_process(&mut self, out: &mut Vec<Output>) {
@@ -936,7 +943,7 @@ impl ServerGame {
         let mut hist = ords.clone();
         self.last_ord = ords;
         for s in &mut self.seats {
-            s.trailing_gof = s.client.is_some() && !s.gof && !s.not_gof && !s.orders.is_empty();
+            s.submitted = false;
             s.orders.clear();
             s.gof = false;
             s.not_gof = false;
@@ -1353,45 +1360,58 @@ mod tests {
         (g, last)
     }
 
+    /// `SUB` with a hold for every unit of the power played by `id`.
+    fn holds(g: &ServerGame, id: ClientId) -> String {
+        let seat = g.seats.iter().find(|s| s.client == Some(id)).unwrap();
+        let map = &g.config().map;
+        let pw = map.power_name(seat.power).unwrap().to_string();
+        let orders: Vec<String> = g
+            .game()
+            .units()
+            .iter()
+            .filter(|u| u.power == seat.power)
+            .map(|u| {
+                let kind = if u.kind == crate::diplomacy::UnitType::Army {
+                    "AMY"
+                } else {
+                    "FLT"
+                };
+                let prov = map.name(u.location.province);
+                let at = match u.location.coast {
+                    Some(_) => format!("({prov} SCS)"),
+                    None => prov.to_string(),
+                };
+                format!("(({pw} {kind} {at}) HLD)")
+            })
+            .collect();
+        format!("SUB {}", orders.join(" "))
+    }
+
+    /// The client playing `power`.
+    fn client_of(g: &ServerGame, power: &str) -> ClientId {
+        let p = g.config().map.power(power).unwrap();
+        g.seats
+            .iter()
+            .find(|s| s.power == p)
+            .unwrap()
+            .client
+            .unwrap()
+    }
+
     #[test]
     fn a_gof_trailing_the_last_sub_does_not_leak_into_the_next_phase() {
         let (mut g, _) = full_game(ServerConfig::standard(2));
-        let holds = |g: &ServerGame, id: ClientId| {
-            let seat = g.seats.iter().find(|s| s.client == Some(id)).unwrap();
-            let map = &g.config().map;
-            let pw = map.power_name(seat.power).unwrap().to_string();
-            let orders: Vec<String> = g
-                .game()
-                .units()
-                .iter()
-                .filter(|u| u.power == seat.power)
-                .map(|u| {
-                    let kind = if u.kind == crate::diplomacy::UnitType::Army {
-                        "AMY"
-                    } else {
-                        "FLT"
-                    };
-                    let prov = map.name(u.location.province);
-                    let at = match u.location.coast {
-                        Some(_) => format!("({prov} SCS)"),
-                        None => prov.to_string(),
-                    };
-                    format!("(({pw} {kind} {at}) HLD)")
-                })
-                .collect();
-            format!("SUB {}", orders.join(" "))
-        };
         for id in 1..=6 {
-            let sub = holds(&g, id);
-            g.handle(id, &msg(&sub));
+            g.handle(id, &msg(&holds(&g, id)));
             g.handle(id, &msg("GOF"));
         }
-        let sub = holds(&g, 7);
-        g.handle(7, &msg(&sub));
+        g.handle(7, &msg(&holds(&g, 7)));
         assert_eq!(g.game().phase().to_string(), "F1901M");
-        // Seat 7's GOF for the spring arrives now; the others only say GOF.
-        g.handle(7, &msg("GOF"));
+        // Seat 7's GOF for the spring arrives now: refused, it counts for nothing.
+        let out = g.handle(7, &msg("GOF"));
+        assert_eq!(sent_to(&out, 7), ["REJ (GOF)"]);
         for id in 1..=6 {
+            g.handle(id, &msg(&holds(&g, id)));
             g.handle(id, &msg("GOF"));
         }
         assert_eq!(
@@ -1399,8 +1419,84 @@ mod tests {
             "F1901M",
             "seat 7 has not ordered"
         );
-        let sub = holds(&g, 7);
-        g.handle(7, &msg(&sub));
+        g.handle(7, &msg(&holds(&g, 7)));
+        assert_eq!(g.game().phase().to_string(), "S1902M");
+    }
+
+    /// Issue 20's reproduction: AUS's `GOF` for F1901 arrives two turns
+    /// late, after a winter in which AUS had nothing to order.
+    #[test]
+    fn a_stale_gof_never_readies_a_power_that_has_not_ordered() {
+        let (mut g, _) = full_game(ServerConfig::standard(2));
+        let aus = client_of(&g, "AUS");
+        let ger = client_of(&g, "GER");
+        let others: Vec<ClientId> = (1..=7).filter(|id| *id != aus).collect();
+        for id in 1..=7 {
+            let sub = if id == ger {
+                "SUB ((GER FLT KIE) MTO DEN) ((GER AMY BER) HLD) ((GER AMY MUN) HLD)".to_string()
+            } else {
+                holds(&g, id)
+            };
+            g.handle(id, &msg(&sub));
+            g.handle(id, &msg("GOF"));
+        }
+        assert_eq!(g.game().phase().to_string(), "F1901M");
+        // F1901: all hold; AUS submits last, its complete SUB processes the turn.
+        for &id in &others {
+            g.handle(id, &msg(&holds(&g, id)));
+            g.handle(id, &msg("GOF"));
+        }
+        g.handle(aus, &msg(&holds(&g, aus)));
+        assert_eq!(g.game().phase().to_string(), "W1901A");
+        // W1901: only GER builds, at once.
+        g.handle(ger, &msg("SUB ((GER AMY KIE) BLD)"));
+        assert_eq!(g.game().phase().to_string(), "S1902M");
+        // AUS's GOF sent after its F1901 SUB arrives only now.
+        assert_eq!(sent_to(&g.handle(aus, &msg("GOF")), aus), ["REJ (GOF)"]);
+        for &id in &others {
+            g.handle(id, &msg(&holds(&g, id)));
+            g.handle(id, &msg("GOF"));
+        }
+        assert_eq!(
+            g.game().phase().to_string(),
+            "S1902M",
+            "AUS, connected and with units, has sent nothing for S1902"
+        );
+        let out = g.handle(aus, &msg(&holds(&g, aus)));
+        assert!(
+            sent_to(&out, aus)
+                .iter()
+                .any(|m| m.starts_with("NOW (FAL 1902)"))
+        );
+    }
+
+    #[test]
+    fn a_gof_counts_only_after_a_sub_of_the_same_turn() {
+        let (mut g, _) = full_game(ServerConfig::standard(7));
+        // GOF alone: refused, not ready.
+        for id in 1..=7 {
+            assert_eq!(sent_to(&g.handle(id, &msg("GOF")), id), ["REJ (GOF)"]);
+        }
+        assert_eq!(g.game().phase().to_string(), "S1901M");
+        // An incomplete SUB, then GOF: ready (the rest holds).
+        for id in 1..=7 {
+            let sub = holds(&g, id);
+            let first = sub.split(") (").next().unwrap().to_string() + ")";
+            g.handle(id, &msg(&first));
+            assert_eq!(sent_to(&g.handle(id, &msg("GOF")), id)[0], "YES (GOF)");
+        }
+        assert_eq!(g.game().phase().to_string(), "F1901M");
+        // A complete SUB with NOT (GOF) waits for the GOF.
+        for id in 1..=7 {
+            g.handle(id, &msg("NOT (GOF)"));
+            g.handle(id, &msg(&holds(&g, id)));
+        }
+        assert_eq!(g.game().phase().to_string(), "F1901M");
+        g.handle(1, &msg("GOF"));
+        assert_eq!(g.game().phase().to_string(), "F1901M");
+        for id in 2..=7 {
+            g.handle(id, &msg("GOF"));
+        }
         assert_eq!(g.game().phase().to_string(), "S1902M");
     }
 
@@ -1456,12 +1552,13 @@ mod tests {
         assert!(sent_to(&out, id)[0].starts_with("REJ (SUB (FAL 1901)"));
         let out = g.handle(id, &msg("SUB ((AUS AMY VIE) HLD)"));
         assert_eq!(sent_to(&out, id), ["THX ((AUS AMY VIE) HLD) (MBV)", "MIS"]);
-        // Everyone else says GOF without orders: the phase is processed.
+        // Everyone else submits holds and says GOF: the phase is processed.
         let mut out = Vec::new();
         for s in 0..7 {
             if s != i {
                 let c = g.seats[s].client.unwrap();
-                out = g.handle(c, &msg("GOF"));
+                // Complete: the last one processes the phase.
+                out = g.handle(c, &msg(&holds(&g, c)));
             }
         }
         let to_aus = sent_to(&out, id);
@@ -1492,12 +1589,13 @@ mod tests {
         let out = g.disconnect(7);
         assert!(sent_to(&out, 1).iter().any(|s| s.starts_with("CCD (")));
         for id in 1..=6 {
+            g.handle(id, &msg(&holds(&g, id)));
             g.handle(id, &msg("GOF"));
         }
         assert_eq!(g.game().phase().to_string(), "F1901M");
         let mut out = Vec::new();
         for id in 1..=6 {
-            out = g.handle(id, &msg("GOF"));
+            out = g.handle(id, &msg(&holds(&g, id)));
         }
         // Year cap 1901: after the fall the game ends in a draw.
         let to1 = sent_to(&out, 1);
@@ -1543,7 +1641,7 @@ mod tests {
             ["YES (OBS)", "MAP ('standard')"]
         );
         // Not yet accepted: no game traffic.
-        let out = g.handle(1, &msg("GOF"));
+        let out = g.handle(1, &msg(&holds(&g, 1)));
         assert!(sent_to(&out, 20).is_empty());
         let got = sent_to(&g.handle(20, &msg("YES (MAP ('standard'))")), 20);
         assert!(
@@ -1552,7 +1650,7 @@ mod tests {
         );
         let mut out = Vec::new();
         for id in 2..=7 {
-            out = g.handle(id, &msg("GOF"));
+            out = g.handle(id, &msg(&holds(&g, id)));
         }
         assert!(
             sent_to(&out, 20)
@@ -1570,6 +1668,7 @@ mod tests {
         let (mut g, first) = full_game(cfg);
         assert!(first.iter().any(|m| m == "TME (10)"), "{first:?}");
         for id in 1..=6 {
+            g.handle(id, &msg(&holds(&g, id)));
             g.handle(id, &msg("GOF"));
         }
         let out = g.deadline_expired();
