@@ -192,9 +192,17 @@ struct MatchArgs {
     /// Swap colours every other game.
     #[arg(long)]
     alternate: bool,
-    /// Seconds per move (time_settings 0 T 1); slower moves lose on time.
-    #[arg(long)]
+    /// Seconds per move: the same as --clock 0+T/1.
+    #[arg(long, conflicts_with = "clock")]
     time: Option<f64>,
+    /// The clock both engines play under, kept by tablero as referee: MAIN seconds of sudden
+    /// death (e.g. 60) or MAIN+PERIOD/STONES Canadian overtime (e.g. 300+30/10). Both engines
+    /// get `time_settings` and, before every genmove, `time_left`; running out loses on time.
+    #[arg(long, value_name = "SPEC")]
+    clock: Option<tablero::tournament::referee_clock::ClockSpec>,
+    /// Seconds of lateness forgiven on every move (process and pipe delays).
+    #[arg(long, default_value_t = 2.0)]
+    lag: f64,
     /// Write one SGF file per game into this folder.
     #[arg(long, value_name = "DIR")]
     sgf_dir: Option<PathBuf>,
@@ -596,10 +604,21 @@ fn run_match(args: MatchArgs) -> ExitCode {
         );
         return ExitCode::from(EXIT_USAGE);
     }
-    if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0)) || !args.komi.is_finite() {
-        eprintln!("tablero: --time must be > 0 and --komi a number");
+    let valid_lag = args.lag.is_finite() && args.lag >= 0.0;
+    if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0))
+        || !args.komi.is_finite()
+        || !valid_lag
+    {
+        eprintln!("tablero: --time must be > 0, --lag >= 0 and --komi a number");
         return ExitCode::from(EXIT_USAGE);
     }
+    let per_move = args
+        .time
+        .map(|t| tablero::tournament::referee_clock::ClockSpec {
+            main: std::time::Duration::ZERO,
+            period: std::time::Duration::from_secs_f64(t),
+            stones: 1,
+        });
     let mut opts = tablero::tournament::go_match::MatchOptions::new(
         &args.black,
         &args.white,
@@ -609,7 +628,8 @@ fn run_match(args: MatchArgs) -> ExitCode {
     );
     opts.referee = args.referee;
     opts.alternate = args.alternate;
-    opts.time_per_move = args.time;
+    opts.clock = args.clock.or(per_move);
+    opts.lag = args.lag;
     opts.sgf_dir = args.sgf_dir;
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()

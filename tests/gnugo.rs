@@ -34,7 +34,7 @@ async fn full_games_against_gnugo_agree_on_the_score() {
         6,
     );
     opts.alternate = true;
-    opts.time_per_move = Some(10.0);
+    opts.clock = Some("0+10/1".parse().expect("clock"));
     let sgf = tempfile::tempdir().expect("temp dir");
     opts.sgf_dir = Some(sgf.path().to_path_buf());
     let summary = run_match(&opts).await;

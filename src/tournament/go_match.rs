@@ -7,6 +7,7 @@
 //! compared), else by Tromp-Taylor counting.
 
 use super::gtp_client::{ClientError, GtpClient};
+use super::referee_clock::{ClockSpec, RefereeClock};
 use super::stats::wilson95;
 use crate::go::game::{Game, KoRule, Rules, Scoring};
 use crate::go::scoring::score;
@@ -25,9 +26,11 @@ pub struct MatchOptions {
     pub games: usize,
     /// Swap colours every other game.
     pub alternate: bool,
-    /// Seconds per move, sent as `time_settings 0 T 1`; a move later than T + `lag` loses.
-    pub time_per_move: Option<f64>,
-    /// Grace added to every move's deadline.
+    /// The clock both engines play under, kept by the referee: `time_settings` at the start,
+    /// `time_left` before every `genmove`, and a side whose time runs out (by more than `lag`)
+    /// loses on time. Without one, every move may take up to a minute.
+    pub clock: Option<ClockSpec>,
+    /// Grace, in seconds, the referee forgives on every move (process and pipe delays).
     pub lag: f64,
     pub sgf_dir: Option<PathBuf>,
     /// Moves after which a game is stopped and counted as it stands.
@@ -44,7 +47,7 @@ impl MatchOptions {
             komi,
             games,
             alternate: false,
-            time_per_move: None,
+            clock: None,
             lag: 2.0,
             sgf_dir: None,
             max_moves: 3 * size * size + 50,
@@ -82,7 +85,11 @@ pub struct GameRecord {
     pub fault: Option<String>,
     /// Thinking seconds per engine (wall clock of genmove).
     pub seconds: [f64; 2],
+    /// The longest single move per engine, wall clock.
+    pub max_move_seconds: [f64; 2],
     pub genmoves: [usize; 2],
+    /// Under a clock: seconds left at the end on Black's and White's clock.
+    pub time_left_seconds: [Option<f64>; 2],
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -94,7 +101,11 @@ pub struct EngineSummary {
     pub win_rate: f64,
     pub wilson95: [f64; 2],
     pub seconds_per_move: f64,
+    /// The longest single move over the match.
+    pub max_move_seconds: f64,
     pub faults: usize,
+    /// Games lost on time (a subset of `faults`).
+    pub time_losses: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -147,10 +158,9 @@ async fn setup(client: &mut GtpClient, opts: &MatchOptions) -> Result<(), Client
     client.send(&format!("boardsize {}", opts.size), t).await?;
     client.send("clear_board", t).await?;
     client.send(&format!("komi {}", opts.komi), t).await?;
-    if let Some(tpm) = opts.time_per_move {
-        let secs = tpm.ceil().max(1.0) as u64;
-        // Canadian overtime of T seconds per stone, no main time. Engines may not list it.
-        let _ = client.send(&format!("time_settings 0 {secs} 1"), t).await;
+    if let Some(clock) = opts.clock {
+        // Engines without time control may refuse it; the referee's clock applies all the same.
+        let _ = client.send(&clock.time_settings(), t).await;
     }
     Ok(())
 }
@@ -175,7 +185,9 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
         referee_score: None,
         fault: None,
         seconds: [0.0; 2],
+        max_move_seconds: [0.0; 2],
         genmoves: [0; 2],
+        time_left_seconds: [None; 2],
     };
     let mut game = match Game::new(opts.size, rules) {
         Ok(g) => g,
@@ -214,7 +226,9 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
         }
         seats.push(Seat { client, engine: e });
     }
-    let move_timeout = Duration::from_secs_f64(opts.time_per_move.unwrap_or(60.0) + opts.lag);
+    let mut clock = opts
+        .clock
+        .map(|spec| RefereeClock::new(spec, Duration::from_secs_f64(opts.lag)));
     let mut color = Color::Black;
     let mut end = EndReason::Score;
     let mut resigned: Option<Color> = None;
@@ -227,42 +241,17 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
             break;
         }
         let me = color.index();
-        let started = Instant::now();
-        let answer = seats[me]
-            .client
-            .send(&format!("genmove {color}"), move_timeout)
-            .await;
-        record.seconds[seats[me].engine] += started.elapsed().as_secs_f64();
-        record.genmoves[seats[me].engine] += 1;
+        let answer = timed_genmove(&mut seats[me], color, clock.as_mut(), &mut record).await;
         let text = match answer {
             Ok(t) => t,
-            Err(err @ ClientError::Timeout { .. }) => {
-                record.moves = game.move_count();
-                return finish_fault(
-                    record,
-                    color,
-                    EndReason::Timeout,
-                    err,
-                    &engines,
-                    seats,
-                    &game,
-                    opts,
-                )
-                .await;
-            }
             Err(err) => {
                 record.moves = game.move_count();
-                return finish_fault(
-                    record,
-                    color,
-                    EndReason::EngineError,
-                    err,
-                    &engines,
-                    seats,
-                    &game,
-                    opts,
-                )
-                .await;
+                let reason = match err {
+                    ClientError::Timeout { .. } => EndReason::Timeout,
+                    _ => EndReason::EngineError,
+                };
+                return finish_fault(record, color, reason, err, &engines, seats, &game, opts)
+                    .await;
             }
         };
         let word = text.trim();
@@ -357,6 +346,52 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
     let winner = Color::winner_by_margin(margin);
     finish(record, winner, margin, end, &engines, seats, &game, opts).await
 }
+
+/// Sends `genmove` to the side to move under the referee's clock (its `time_left` first) and
+/// charges the wall time it took. A move slower than the time left (plus the grace) is a
+/// [`ClientError::Timeout`], as is one the clock flags after the answer came.
+async fn timed_genmove(
+    seat: &mut Seat,
+    color: Color,
+    clock: Option<&mut RefereeClock>,
+    record: &mut GameRecord,
+) -> Result<String, ClientError> {
+    let limit = match &clock {
+        Some(c) => {
+            // An engine without time control may refuse `time_left`; the clock still applies.
+            let _ = seat
+                .client
+                .send(&c.time_left(color), Duration::from_secs(30))
+                .await;
+            c.move_limit(color)
+        }
+        None => UNTIMED_MOVE_LIMIT,
+    };
+    let command = format!("genmove {color}");
+    let started = Instant::now();
+    let answer = seat.client.send(&command, limit).await;
+    let elapsed = started.elapsed();
+    let e = seat.engine;
+    record.seconds[e] += elapsed.as_secs_f64();
+    record.max_move_seconds[e] = record.max_move_seconds[e].max(elapsed.as_secs_f64());
+    record.genmoves[e] += 1;
+    let text = answer?;
+    if let Some(c) = clock {
+        let flagged = c.charge(color, elapsed).is_err();
+        record.time_left_seconds[color.index()] = Some(c.remaining_seconds(color));
+        if flagged {
+            return Err(ClientError::Timeout {
+                name: format!("{color}({e})"),
+                command,
+                timeout: limit,
+            });
+        }
+    }
+    Ok(text)
+}
+
+/// How long a move may take when the match has no clock.
+const UNTIMED_MOVE_LIMIT: Duration = Duration::from_secs(60);
 
 fn fault(
     mut record: GameRecord,
@@ -489,10 +524,17 @@ fn summarize(opts: &MatchOptions, records: Vec<GameRecord>) -> MatchSummary {
         let draws = records.iter().filter(|r| r.winner.is_none()).count();
         let secs: f64 = records.iter().map(|r| r.seconds[e]).sum();
         let moves: usize = records.iter().map(|r| r.genmoves[e]).sum();
-        let faults = records
+        let lost = |r: &&GameRecord| r.fault.is_some() && r.winner == Some(1 - e);
+        let faults = records.iter().filter(lost).count();
+        let time_losses = records
             .iter()
-            .filter(|r| r.fault.is_some() && r.winner == Some(1 - e))
+            .filter(lost)
+            .filter(|r| r.reason == EndReason::Timeout)
             .count();
+        let max_move_seconds = records
+            .iter()
+            .map(|r| r.max_move_seconds[e])
+            .fold(0.0, f64::max);
         let score = wins as f64 + 0.5 * draws as f64;
         EngineSummary {
             command: if e == 0 {
@@ -506,7 +548,9 @@ fn summarize(opts: &MatchOptions, records: Vec<GameRecord>) -> MatchSummary {
             win_rate: if n > 0 { score / n as f64 } else { 0.0 },
             wilson95: wilson95(score, n as f64),
             seconds_per_move: if moves > 0 { secs / moves as f64 } else { 0.0 },
+            max_move_seconds,
             faults,
+            time_losses,
         }
     };
     let (agree, disagree) = records.iter().fold((0, 0), |(a, d), r| {

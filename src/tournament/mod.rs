@@ -1,7 +1,8 @@
 //! Matches and tournaments between engines: the GTP controller client, the Go match runner
-//! (`tablero match`) and the statistics they report.
+//! (`tablero match`) with its referee clock, and the statistics they report.
 
 pub mod diplomacy;
 pub mod go_match;
 pub mod gtp_client;
+pub mod referee_clock;
 pub mod stats;
