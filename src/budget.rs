@@ -1,8 +1,9 @@
-//! The one budget type shared by every player: a deadline plus a cancellation check.
+//! The one budget type shared by every player: a deadline plus a cancellation check; and
+//! [`Activity`], a client session's idle clock, shared by the protocols and the daemon.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// A cancellation flag shared between a protocol session and a running search.
 #[derive(Clone, Debug, Default)]
@@ -37,5 +38,53 @@ impl Budget {
     /// True once the deadline has passed or the flag was raised.
     pub fn expired(&self) -> bool {
         self.cancel.is_cancelled() || Instant::now() >= self.deadline
+    }
+}
+
+/// What a client session is doing, for the daemon's idle policy: when it last did something
+/// (input arrived, a command ended) and whether a command is running now. The transport
+/// touches it on input; the protocol marks commands busy. Cheap to clone and to update.
+#[derive(Clone, Debug)]
+pub struct Activity(Arc<ActivityState>);
+
+#[derive(Debug)]
+struct ActivityState {
+    epoch: Instant,
+    /// Milliseconds after `epoch` of the last activity.
+    last_ms: AtomicU64,
+    busy: AtomicBool,
+}
+
+impl Default for Activity {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Activity {
+    pub fn new() -> Self {
+        Activity(Arc::new(ActivityState {
+            epoch: Instant::now(),
+            last_ms: AtomicU64::new(0),
+            busy: AtomicBool::new(false),
+        }))
+    }
+    /// Something happened now.
+    pub fn touch(&self) {
+        let ms = self.0.epoch.elapsed().as_millis() as u64;
+        self.0.last_ms.fetch_max(ms, Ordering::AcqRel);
+    }
+    /// A command starts (`true`) or ends (`false`); both count as activity.
+    pub fn set_busy(&self, busy: bool) {
+        self.0.busy.store(busy, Ordering::Release);
+        self.touch();
+    }
+    /// How long the session has done nothing; `None` while a command runs.
+    pub fn idle_for(&self) -> Option<Duration> {
+        if self.0.busy.load(Ordering::Acquire) {
+            return None;
+        }
+        let last = Duration::from_millis(self.0.last_ms.load(Ordering::Acquire));
+        Some(self.0.epoch.elapsed().saturating_sub(last))
     }
 }

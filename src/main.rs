@@ -752,23 +752,54 @@ fn gtp_stdio(config: Arc<Config>, runtime: &tokio::runtime::Runtime) -> ExitCode
 }
 
 /// The GTP engine for one session (TCP or stdio), built from the configuration: a Go engine
-/// with the MCTS search, served by `tablero::gtp::run_session`.
+/// with the MCTS search, served by `tablero::gtp::run_session_with`. TCP sessions get the
+/// daemon's limits (`[server]`: move and analysis caps, `loadsgf` directory, EOF stops the
+/// search) and share one core gate; stdio sessions get none of them.
 fn gtp_session_handler(config: Arc<Config>) -> SessionHandler {
+    let gate = Arc::new(tablero::go::search::CoreGate::new(
+        config.server.search_cores,
+    ));
     daemon::session_handler(move |session: Session, cancel: CancellationToken| {
         let config = Arc::clone(&config);
+        let gate = Arc::clone(&gate);
         async move {
-            let engine = tablero::gtp::go_engine(&config).map_err(SessionError::from)?;
-            tablero::gtp::run_session(
+            let tcp = session.transport == daemon::Transport::Tcp;
+            let engine = if tcp {
+                tablero::gtp::daemon_engine(&config, daemon_limits(&config.server), gate)
+            } else {
+                tablero::gtp::go_engine(&config)
+            }
+            .map_err(SessionError::from)?;
+            let options = tablero::gtp::SessionOptions {
+                stop_on_eof: tcp,
+                activity: Some(session.activity.clone()),
+            };
+            tablero::gtp::run_session_with(
                 session.reader,
                 session.writer,
                 Box::new(engine),
                 &config.gtp,
+                options,
                 cancel,
             )
             .await
             .map_err(SessionError::from)
         }
     })
+}
+
+/// The engine limits of a daemon session, from `[server]`.
+fn daemon_limits(server: &tablero::config::ServerConfig) -> tablero::gtp::EngineLimits {
+    use tablero::gtp::SgfAccess;
+    tablero::gtp::EngineLimits {
+        max_move: Some(server.max_move()),
+        max_analysis: Some(server.max_analysis()),
+        sgf: if server.sgf_dir.is_empty() {
+            SgfAccess::Refused
+        } else {
+            SgfAccess::Below(server.sgf_dir.clone().into())
+        },
+    }
 }
 
 /// `tablero bench playouts`: checks the arguments, runs the benchmark, prints one JSON line.

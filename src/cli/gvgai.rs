@@ -548,7 +548,8 @@ fn host(a: HostArgs) -> ExitCode {
             let listener = tokio::net::TcpListener::bind(addr)
                 .await
                 .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-            tracing::info!("GVG-AI game server listening on {addr} (one client)");
+            let bound = listener.local_addr().map_err(|e| e.to_string())?;
+            tracing::info!("GVG-AI game server listening on {bound} (one client)");
             let cancel = CancellationToken::new();
             let (stream, peer) = tokio::select! {
                 r = listener.accept() => r.map_err(|e| e.to_string())?,

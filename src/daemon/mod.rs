@@ -3,8 +3,17 @@
 //! about GTP itself: the protocol is plugged in as a [`SessionHandler`].
 //!
 //! Connection limit: at most `server.max_connections` sessions run at once. When all slots are
-//! busy the daemon stops calling `accept`, so further clients complete the TCP handshake (the
-//! kernel queues them) but get no answer until a running session ends; nothing is refused.
+//! busy the daemon accepts one more connection and holds it, unanswered, until a slot frees;
+//! further clients complete the TCP handshake (the kernel queues them) and wait behind it.
+//! Nothing is refused.
+//!
+//! Idle policy (see [`IdlePolicy`]): a session silent (no input, no command running) for
+//! `server.idle_timeout` is closed; and while a client waits for a slot, the session idle
+//! longest is evicted once it has been idle for `server.evict_idle_after`. A long timeout
+//! keeps slow but legitimate games (a human opponent thinking, a controller between games)
+//! when the server has room; eviction reclaims slots from silent clients only when someone
+//! else needs one, so a few silent connections cannot starve the server. A session whose
+//! protocol marks it busy (a genmove in progress) is never idle.
 //!
 //! Shutdown (SIGINT/SIGTERM, or any future passed to [`Daemon::run`]): stop accepting and close
 //! the listener, cancel every session's [`CancellationToken`], wait up to
@@ -16,8 +25,11 @@ mod listener;
 mod session;
 mod shutdown;
 
-pub use listener::{Daemon, ShutdownReport};
-pub use session::{BoxReader, BoxWriter, Session, SessionError, SessionHandler, session_handler};
+pub use listener::{Daemon, IdlePolicy, ShutdownReport};
+pub use session::{
+    Activity, BoxReader, BoxWriter, Session, SessionError, SessionHandler, Transport,
+    session_handler,
+};
 pub use shutdown::ShutdownSignal;
 pub use tokio_util::sync::CancellationToken;
 

@@ -1,13 +1,18 @@
 //! One client session as the daemon hands it to a protocol: a reader, a writer, who it is,
-//! and the handler type that serves it.
+//! its [`Activity`] (touched by every read; the protocol marks commands busy), and the handler
+//! type that serves it.
 
 use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use futures::future::BoxFuture;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio_util::sync::CancellationToken;
+
+pub use crate::budget::Activity;
 
 pub type BoxReader = Box<dyn AsyncRead + Send + Unpin>;
 pub type BoxWriter = Box<dyn AsyncWrite + Send + Unpin>;
@@ -22,6 +27,37 @@ pub struct Session {
     pub peer: String,
     /// Sequence number of the session in this process (1, 2, ...), for logs.
     pub id: u64,
+    /// Network client (the daemon's limits apply) or this process's stdin/stdout.
+    pub transport: Transport,
+    /// What the daemon's idle policy reads; every read of `reader` touches it.
+    pub activity: Activity,
+}
+
+/// Where a session's bytes come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    Tcp,
+    Stdio,
+}
+
+/// A reader that marks its session active whenever bytes (or EOF) arrive.
+struct Touching<R> {
+    inner: R,
+    activity: Activity,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Touching<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if poll.is_ready() {
+            self.activity.touch();
+        }
+        poll
+    }
 }
 
 impl Session {
@@ -32,11 +68,17 @@ impl Session {
             tracing::debug!(%peer, "cannot set TCP_NODELAY: {e}");
         }
         let (reader, writer) = stream.into_split();
+        let activity = Activity::new();
         Session {
-            reader: Box::new(reader),
+            reader: Box::new(Touching {
+                inner: reader,
+                activity: activity.clone(),
+            }),
             writer: Box::new(writer),
             peer,
             id,
+            transport: Transport::Tcp,
+            activity,
         }
     }
 
@@ -47,6 +89,8 @@ impl Session {
             writer: Box::new(tokio::io::stdout()),
             peer: "stdio".into(),
             id: 0,
+            transport: Transport::Stdio,
+            activity: Activity::new(),
         }
     }
 }
@@ -56,6 +100,7 @@ impl fmt::Debug for Session {
         f.debug_struct("Session")
             .field("peer", &self.peer)
             .field("id", &self.id)
+            .field("transport", &self.transport)
             .finish_non_exhaustive()
     }
 }

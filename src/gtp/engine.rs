@@ -4,6 +4,8 @@
 //! commands (`analysis`), GoGui graphics (`gogui`), `cputime` and pondering between commands.
 
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -23,8 +25,8 @@ use crate::go::clock::{Clock, TimeSystem};
 use crate::go::game::{Game, GameError, KoRule, Rules, Scoring};
 pub use crate::go::search::Decision;
 use crate::go::search::{
-    DEAD_STONE_PLAYOUTS, MoveStat, Observer, Player, SearchOptions, SearchParams, SearchSnapshot,
-    SearchSummary,
+    CoreGate, DEAD_STONE_PLAYOUTS, MoveStat, Observer, Player, SearchOptions, SearchParams,
+    SearchSnapshot, SearchSummary,
 };
 use crate::go::{Color, Move, Vertex, scoring, sgf};
 
@@ -199,6 +201,53 @@ pub fn go_engine(config: &Config) -> Result<GoEngine, String> {
     GoEngine::new(config, Box::new(Player::new(params))).map_err(|e| e.to_string())
 }
 
+/// The engine of one `tablero serve` session: [`go_engine`] with the daemon's limits, its
+/// search sharing the daemon's cores through `gate`.
+pub fn daemon_engine(
+    config: &Config,
+    limits: EngineLimits,
+    gate: Arc<CoreGate>,
+) -> Result<GoEngine, String> {
+    let params = SearchParams::from_config(&config.search)?;
+    let mut player = Player::new(params);
+    player.set_gate(Some(gate));
+    let mut engine = GoEngine::new(config, Box::new(player)).map_err(|e| e.to_string())?;
+    engine.set_limits(limits);
+    Ok(engine)
+}
+
+/// Where `loadsgf` may read files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SgfAccess {
+    /// Any file the process can read (stdin/stdout sessions: the user runs the engine).
+    #[default]
+    Any,
+    /// Only regular files below this directory (a daemon with `server.sgf_dir`).
+    Below(PathBuf),
+    /// Never (a daemon without `server.sgf_dir`).
+    Refused,
+}
+
+/// What a session may ask of the engine. The defaults (no caps, any file) are those of a
+/// stdin/stdout session; `tablero serve` sets them from `[server]`.
+#[derive(Clone, Debug, Default)]
+pub struct EngineLimits {
+    /// Longest search of a genmove (or GoGui analysis), whatever the client's clock.
+    pub max_move: Option<Duration>,
+    /// Longest analysis (`lz-analyze` and the like) or pondering, even if never stopped.
+    pub max_analysis: Option<Duration>,
+    pub sgf: SgfAccess,
+}
+
+impl EngineLimits {
+    fn cap_move(&self, t: Duration) -> Duration {
+        self.max_move.map_or(t, |m| t.min(m))
+    }
+    fn cap_analysis(&self, t: Duration) -> Duration {
+        self.max_analysis.map_or(t, |m| t.min(m))
+    }
+}
+
 /// How far away the deadline of an analysis lies: it runs until stopped.
 const ANALYSIS_HORIZON: Duration = Duration::from_secs(30 * 24 * 3600);
 /// How often live graphics are written during genmove.
@@ -228,6 +277,7 @@ pub struct GoEngine {
     gfx_sink: GfxSink,
     /// Search time of the `tablero-*` GoGui analyze commands.
     analysis_time: Duration,
+    limits: EngineLimits,
 }
 
 impl GoEngine {
@@ -245,7 +295,13 @@ impl GoEngine {
             live_gfx: config.gtp.live_gfx,
             gfx_sink: Box::new(|text: &str| eprintln!("{text}")),
             analysis_time: time_per_move,
+            limits: EngineLimits::default(),
         })
+    }
+
+    /// Sets the session's caps and `loadsgf` access.
+    pub fn set_limits(&mut self, limits: EngineLimits) {
+        self.limits = limits;
     }
 
     /// Sends live graphics to `sink` instead of stderr (tests).
@@ -266,13 +322,14 @@ impl GoEngine {
         Ok(())
     }
 
-    fn budget(&self, color: Color, cancel: &CancelFlag) -> (Instant, Budget) {
+    /// The move's budget from its clock, capped by `limits.max_move`, counted from the
+    /// command's arrival (`start`).
+    fn budget(&self, color: Color, start: Instant, cancel: &CancelFlag) -> Budget {
         let size = self.game.size();
         let time = self
             .clock
             .move_budget(color, self.game.move_count(), size * size);
-        let start = Instant::now();
-        (start, Budget::new(start + time, cancel.clone()))
+        Budget::new(start + self.limits.cap_move(time), cancel.clone())
     }
 
     /// Generates a move; `play` puts it on the board. Never returns an illegal move. With
@@ -285,7 +342,8 @@ impl GoEngine {
         ctx: &mut CommandContext<'_>,
         analyze: Option<&AnalyzeArgs>,
     ) -> Result<String, CommandError> {
-        let (start, budget) = self.budget(color, ctx.cancel_flag());
+        let start = ctx.received();
+        let budget = self.budget(color, start, ctx.cancel_flag());
         let decision = if let Some(args) = analyze {
             ctx.stream("");
             let summary = {
@@ -360,7 +418,8 @@ impl GoEngine {
     ) -> Result<String, CommandError> {
         let color = args.color.unwrap_or(self.game.to_move());
         ctx.stream("");
-        let budget = Budget::new(Instant::now() + ANALYSIS_HORIZON, ctx.cancel_flag().clone());
+        let horizon = self.limits.cap_analysis(ANALYSIS_HORIZON);
+        let budget = Budget::new(ctx.received() + horizon, ctx.cancel_flag().clone());
         let mut reported = Instant::now();
         loop {
             let summary = {
@@ -406,7 +465,7 @@ impl GoEngine {
     ) -> Result<String, CommandError> {
         let color = color.unwrap_or(self.game.to_move());
         let budget = Budget::new(
-            Instant::now() + self.analysis_time,
+            ctx.received() + self.limits.cap_move(self.analysis_time),
             ctx.cancel_flag().clone(),
         );
         let mut last: Option<SearchSnapshot> = None;
@@ -502,7 +561,19 @@ impl GoEngine {
     }
 
     fn loadsgf(&mut self, file: &str, move_number: Option<usize>) -> Result<String, CommandError> {
-        let text = read_sgf_file(file)
+        let path = match &self.limits.sgf {
+            SgfAccess::Any => Some(PathBuf::from(file)),
+            SgfAccess::Below(dir) => confined(dir, file),
+            SgfAccess::Refused => {
+                return Err(CommandError::Other(
+                    "loadsgf is disabled on this server (no server.sgf_dir)".into(),
+                ));
+            }
+        };
+        // One message for a missing, unreadable or forbidden file: the answer tells nothing
+        // about files outside the SGF directory.
+        let text = path
+            .and_then(|p| read_sgf_file(&p))
             .ok_or_else(|| CommandError::Other(format!("cannot open or parse '{file}'")))?;
         let cannot_load = |why: String| CommandError::Other(format!("cannot load '{file}': {why}"));
         check_sgf_size(&text).map_err(cannot_load)?;
@@ -724,8 +795,20 @@ const MAX_SGF_BYTES: u64 = 8 << 20;
 /// per node, so this bounds its stack use (see [`super::session::ENGINE_STACK`]).
 const MAX_SGF_NODES: usize = 20_000;
 
+/// `file` resolved below `dir` (symbolic links followed), if it exists there; `None` for
+/// absolute names, names that leave `dir`, and missing files alike.
+fn confined(dir: &Path, file: &str) -> Option<PathBuf> {
+    let name = Path::new(file);
+    if name.is_absolute() {
+        return None;
+    }
+    let root = dir.canonicalize().ok()?;
+    let path = root.join(name).canonicalize().ok()?;
+    path.starts_with(&root).then_some(path)
+}
+
 /// The text of a regular file of at most [`MAX_SGF_BYTES`]; `None` if it cannot be read.
-fn read_sgf_file(file: &str) -> Option<String> {
+fn read_sgf_file(file: &Path) -> Option<String> {
     use std::io::Read;
     let f = std::fs::File::open(file).ok()?;
     // Not a FIFO, device or directory: those could block or never end.
@@ -788,7 +871,8 @@ impl Engine for GoEngine {
             return;
         }
         if let Some(color) = self.ponder_for.take() {
-            let budget = Budget::new(Instant::now() + ANALYSIS_HORIZON, stop.clone());
+            let horizon = self.limits.cap_analysis(ANALYSIS_HORIZON);
+            let budget = Budget::new(Instant::now() + horizon, stop.clone());
             self.player.ponder(&self.game, color, &budget);
         }
     }

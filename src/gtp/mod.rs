@@ -11,5 +11,9 @@ pub mod response;
 pub mod session;
 
 pub use command::{COMMAND_NAMES, Command, CommandError, Line, RawCommand};
-pub use engine::{Decision, GoEngine, GoPlayer, RandomPlayer, go_engine};
-pub use session::{CommandContext, CommandKind, Engine, GtpError, run_session};
+pub use engine::{
+    Decision, EngineLimits, GoEngine, GoPlayer, RandomPlayer, SgfAccess, daemon_engine, go_engine,
+};
+pub use session::{
+    CommandContext, CommandKind, Engine, GtpError, SessionOptions, run_session, run_session_with,
+};

@@ -6,7 +6,14 @@
 //! command `n` is stopped (its [`CancelFlag`] raised) when
 //! - `quit` was received (it is answered after the commands before it), or the session shuts down;
 //! - `# interrupt` arrived after command `n` was received (GoGui's interrupt);
-//! - `n` is a streaming (analysis) command and any later line arrived, even an empty one.
+//! - `n` is a streaming (analysis) command and any later line arrived, even an empty one;
+//! - the input ended or an answer could not be written, when [`SessionOptions::stop_on_eof`]
+//!   is set (the daemon's TCP sessions: the client is gone, so nobody waits for the answer and
+//!   the search must not go on holding cores). Commands still queued then run with their flag
+//!   raised (searches return at once). Without it (stdio), every command read is answered.
+//!
+//! Every command carries the instant its line arrived ([`CommandContext::received`]): a
+//! move's deadline counts from there, so time spent queued or waiting for cores is its own.
 //!
 //! Idle time. When a command has been answered and no other is waiting, the engine may work
 //! in the background ([`Engine::idle`], e.g. pondering) until any input line arrives (or the
@@ -14,6 +21,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use bytes::{Buf, BytesMut};
 use futures::StreamExt;
@@ -24,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::command::{Line, LineError, RawCommand, leading_id, parse_line};
 use super::response;
-use crate::budget::CancelFlag;
+use crate::budget::{Activity, CancelFlag};
 use crate::config::GtpConfig;
 
 /// Errors that end a session.
@@ -67,6 +75,7 @@ pub trait Engine {
 /// commands, the output.
 pub struct CommandContext<'a> {
     id: Option<u64>,
+    received: Instant,
     cancel: CancelFlag,
     out: &'a mpsc::Sender<String>,
     streamed: bool,
@@ -79,6 +88,10 @@ impl CommandContext<'_> {
     }
     pub fn is_cancelled(&self) -> bool {
         self.cancel.is_cancelled()
+    }
+    /// When the command's line arrived: the start of any time budget it has.
+    pub fn received(&self) -> Instant {
+        self.received
     }
     /// Writes body lines of a streamed response now (the `=` line is written first, once).
     /// Empty lines are dropped.
@@ -209,6 +222,7 @@ enum Event {
     Command {
         seq: u64,
         cmd: RawCommand,
+        received: Instant,
     },
     Malformed {
         seq: u64,
@@ -235,6 +249,8 @@ struct ControlState {
     shutdown: bool,
     /// The input has ended (EOF or a read error).
     input_closed: bool,
+    /// [`SessionOptions::stop_on_eof`].
+    stop_on_eof: bool,
     running: Option<Running>,
     /// The flag of the engine's idle work, raised by any input.
     idle: Option<CancelFlag>,
@@ -244,6 +260,7 @@ impl ControlState {
     fn must_stop(&self, seq: u64, kind: CommandKind) -> bool {
         self.quit
             || self.shutdown
+            || (self.stop_on_eof && self.input_closed)
             || self.interrupt_upto >= seq
             || (kind == CommandKind::Streaming && (self.last_seq > seq || self.input_upto >= seq))
     }
@@ -283,11 +300,23 @@ impl Control {
     }
 }
 
+/// How a session treats its transport.
+#[derive(Clone, Debug, Default)]
+pub struct SessionOptions {
+    /// End of input (or a failed write) stops the running command and any queued search.
+    /// For network clients, whose EOF means they left; off for stdio pipes, whose EOF comes
+    /// right after the last command.
+    pub stop_on_eof: bool,
+    /// Marked busy while a command runs (the daemon's idle policy never evicts a session in
+    /// the middle of a genmove).
+    pub activity: Option<Activity>,
+}
+
 /// Runs one GTP session until `quit`, end of input (after answering every command), an output
 /// error, or `shutdown` (which stops the running command and drops queued ones).
 pub async fn run_session<R, W>(
     reader: R,
-    mut writer: W,
+    writer: W,
     engine: Box<dyn Engine + Send>,
     limits: &GtpConfig,
     shutdown: CancellationToken,
@@ -296,11 +325,38 @@ where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
+    run_session_with(
+        reader,
+        writer,
+        engine,
+        limits,
+        SessionOptions::default(),
+        shutdown,
+    )
+    .await
+}
+
+/// [`run_session`] with transport options (the daemon's TCP sessions).
+pub async fn run_session_with<R, W>(
+    reader: R,
+    mut writer: W,
+    engine: Box<dyn Engine + Send>,
+    limits: &GtpConfig,
+    options: SessionOptions,
+    shutdown: CancellationToken,
+) -> Result<(), GtpError>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
     tracing::debug!(
         max_line_length = limits.max_line_length,
+        stop_on_eof = options.stop_on_eof,
         "GTP session started"
     );
     let control = Control::default();
+    control.lock().stop_on_eof = options.stop_on_eof;
+    let activity = options.activity;
     // Bounded queues give backpressure end to end: a peer that does not read its responses
     // eventually stops being read.
     let (event_tx, event_rx) = mpsc::channel::<Event>(EVENT_QUEUE);
@@ -309,7 +365,7 @@ where
     let engine_thread = std::thread::Builder::new()
         .name("gtp-engine".into())
         .stack_size(ENGINE_STACK)
-        .spawn(move || engine_loop(engine, event_rx, out_tx, engine_control))
+        .spawn(move || engine_loop(engine, event_rx, out_tx, engine_control, activity))
         .map_err(GtpError::Thread)?;
     let writer_done = CancellationToken::new();
 
@@ -353,6 +409,7 @@ where
                     continue;
                 }
                 Line::Command(cmd) => {
+                    let received = Instant::now();
                     let is_quit = cmd.name == "quit";
                     let mut seq = 0;
                     control.update(|s| {
@@ -361,7 +418,7 @@ where
                         seq = s.last_seq;
                         s.quit |= is_quit;
                     });
-                    (Event::Command { seq, cmd }, is_quit)
+                    (Event::Command { seq, cmd, received }, is_quit)
                 }
                 Line::Malformed { id, error } => {
                     let mut seq = 0;
@@ -430,7 +487,13 @@ fn engine_loop(
     mut events: mpsc::Receiver<Event>,
     out: mpsc::Sender<String>,
     control: Control,
+    activity: Option<Activity>,
 ) {
+    let busy = |on: bool| {
+        if let Some(a) = &activity {
+            a.set_busy(on);
+        }
+    };
     // Sequence number of the last line answered, and whether idle work is due.
     let mut answered = 0u64;
     let mut idle_due = false;
@@ -454,7 +517,7 @@ fn engine_loop(
         if control.lock().shutdown {
             break;
         }
-        let (seq, cmd) = match event {
+        let (seq, cmd, received) = match event {
             Event::Malformed { seq, id, error } => {
                 tracing::trace!(?id, "GTP malformed line: {error}");
                 if out
@@ -466,7 +529,7 @@ fn engine_loop(
                 answered = seq;
                 continue;
             }
-            Event::Command { seq, cmd } => (seq, cmd),
+            Event::Command { seq, cmd, received } => (seq, cmd, received),
         };
         tracing::trace!(seq, "GTP command: {cmd}");
         if cmd.name == "quit" {
@@ -484,12 +547,15 @@ fn engine_loop(
         });
         let mut ctx = CommandContext {
             id: cmd.id,
+            received,
             cancel: flag,
             out: &out,
             streamed: false,
         };
+        busy(true);
         let result = catch_unwind(AssertUnwindSafe(|| engine.execute(&cmd, &mut ctx)));
         control.update(|s| s.running = None);
+        busy(false);
         let text = match (ctx.streamed, result) {
             (true, Ok(Ok(tail))) => response::stream_lines(&tail) + response::STREAM_END,
             (true, Ok(Err(message))) => {
@@ -660,6 +726,57 @@ mod tests {
         drop(input);
         assert_eq!(response(&mut output).await, "");
         task.await.unwrap().unwrap();
+    }
+
+    /// Starts `wait` in a session with `stop_on_eof`, closes the input, and returns the time
+    /// from the EOF to the answer.
+    async fn answer_after_eof(stop_on_eof: bool) -> (String, Duration) {
+        let (mut input, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, output) = tokio::io::duplex(1 << 16);
+        let mut output = BufReader::new(output);
+        let activity = Activity::new();
+        let options = SessionOptions {
+            stop_on_eof,
+            activity: Some(activity.clone()),
+        };
+        let task = tokio::spawn(async move {
+            let config = GtpConfig::default();
+            run_session_with(
+                server_in,
+                server_out,
+                Box::new(Mock),
+                &config,
+                options,
+                CancellationToken::new(),
+            )
+            .await
+        });
+        input.write_all(b"wait\necho queued\n").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(activity.idle_for(), None, "busy while a command runs");
+        let t = Instant::now();
+        drop(input);
+        let answer = response(&mut output).await;
+        let took = t.elapsed();
+        assert_eq!(response(&mut output).await, "= queued\n\n");
+        task.await.unwrap().unwrap();
+        assert!(activity.idle_for().is_some());
+        (answer, took)
+    }
+
+    #[tokio::test]
+    async fn eof_stops_the_running_command_when_asked_to() {
+        let (answer, stopped) = answer_after_eof(true).await;
+        assert_eq!(answer, "= stopped\n\n");
+        // Without the option the same command runs on (10 s in the mock): compare side by side.
+        let keep = tokio::spawn(answer_after_eof(false));
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert!(
+            !keep.is_finished(),
+            "without stop_on_eof the command goes on"
+        );
+        keep.abort();
+        assert!(stopped < Duration::from_millis(300), "{stopped:?}");
     }
 
     #[tokio::test]

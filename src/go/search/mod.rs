@@ -18,10 +18,12 @@
 //!   node via a flag); each in-flight descent adds `virtual_loss` visits without wins.
 //!
 //! The search runs on its own threads (never on tokio workers), bounded by a `Budget` and a
-//! playout count. All randomness comes from `seed` (with one thread, same seed and playout
+//! playout count. Concurrent searches (the daemon's sessions) can share the cores through a
+//! [`CoreGate`] (`gate.rs`): then only as many workers run as the gate has tokens. All randomness comes from `seed` (with one thread, same seed and playout
 //! count, same move).
 
 pub mod bench;
+pub mod gate;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
@@ -34,6 +36,7 @@ use super::scoring::{score, white_bonus};
 use super::{Color, Move, Vertex};
 use crate::budget::Budget;
 use crate::config::SearchConfig;
+pub use gate::CoreGate;
 use playout::{PlayoutPolicy, count, playout_with};
 use policy::{HeavyParams, LastGoodReply};
 use rand::{Rng, SeedableRng};
@@ -297,11 +300,14 @@ pub struct Player {
     root: Node,
     root_key: Option<RootKey>,
     rng: Xoshiro256PlusPlus,
+    /// The cores this player's searches share with others', if any.
+    gate: Option<std::sync::Arc<CoreGate>>,
 }
 
 /// What all workers of one search share.
 struct Shared<'a> {
     params: &'a SearchParams,
+    gate: Option<&'a CoreGate>,
     game: &'a Game,
     board: Board,
     to_move: Color,
@@ -352,7 +358,13 @@ impl Player {
             root: Node::new(Move::Pass, Color::White),
             root_key: None,
             rng,
+            gate: None,
         }
+    }
+
+    /// Shares the cores with other players through `gate` (`None`: search freely).
+    pub fn set_gate(&mut self, gate: Option<std::sync::Arc<CoreGate>>) {
+        self.gate = gate;
     }
 
     pub fn params(&self) -> &SearchParams {
@@ -487,6 +499,7 @@ impl Player {
         self.prepare_root(game, color);
         let shared = Shared {
             params: &self.params,
+            gate: self.gate.as_deref(),
             game,
             board: game.board().clone(),
             to_move: color,
@@ -834,8 +847,15 @@ fn run_worker(root: &Node, shared: &Shared, budget: &Budget, seed: u64, main: bo
     let mut w = Worker::new(seed);
     let max = shared.params.max_playouts;
     let mut local = 0u64;
+    let mut lease = shared.gate.map(CoreGate::lease);
     loop {
         if shared.stop.load(Relaxed) {
+            break;
+        }
+        if let Some(lease) = &mut lease
+            && !lease.hold(budget)
+        {
+            // The budget ended while waiting for a core.
             break;
         }
         if max > 0 {

@@ -1,6 +1,7 @@
 //! Line framing: one message per `\n`-terminated line (a trailing `\r` is dropped), with a
-//! maximum length. An oversized line is skipped up to its newline and reported as
-//! [`RawLine::TooLong`], so the stream stays usable; bytes that are not UTF-8 give
+//! maximum length. An oversized line is reported as [`RawLine::TooLong`] as soon as it passes
+//! the limit (whether or not its newline ever comes, so a peer cannot hold a session with an
+//! endless line) and skipped up to its newline, so the stream stays usable; bytes that are not UTF-8 give
 //! [`RawLine::NotUtf8`]. Then `<id>#<payload>[#<obsType>]` frames ([`Frame`]).
 
 use bytes::{Buf, BytesMut};
@@ -12,7 +13,7 @@ use super::LineError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RawLine {
     Line(String),
-    /// A line longer than the limit (its length so far), skipped.
+    /// A line longer than the limit (its length when seen), skipped; reported once.
     TooLong(usize),
     NotUtf8,
 }
@@ -23,8 +24,8 @@ pub struct LineCodec {
     max: usize,
     /// Bytes of the buffer already searched for `\n`.
     next_index: usize,
-    /// Inside an oversized line: skip to its end. Holds the bytes skipped so far.
-    discarding: Option<usize>,
+    /// Inside an oversized line (already reported): skip to its end.
+    discarding: bool,
 }
 
 impl LineCodec {
@@ -32,7 +33,7 @@ impl LineCodec {
         LineCodec {
             max: max.max(1),
             next_index: 0,
-            discarding: None,
+            discarding: false,
         }
     }
 }
@@ -55,20 +56,17 @@ impl Decoder for LineCodec {
         loop {
             let newline = buf[self.next_index..].iter().position(|&b| b == b'\n');
             match (self.discarding, newline) {
-                (Some(skipped), Some(off)) => {
-                    let end = self.next_index + off;
-                    buf.advance(end + 1);
+                (true, Some(off)) => {
+                    buf.advance(self.next_index + off + 1);
                     self.next_index = 0;
-                    self.discarding = None;
-                    return Ok(Some(RawLine::TooLong(skipped + end)));
+                    self.discarding = false;
                 }
-                (Some(skipped), None) => {
-                    self.discarding = Some(skipped + buf.len());
+                (true, None) => {
                     buf.clear();
                     self.next_index = 0;
                     return Ok(None);
                 }
-                (None, Some(off)) => {
+                (false, Some(off)) => {
                     let end = self.next_index + off;
                     self.next_index = 0;
                     if end > self.max {
@@ -78,10 +76,13 @@ impl Decoder for LineCodec {
                     let line = buf.split_to(end + 1);
                     return Ok(Some(finish(&line[..end])));
                 }
-                (None, None) => {
+                (false, None) => {
                     if buf.len() > self.max {
-                        self.discarding = Some(0);
-                        continue;
+                        let len = buf.len();
+                        buf.clear();
+                        self.next_index = 0;
+                        self.discarding = true;
+                        return Ok(Some(RawLine::TooLong(len)));
                     }
                     self.next_index = buf.len();
                     return Ok(None);
@@ -94,11 +95,11 @@ impl Decoder for LineCodec {
         if let Some(line) = self.decode(buf)? {
             return Ok(Some(line));
         }
-        // A last line without its newline is accepted; a skipped one is reported.
+        // A last line without its newline is accepted; the rest of a skipped one is dropped.
         self.next_index = 0;
-        if let Some(skipped) = self.discarding.take() {
+        if std::mem::take(&mut self.discarding) {
             buf.clear();
-            return Ok(Some(RawLine::TooLong(skipped)));
+            return Ok(None);
         }
         if buf.is_empty() {
             return Ok(None);
@@ -259,9 +260,12 @@ mod tests {
     fn oversized_line_split_over_reads_is_skipped_once() {
         let mut c = LineCodec::new(4);
         let mut buf = BytesMut::from(&b"123456"[..]);
+        // Reported as soon as it passes the limit, before any newline.
+        assert_eq!(c.decode(&mut buf).unwrap(), Some(RawLine::TooLong(6)));
         assert_eq!(c.decode(&mut buf).unwrap(), None);
-        buf.extend_from_slice(b"789\n1#X\n");
-        assert_eq!(c.decode(&mut buf).unwrap(), Some(RawLine::TooLong(9)));
+        buf.extend_from_slice(b"78");
+        assert_eq!(c.decode(&mut buf).unwrap(), None);
+        buf.extend_from_slice(b"9\n1#X\n");
         assert_eq!(
             c.decode(&mut buf).unwrap(),
             Some(RawLine::Line("1#X".into()))
