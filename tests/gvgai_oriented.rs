@@ -294,8 +294,8 @@ fn fast_downward_reads_the_oriented_domains() {
     assert!(p.moves > 0);
 }
 
-/// Wins of the planner controller over seeds (a measurement; see the README's GVG-AI
-/// planning section). `GVGAI_ORIENTED_SEEDS` (default 5), `GVGAI_ORIENTED_GAMES`
+/// Wins of the planner controller over seeds (a measurement; see `docs/results/planning.md`,
+/// oriented avatars). `GVGAI_ORIENTED_SEEDS` (default 5), `GVGAI_ORIENTED_GAMES`
 /// (default `zelda,missilecommand`).
 #[test]
 #[ignore]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Planning benchmark for README: the 15 puzzle levels (sokoban, realsokoban, zenpuzzle 0-4)
+"""Planning benchmark of docs/results/planning.md: the 15 puzzle levels (sokoban, realsokoban, zenpuzzle 0-4)
 with tablero's embedded planner (satisficing portfolio and --optimal, one thread) and Fast
 Downward (lama-first and astar(lmcut())) on the same generated PDDL, every plan replayed in
 tablero's engine. Prints a Markdown table on stdout, progress on stderr.

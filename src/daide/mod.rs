@@ -1,19 +1,19 @@
 //! DAIDE: the Diplomacy AI Development Environment client-server protocol.
 //!
-//! Status (issue 4):
-//! - [`token`]: 2-byte tokens, the full token table, RM representation tables — done.
-//! - [`codec`]: TCP framing (IM/RM/DM/FM/EM), EM error codes, tokio-util codec — done.
-//! - [`message`]: level-0 message grammar (nom over tokens) — done.
-//! - [`text`]: the text form (`SUB ((TUR AMY CON) MTO BUL)`) — done.
-//! - [`convert`]: MDF ⇄ map, orders/units/turns ⇄ the game model — done.
+//! Modules:
+//! - [`token`]: 2-byte tokens, the full token table, RM representation tables.
+//! - [`codec`]: TCP framing (IM/RM/DM/FM/EM), EM error codes, tokio-util codec.
+//! - [`message`]: level-0 message grammar (nom over tokens).
+//! - [`text`]: the text form (`SUB ((TUR AMY CON) MTO BUL)`).
+//! - [`convert`]: MDF ⇄ map, orders/units/turns ⇄ the game model.
 //! - [`client`]: sans-I/O client session + async driver (`run_client`,
-//!   `run_client_with` for IAM rejoins) driving a [`crate::diplomacy::Player`] — done.
+//!   `run_client_with` for IAM rejoins) driving a [`crate::diplomacy::Player`].
 //! - [`server`]: embedded server (sans-I/O host + TCP drivers `run_game`,
-//!   `run_server` for several games at once) — done.
+//!   `run_server` for several games at once).
 //! - bots (`crate::bots`), bot seats with reconnection
 //!   (`crate::daemon::dipbot`), tournaments (`crate::tournament::diplomacy`),
 //!   `tablero diplomacy server|bot|play`, interop test against `diplomacy`
-//!   1.1.2 (`tests/daide_interop.rs`) — done.
+//!   1.1.2 (`tests/daide_interop.rs`).
 //!
 //! What tablero implements is documented in `protocols/daide.md`.
 //!

@@ -17,7 +17,8 @@
 //!
 //! Rule choices (DATC §4) are the crate's, selected with [`Rules`]; the
 //! default is the edition its DATC suite runs against (1971 convoy rule: any
-//! possible convoy route is used). Retreats and adjustments are not written yet.
+//! possible convoy route is used). Retreats and adjustments are adjudicated in
+//! [`super::phases`].
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};

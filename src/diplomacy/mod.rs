@@ -1,18 +1,19 @@
 //! Diplomacy game core: typed model, map and adjudication. Pure: no I/O.
 //!
-//! Status (issue 4, in progress):
-//! - [`model`]: powers, provinces, coasts, units, locations, orders, phases — done.
+//! Modules:
+//! - [`model`]: powers, provinces, coasts, units, locations, orders, phases.
 //! - [`map`]: maps built with a validating builder; the standard map built in
-//!   (`standard.mdf`, DAIDE names); MDF ⇄ map lives in `daide::convert` — done.
+//!   (`standard.mdf`, DAIDE names); MDF ⇄ map lives in `daide::convert`.
 //! - [`judge`]: movement adjudication wrapping the `diplomacy` crate (0.2,
-//!   MIT) behind tablero's types — done; DATC 6.A–6.G (132 cases) pass in
+//!   MIT) behind tablero's types; DATC 6.A–6.G (132 cases) pass in
 //!   `tests/daide_datc.rs`.
 //! - [`phases`]: retreats, adjustments (builds, removals, waives, civil
-//!   disorder), centre ownership — done, tablero's own code; DATC 6.H.4–16,
+//!   disorder), centre ownership, tablero's own code; DATC 6.H.4–16,
 //!   6.I and 6.J run in `tests/daide_datc.rs`.
 //! - [`game`]: position, phase sequencing with the standard skips, ownership
-//!   after the fall, elimination, solo threshold, the standard opening — done
-//!   (year cap / draws belong to the server, not written).
+//!   after the fall, elimination, solo threshold, the standard opening. The
+//!   year cap and draws are the server's and the tournament's (`daide::server`,
+//!   `tournament::diplomacy`), not the game's.
 
 pub mod game;
 pub mod judge;

@@ -1,4 +1,4 @@
-//! GVG-AI: VGDL games and their forward model (issue 6).
+//! GVG-AI: VGDL games and their forward model.
 //!
 //! - [`vgdl`]: the VGDL parser (game descriptions and levels) into a typed model. Errors name
 //!   the line and the problem; GVG-AI constructs not implemented yet are reported as
@@ -39,8 +39,8 @@
 //! The block size defaults to GVG-AI's (`square_size`, else `800 / max(w, h)`); the learning
 //! track's 10 px is `BlockSize::Learning`. Movement of `speed < 1` sprites depends on it.
 //!
-//! # Status (issue 6)
-//! Done: parser; engine with every sprite class, effect and termination used by the 22 shipped
+//! # What is implemented
+//! Parser; engine with every sprite class, effect and termination used by the 22 shipped
 //! games and most of GVG-AI's grid-physics ontology (see `SpriteClass`, `EffectKind`,
 //! `TerminationKind`); TIME effects and `addTimer`; seeded Java-compatible RNG; path finder;
 //! observation categories; `replay`; copy-on-write sprite groups (walls and floors are shared
@@ -48,12 +48,12 @@
 //! speed (copy + advance steps): 2.5 M/s on sokoban 0 and 0.65 M/s on butterflies 0 per CPU
 //! second (`tablero gvgai bench`, 2026-11-30; wall-clock rates on the shared 2-core machine
 //! at load 19 were 0.47 M/s and 0.16 M/s); the Java forward model, measured the same way on
-//! the same machine earlier, did 0.21 M/s and 0.05 M/s of wall time.
+//! the same machine, did 0.21 M/s and 0.05 M/s of wall time.
 //! Controllers: random, one-step look-ahead, open-loop MCTS, rolling-horizon evolution, BFS
 //! and IW(1)→BFS for deterministic games (the search persists across acts, merging states by
 //! `GameState::key`), all reading the clock before every forward-model advance
 //! (`tests/gvgai_budget.rs`). The line protocol: [`line`], `protocols/gvgai-line.md`.
-//! Measurements: README, section GVG-AI.
+//! Measurements: `docs/results/gvgai.md`.
 //! Known differences from GVG-AI:
 //! - With several `stype1` types, GVG-AI's alternate and path chasers pick the target type
 //!   with an unseeded generator; tablero takes the first.

@@ -67,8 +67,9 @@ pub struct JicConfig {
     pub opponent_samples: usize,
     /// Strong mode: share of the opponent samples drawn from DumbBot's
     /// policy (each enemy power ordered by a seeded DumbBot); the rest come
-    /// from the utility-driven model. Default 1 (session 4: against DumbBot
-    /// the 1-vs-6 solos tripled over 35 games, 3 vs 4 also gained).
+    /// from the utility-driven model. Default 1 (against DumbBot the 1-vs-6
+    /// solos are three times those of 0 over 35 games, and 3 vs 4 gains too;
+    /// `docs/results/diplomacy.md`).
     pub dumbbot_sample_share: f64,
     /// Strong mode: most fleets as a share of own units a build may create
     /// (armies are built instead when a site allows them).
@@ -84,7 +85,7 @@ pub struct JicConfig {
     pub front_pull: i64,
     /// Strong mode: below this many centres held after the phase, every
     /// missing centre costs `survival_value` more in the evaluation (0 = off;
-    /// default 4, session 5: fewer JIC seats eliminated in 3 vs 4).
+    /// default 4: fewer JIC seats eliminated in 3 vs 4).
     pub survival_centres: usize,
     /// Strong mode: hundredths per centre under `survival_centres` (a centre
     /// is worth 1000): small powers defend their last centres.
@@ -235,12 +236,12 @@ mod tests {
         assert_eq!(c.deadlock_change_fraction, 0.3);
         assert_eq!(c.max_no_plan, 2);
         assert_eq!(c.mode, JicMode::Strong);
-        // Session 4: DumbBot's policy is the opponent model; the front pull is off.
+        // DumbBot's policy is the opponent model; the front pull is off.
         assert_eq!(c.dumbbot_sample_share, 1.0);
         assert_eq!(c.front_pull, 0);
-        // Session 5: small powers defend their last four centres.
+        // Small powers defend their last four centres.
         assert_eq!((c.survival_centres, c.survival_value), (4, 2000));
-        // Session 10: the spare rule protects the last two centres of the
+        // The spare rule protects the last two centres of the
         // powers DumbBot does not explain; a solo is worth 10000; no release.
         assert_eq!(
             (c.spare_centres, c.spare_value, c.solo_value),

@@ -9,9 +9,9 @@
 //! keeping the coordinator's constraints ([`consistent`]), until no change
 //! helps or the deadline comes.
 //!
-//! Opponent model (default since session 4, `dumbbot_sample_share = 1`):
+//! Opponent model (default `dumbbot_sample_share = 1`):
 //! every enemy power ordered by a seeded DumbBot, one seed per sample
-//! ([`mixed_samples`]). The older utility-driven model, for the rest of the
+//! ([`mixed_samples`]). The utility-driven model, for the rest of the
 //! share: each enemy unit holds with weight `U(hold)·1.5` or moves
 //! with weight `U(dest)` (thesis utilities from its owner's point of view,
 //! squared); a unit whose pick collides with a same-power pick holds; each

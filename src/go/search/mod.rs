@@ -1267,7 +1267,8 @@ mod tests {
 
     /// Thesis Fig. 6.8 setting (3x3, 50k iterations, MIN 30, komi 0.5, Japanese, uniform random
     /// playouts, simple ko): the edge midpoints are preferred to the corners. (tablero's search
-    /// ranks the centre first even here; see the closing note of issue 2.)
+    /// ranks the centre first even here, so the test compares the edge midpoints with the corners
+    /// only.)
     #[test]
     fn thesis_3x3_prefers_edge_midpoints_to_corners() {
         let mut g = game(3, Scoring::Territory, 0.5);
