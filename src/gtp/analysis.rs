@@ -299,7 +299,10 @@ pub fn reported_moves<'a>(
         });
     }
     if shown.is_empty()
-        && let Some(best) = permitted.iter().filter(|m| m.visits > 0).max_by_key(|m| m.visits)
+        && let Some(best) = permitted
+            .iter()
+            .filter(|m| m.visits > 0)
+            .max_by_key(|m| m.visits)
     {
         shown.push(Reported {
             stat: best,
@@ -318,7 +321,13 @@ fn pv_text(pv: &[Move]) -> String {
 /// `0.5`, `1`, `0.0408357`, `1.23457e+06`. This is how KataGo writes `kata-analyze` numbers.
 pub fn cpp_float(x: f64) -> String {
     if !x.is_finite() {
-        return if x.is_nan() { "nan".into() } else if x > 0.0 { "inf".into() } else { "-inf".into() };
+        return if x.is_nan() {
+            "nan".into()
+        } else if x > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
     }
     if x == 0.0 {
         return "0".into();
@@ -657,7 +666,11 @@ mod tests {
         assert_eq!(own[1], "0");
         // ownership and rootInfo are kata keys only.
         let a = args(Dialect::Sabaki, "w 10").unwrap();
-        assert!(!report_line(&a, Color::White, &snapshot()).unwrap().contains("ownership"));
+        assert!(
+            !report_line(&a, Color::White, &snapshot())
+                .unwrap()
+                .contains("ownership")
+        );
     }
 
     #[test]

@@ -701,7 +701,11 @@ impl GoEngine {
             Command::GoguiInterrupt => ok(),
             Command::KgsGameOver => {
                 // The game may only be adjourned: the board stays as it is.
-                let last: Vec<String> = self.game.history().map(|(c, m)| format!("{c} {m}")).collect();
+                let last: Vec<String> = self
+                    .game
+                    .history()
+                    .map(|(c, m)| format!("{c} {m}"))
+                    .collect();
                 tracing::info!(
                     moves = self.game.move_count(),
                     last = last.last().map_or("none", String::as_str),
@@ -735,9 +739,7 @@ impl GoEngine {
     /// `kgs-chat`: a short polite answer to a private message or to a game message that names
     /// the engine; anything else is ignored (an error answer: kgsGtp then says nothing).
     fn chat(&self, place: ChatPlace, from: &str, message: &str) -> Result<String, CommandError> {
-        let addressed = message
-            .to_lowercase()
-            .contains(&self.name.to_lowercase());
+        let addressed = message.to_lowercase().contains(&self.name.to_lowercase());
         tracing::info!(?place, from, message, "kgs-chat");
         if place == ChatPlace::Private || addressed {
             Ok(format!(

@@ -108,7 +108,11 @@ impl GuiSettings {
                     .ok_or_else(|| bad("an integer 0..=1000000000"))?;
             }
             "time_per_move" => {
-                let t = real(0.0, MAX_GUI_TIME_PER_MOVE, "seconds, more than 0 up to 3600")?;
+                let t = real(
+                    0.0,
+                    MAX_GUI_TIME_PER_MOVE,
+                    "seconds, more than 0 up to 3600",
+                )?;
                 if t <= 0.0 {
                     return Err(bad("seconds, more than 0 up to 3600"));
                 }
