@@ -552,6 +552,13 @@ pub struct GtpConfig {
     pub name: String,
     /// Write `gogui-gfx:` lines on stderr while genmove searches.
     pub live_gfx: bool,
+    /// Fewest visits a move needs for analysis reports (`lz-analyze`, `kata-analyze`,
+    /// `analyze`, the genmove_analyze forms) to show it with its own win rate; fewer are shown
+    /// only to fill `minmoves`, with the position's win rate. 1 = KataGo's (every visited move).
+    pub analysis_min_visits: u32,
+    /// List `kgs-chat` in `list_commands` (kgsGtp then sends chat to the engine). Off by
+    /// default: kgsGtp 3.5.20 and later are reported to fail on engines that list it.
+    pub kgs_chat: bool,
 }
 
 impl Default for GtpConfig {
@@ -560,6 +567,8 @@ impl Default for GtpConfig {
             max_line_length: 1 << 20,
             name: "tablero".into(),
             live_gfx: false,
+            analysis_min_visits: 10,
+            kgs_chat: false,
         }
     }
 }

@@ -23,6 +23,7 @@ fn server(max_connections: usize, grace_secs: f64) -> ServerConfig {
         gtp_listen: "127.0.0.1:0".into(),
         max_connections,
         shutdown_grace: grace_secs,
+        ..ServerConfig::default()
     }
 }
 
@@ -112,7 +113,8 @@ async fn binds_port_zero_and_serves_independent_sessions() {
         report,
         ShutdownReport {
             sessions: 2,
-            forced: 0
+            forced: 0,
+            idle_closed: 0
         }
     );
 }
@@ -188,7 +190,8 @@ async fn shutdown_cancels_sessions_and_stops_listening() {
         report,
         ShutdownReport {
             sessions: 2,
-            forced: 0
+            forced: 0,
+            idle_closed: 0
         }
     );
     assert_eq!(cancelled.load(Ordering::SeqCst), 2);
@@ -225,7 +228,8 @@ async fn grace_period_bounds_sessions_that_ignore_cancellation() {
         report,
         ShutdownReport {
             sessions: 1,
-            forced: 1
+            forced: 1,
+            idle_closed: 0
         }
     );
     assert_eq!(

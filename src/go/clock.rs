@@ -97,6 +97,16 @@ impl Clock {
         self.system != TimeSystem::Unlimited
     }
 
+    /// The time of a move while no time system is set.
+    pub fn unlimited_per_move(&self) -> Duration {
+        self.unlimited_per_move
+    }
+
+    /// Changes the time of a move while no time system is set.
+    pub fn set_unlimited_per_move(&mut self, per_move: Duration) {
+        self.unlimited_per_move = per_move;
+    }
+
     /// Starts both clocks afresh under `system`.
     pub fn set_system(&mut self, system: TimeSystem) {
         self.system = system;

@@ -199,6 +199,8 @@ pub const COMMAND_NAMES: &[&str] = &[
     "kgs-genmove_cleanup",
     "kgs-time_settings",
     "kgs-rules",
+    "kgs-game_over",
+    "kgs-chat",
     "gogui-analyze_commands",
     "gogui-interrupt",
     "cputime",
@@ -212,7 +214,17 @@ pub const COMMAND_NAMES: &[&str] = &[
     "tablero-visits",
     "tablero-winrates",
     "tablero-ownership",
+    "tablero-params",
 ];
+
+/// Where a `kgs-chat` message was said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChatPlace {
+    /// In the game's chat (players and observers).
+    Game,
+    /// A private message to the bot.
+    Private,
+}
 
 /// What a `tablero-*` GoGui analyze command shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,6 +325,17 @@ pub enum Command {
     GenmoveAnalyze(AnalyzeArgs),
     /// `tablero-pv` and friends, for the colour given or the side to move.
     Gfx(GfxKind, Option<Color>),
+    /// `kgs-game_over`: kgsGtp says the game ended (or was adjourned).
+    KgsGameOver,
+    /// `kgs-chat game|private <name> <message>`.
+    KgsChat {
+        place: ChatPlace,
+        from: String,
+        message: String,
+    },
+    /// `tablero-params` (GoGui `param`): without arguments, list the settings; with
+    /// `key value`, set one.
+    Params(Option<(String, String)>),
 }
 
 /// Why a command failed; `Display` is the text after `?`.
@@ -366,6 +389,10 @@ pub enum CommandError {
     CannotScore,
     #[error("game is over")]
     GameOver,
+    #[error("kgs-chat needs game or private, a name and a message")]
+    BadChat,
+    #[error("tablero-params needs no argument, or a key and a value")]
+    BadParams,
     #[error("{0}")]
     Analyze(#[from] AnalyzeArgsError),
     #[error("{0}")]
@@ -508,6 +535,28 @@ impl Command {
                     _ => return Err(E::UnknownRules),
                 })
             }
+            "kgs-game_over" => Command::KgsGameOver,
+            "kgs-chat" => {
+                let place = match arg(0).map(str::to_ascii_lowercase).as_deref() {
+                    Some("game") => ChatPlace::Game,
+                    Some("private") => ChatPlace::Private,
+                    _ => return Err(E::BadChat),
+                };
+                let from = arg(1).ok_or(E::BadChat)?.to_string();
+                if args.len() < 3 {
+                    return Err(E::BadChat);
+                }
+                Command::KgsChat {
+                    place,
+                    from,
+                    message: args[2..].join(" "),
+                }
+            }
+            "tablero-params" => Command::Params(match args {
+                [] => None,
+                [key, value] => Some((key.clone(), value.clone())),
+                _ => return Err(E::BadParams),
+            }),
             "gogui-analyze_commands" => Command::GoguiAnalyzeCommands,
             "gogui-interrupt" => Command::GoguiInterrupt,
             "cputime" => Command::Cputime,

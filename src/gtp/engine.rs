@@ -14,7 +14,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::analysis::{AnalyzeArgs, Dialect, report_line};
 use super::command::{
-    COMMAND_NAMES, Command, CommandError, GfxKind, KgsRules, KgsTime, RawCommand, StoneStatus,
+    COMMAND_NAMES, ChatPlace, Command, CommandError, GfxKind, KgsRules, KgsTime, RawCommand,
+    StoneStatus,
 };
 use super::gogui;
 use super::session::{CommandContext, CommandKind, Engine};
@@ -95,6 +96,12 @@ pub trait GoPlayer: Send {
     /// Searches `color`'s moves in `game` until `budget` ends, to reuse the tree later
     /// (pondering on the opponent's time). The default does nothing.
     fn ponder(&mut self, _game: &Game, _color: Color, _budget: &Budget) {}
+    /// The search parameters, for players that have them (GoGui's `tablero-params`).
+    fn search_params(&self) -> Option<SearchParams> {
+        None
+    }
+    /// Replaces the search parameters (the saved tree is dropped). The default ignores them.
+    fn set_search_params(&mut self, _params: SearchParams) {}
 }
 
 /// A seeded uniform-random player that never fills its own eyes and treats every stone as
@@ -192,6 +199,14 @@ impl GoPlayer for Player {
     fn new_game(&mut self) {
         self.clear();
     }
+
+    fn search_params(&self) -> Option<SearchParams> {
+        Some(self.params().clone())
+    }
+
+    fn set_search_params(&mut self, params: SearchParams) {
+        self.set_params(params);
+    }
 }
 
 /// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS
@@ -278,6 +293,10 @@ pub struct GoEngine {
     /// Search time of the `tablero-*` GoGui analyze commands.
     analysis_time: Duration,
     limits: EngineLimits,
+    /// `gtp.analysis_min_visits`.
+    analysis_min_visits: u32,
+    /// `gtp.kgs_chat`: list `kgs-chat` in `list_commands`.
+    kgs_chat: bool,
 }
 
 impl GoEngine {
@@ -296,6 +315,8 @@ impl GoEngine {
             gfx_sink: Box::new(|text: &str| eprintln!("{text}")),
             analysis_time: time_per_move,
             limits: EngineLimits::default(),
+            analysis_min_visits: config.gtp.analysis_min_visits,
+            kgs_chat: config.gtp.kgs_chat,
         })
     }
 
@@ -352,17 +373,19 @@ impl GoEngine {
                         ctx.stream(&line);
                     }
                 };
-                let observer = args.interval.map(|interval| Observer {
-                    interval,
+                // Without an interval only the search's last snapshot is reported: as KataGo, one
+                // `info` line always precedes `play` (the CGOS client reads it).
+                let observer = Observer {
+                    interval: args.interval.unwrap_or(ANALYSIS_HORIZON),
                     callback: &mut report,
-                });
+                };
                 self.player.search_live(
                     &self.game,
                     color,
                     &budget,
                     cleanup,
                     args.ownership,
-                    observer,
+                    Some(observer),
                 )
             };
             filtered_decision(args, color, &summary, &self.game)
@@ -607,8 +630,13 @@ impl GoEngine {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok(self.name.clone()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::KnownCommand(name) => Ok(COMMAND_NAMES.contains(&name.as_str()).to_string()),
-            Command::ListCommands => Ok(COMMAND_NAMES.join("\n")),
+            Command::KnownCommand(name) => Ok(self.listed(&name).to_string()),
+            Command::ListCommands => Ok(COMMAND_NAMES
+                .iter()
+                .filter(|c| self.listed(c))
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n")),
             // The session answers `quit` itself; this is for direct callers.
             Command::Quit => ok(),
             Command::Boardsize(n) => self.reset(n).and_then(|()| ok()),
@@ -628,11 +656,15 @@ impl GoEngine {
             Command::Genmove(color) => self.generate(color, false, true, ctx, None),
             Command::KgsGenmoveCleanup(color) => self.generate(color, true, true, ctx, None),
             Command::RegGenmove(color) => self.generate(color, false, false, ctx, None),
-            Command::GenmoveAnalyze(args) => {
+            Command::GenmoveAnalyze(mut args) => {
+                args.min_visits = self.analysis_min_visits;
                 let color = args.color.unwrap_or(self.game.to_move());
                 self.generate(color, false, true, ctx, Some(&args))
             }
-            Command::Analyze(args) => self.analyze(&args, ctx),
+            Command::Analyze(mut args) => {
+                args.min_visits = self.analysis_min_visits;
+                self.analyze(&args, ctx)
+            }
             Command::Gfx(kind, color) => self.gfx(kind, color, ctx),
             Command::Cputime => cpu_seconds()
                 .map(|s| format!("{s:.3}"))
@@ -738,7 +770,96 @@ impl GoEngine {
             }
             Command::GoguiAnalyzeCommands => Ok(gogui::ANALYZE_COMMANDS.join("\n")),
             Command::GoguiInterrupt => ok(),
+            Command::KgsGameOver => {
+                // The game may only be adjourned: the board stays as it is.
+                let last: Vec<String> = self
+                    .game
+                    .history()
+                    .map(|(c, m)| format!("{c} {m}"))
+                    .collect();
+                tracing::info!(
+                    moves = self.game.move_count(),
+                    last = last.last().map_or("none", String::as_str),
+                    "kgs-game_over: the game ended"
+                );
+                ok()
+            }
+            Command::KgsChat {
+                place,
+                from,
+                message,
+            } => self.chat(place, &from, &message),
+            Command::Params(None) => Ok(self.gui_settings()?.listing()),
+            Command::Params(Some((key, value))) => {
+                let mut settings = self.gui_settings()?;
+                settings
+                    .set(&key, &value)
+                    .map_err(|e| E::Other(e.to_string()))?;
+                self.apply_gui_settings(&settings)?;
+                ok()
+            }
         }
+    }
+
+    /// Whether `name` is listed by `list_commands` / `known_command`: every command but
+    /// `kgs-chat` unless `gtp.kgs_chat` (kgsGtp 3.5.20 and later are reported to fail on it).
+    fn listed(&self, name: &str) -> bool {
+        COMMAND_NAMES.contains(&name) && (name != "kgs-chat" || self.kgs_chat)
+    }
+
+    /// `kgs-chat`: a short polite answer to a private message or to a game message that names
+    /// the engine; anything else is ignored (an error answer: kgsGtp then says nothing).
+    fn chat(&self, place: ChatPlace, from: &str, message: &str) -> Result<String, CommandError> {
+        let addressed = message.to_lowercase().contains(&self.name.to_lowercase());
+        tracing::info!(?place, from, message, "kgs-chat");
+        if place == ChatPlace::Private || addressed {
+            Ok(format!(
+                "Hello {from}, I am {} {}, a Go program; I cannot chat, but thank you for the message.",
+                self.name,
+                env!("CARGO_PKG_VERSION")
+            ))
+        } else {
+            Err(CommandError::Other("no reply".into()))
+        }
+    }
+
+    /// The settings `tablero-params` shows, from the player's search parameters and the clock.
+    fn gui_settings(&self) -> Result<gogui::GuiSettings, CommandError> {
+        let p = self
+            .player
+            .search_params()
+            .ok_or_else(|| CommandError::Other("this player has no search parameters".into()))?;
+        Ok(gogui::GuiSettings {
+            playouts: p.max_playouts,
+            time_per_move: self.clock.unlimited_per_move().as_secs_f64(),
+            threads: p.threads,
+            uct_c: p.uct_c,
+            resign_threshold: p.resign_threshold,
+            rave_equiv: p.rave_equiv,
+            priors: p.priors,
+            ponder: self.ponder,
+        })
+    }
+
+    fn apply_gui_settings(&mut self, s: &gogui::GuiSettings) -> Result<(), CommandError> {
+        let mut p = self
+            .player
+            .search_params()
+            .ok_or_else(|| CommandError::Other("this player has no search parameters".into()))?;
+        p.max_playouts = s.playouts;
+        p.threads = s.threads;
+        p.uct_c = s.uct_c;
+        p.resign_threshold = s.resign_threshold;
+        p.rave_equiv = s.rave_equiv;
+        p.priors = s.priors;
+        if self.player.search_params().as_ref() != Some(&p) {
+            self.player.set_search_params(p);
+        }
+        let per_move = secs(s.time_per_move);
+        self.clock.set_unlimited_per_move(per_move);
+        self.analysis_time = per_move;
+        self.ponder = s.ponder;
+        Ok(())
     }
 
     fn board_is_empty(&self) -> bool {

@@ -1,6 +1,7 @@
 //! GoGui graphics from a search snapshot: the `gfx` responses of tablero's analyze commands
-//! (visit counts, win rates, ownership), the principal variation of the `var` command, and the
-//! live-graphics blocks (`gogui-gfx:` on stderr) written while genmove searches. Pure text.
+//! (visit counts, win rates, ownership), the principal variation of the `var` command, the
+//! live-graphics blocks (`gogui-gfx:` on stderr) written while genmove searches, and the
+//! search settings of the `param` command `tablero-params`. Pure text.
 
 use std::fmt::Write as _;
 
@@ -18,7 +19,122 @@ pub const ANALYZE_COMMANDS: &[&str] = &[
     "gfx/Visit Counts/tablero-visits",
     "gfx/Win Rates/tablero-winrates",
     "gfx/Ownership/tablero-ownership",
+    "param/Search Parameters/tablero-params",
 ];
+
+/// The search settings a GoGui user changes through `tablero-params` (GoGui's `param`
+/// type: without arguments the command lists `[type] key value` lines, with `key value` it
+/// sets one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuiSettings {
+    /// Playouts per move (`search.playouts`); 0 = limited by time only.
+    pub playouts: u64,
+    /// Seconds per move while no GTP clock is set (`search.time_per_move`).
+    pub time_per_move: f64,
+    /// Search threads (`search.threads`).
+    pub threads: usize,
+    /// UCT exploration constant (`search.uct_c`).
+    pub uct_c: f64,
+    /// Resign below this win rate (`search.resign_threshold`); 0 = never.
+    pub resign_threshold: f64,
+    /// RAVE equivalence (`search.rave_equiv`); 0 = off.
+    pub rave_equiv: f64,
+    /// Heuristic priors (`search.priors`).
+    pub priors: bool,
+    /// Pondering after genmove (`search.ponder`).
+    pub ponder: bool,
+}
+
+/// Why `tablero-params key value` was refused; `Display` is the text after `?`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    #[error("unknown parameter {0:?}")]
+    UnknownKey(String),
+    #[error("bad value {value:?} for {key}: {expected}")]
+    BadValue {
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+/// Most search threads `tablero-params threads` accepts.
+pub const MAX_GUI_THREADS: usize = 256;
+/// Longest `time_per_move` `tablero-params` accepts, in seconds.
+pub const MAX_GUI_TIME_PER_MOVE: f64 = 3600.0;
+
+impl GuiSettings {
+    /// The `param` listing: one `[type] key value` line per setting.
+    pub fn listing(&self) -> String {
+        let b = |v: bool| if v { "1" } else { "0" };
+        [
+            format!("[string] playouts {}", self.playouts),
+            format!("[string] time_per_move {}", self.time_per_move),
+            format!("[string] threads {}", self.threads),
+            format!("[string] uct_c {}", self.uct_c),
+            format!("[string] resign_threshold {}", self.resign_threshold),
+            format!("[string] rave_equiv {}", self.rave_equiv),
+            format!("[bool] priors {}", b(self.priors)),
+            format!("[bool] ponder {}", b(self.ponder)),
+        ]
+        .join("\n")
+    }
+
+    /// Sets `key` to `value`, checking its range; on error nothing changes.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        let bad = |expected| ParamError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        };
+        let real = |lo: f64, hi: f64, expected| {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && (lo..=hi).contains(v))
+                .ok_or_else(|| bad(expected))
+        };
+        let flag = || match value {
+            "1" | "true" => Ok(true),
+            "0" | "false" => Ok(false),
+            _ => Err(bad("0 or 1")),
+        };
+        match key {
+            "playouts" => {
+                self.playouts = value
+                    .parse()
+                    .ok()
+                    .filter(|n| *n <= 1_000_000_000)
+                    .ok_or_else(|| bad("an integer 0..=1000000000"))?;
+            }
+            "time_per_move" => {
+                let t = real(
+                    0.0,
+                    MAX_GUI_TIME_PER_MOVE,
+                    "seconds, more than 0 up to 3600",
+                )?;
+                if t <= 0.0 {
+                    return Err(bad("seconds, more than 0 up to 3600"));
+                }
+                self.time_per_move = t;
+            }
+            "threads" => {
+                self.threads = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_GUI_THREADS).contains(n))
+                    .ok_or_else(|| bad("an integer 1..=256"))?;
+            }
+            "uct_c" => self.uct_c = real(0.0, 100.0, "a number 0..=100")?,
+            "resign_threshold" => self.resign_threshold = real(0.0, 1.0, "a number 0..=1")?,
+            "rave_equiv" => self.rave_equiv = real(0.0, 1e9, "a number 0..=1e9")?,
+            "priors" => self.priors = flag()?,
+            "ponder" => self.ponder = flag()?,
+            _ => return Err(ParamError::UnknownKey(key.to_string())),
+        }
+        Ok(())
+    }
+}
 
 /// The live-graphics command that clears the board's markup.
 pub const LIVE_CLEAR: &str = "gogui-gfx: CLEAR";
@@ -226,6 +342,49 @@ mod tests {
         };
         assert_eq!(pv(&empty), "");
         assert_eq!(visits(&empty, Color::Black), "TEXT B: no move searched yet");
+    }
+
+    #[test]
+    fn params_list_and_set_as_gogui_expects() {
+        let mut g = GuiSettings {
+            playouts: 0,
+            time_per_move: 1.5,
+            threads: 2,
+            uct_c: 0.7,
+            resign_threshold: 0.1,
+            rave_equiv: 0.0,
+            priors: true,
+            ponder: false,
+        };
+        assert_eq!(
+            g.listing(),
+            "[string] playouts 0\n[string] time_per_move 1.5\n[string] threads 2\n\
+             [string] uct_c 0.7\n[string] resign_threshold 0.1\n[string] rave_equiv 0\n\
+             [bool] priors 1\n[bool] ponder 0"
+        );
+        g.set("playouts", "500").unwrap();
+        g.set("priors", "0").unwrap();
+        g.set("time_per_move", "0.25").unwrap();
+        assert_eq!((g.playouts, g.priors, g.time_per_move), (500, false, 0.25));
+        let before = g.clone();
+        for (k, v) in [
+            ("threads", "0"),
+            ("threads", "many"),
+            ("uct_c", "nan"),
+            ("resign_threshold", "1.5"),
+            ("time_per_move", "0"),
+            ("ponder", "yes"),
+        ] {
+            assert!(
+                matches!(g.set(k, v), Err(ParamError::BadValue { .. })),
+                "{k} {v}"
+            );
+        }
+        assert_eq!(
+            g.set("komi", "6.5"),
+            Err(ParamError::UnknownKey("komi".into()))
+        );
+        assert_eq!(g, before);
     }
 
     #[test]
