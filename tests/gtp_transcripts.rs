@@ -588,7 +588,10 @@ async fn protocol_document_matches_list_commands() {
         .trim_end();
     let mut listed: Vec<String> = body.lines().map(str::to_string).collect();
     // `kgs-chat` is documented and answered, but listed only with `gtp.kgs_chat`.
-    assert!(!listed.iter().any(|c| c == "kgs-chat"), "kgs-chat listed by default");
+    assert!(
+        !listed.iter().any(|c| c == "kgs-chat"),
+        "kgs-chat listed by default"
+    );
     listed.push("kgs-chat".into());
     documented.sort();
     listed.sort();
