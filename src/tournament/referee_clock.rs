@@ -154,13 +154,18 @@ impl RefereeClock {
 
     /// The longest `color`'s next move may take before it loses on time, grace included.
     pub fn move_limit(&self, color: Color) -> Duration {
+        self.remaining(color) + self.grace
+    }
+
+    /// Main time plus the current period's time left for `color`.
+    fn remaining(&self, color: Color) -> Duration {
         let s = &self.sides[color.index()];
         let overtime = if self.spec.period.is_zero() {
             Duration::ZERO
         } else {
             s.period_left
         };
-        s.main + overtime + self.grace
+        s.main + overtime
     }
 
     /// Charges one move's `elapsed` wall time to `color`. Main time is used first, then the
@@ -193,13 +198,7 @@ impl RefereeClock {
 
     /// Main time plus the current period's time left for `color`, in seconds.
     pub fn remaining_seconds(&self, color: Color) -> f64 {
-        let s = &self.sides[color.index()];
-        let overtime = if self.spec.period.is_zero() {
-            Duration::ZERO
-        } else {
-            s.period_left
-        };
-        (s.main + overtime).as_secs_f64()
+        self.remaining(color).as_secs_f64()
     }
 }
 
