@@ -554,7 +554,8 @@ pub struct GtpConfig {
     pub live_gfx: bool,
     /// Fewest visits a move needs for analysis reports (`lz-analyze`, `kata-analyze`,
     /// `analyze`, the genmove_analyze forms) to show it with its own win rate; fewer are shown
-    /// only to fill `minmoves`, with the position's win rate. 1 = KataGo's (every visited move).
+    /// only to fill `minmoves`, with the position's win rate. 1 = KataGo's (every visited
+    /// move); the default, 500, is Pachi's (the fewest playouts its `lz-analyze` reports).
     pub analysis_min_visits: u32,
     /// List `kgs-chat` in `list_commands` (kgsGtp then sends chat to the engine). Off by
     /// default: kgsGtp 3.5.20 and later are reported to fail on engines that list it.
@@ -567,7 +568,7 @@ impl Default for GtpConfig {
             max_line_length: 1 << 20,
             name: "tablero".into(),
             live_gfx: false,
-            analysis_min_visits: 10,
+            analysis_min_visits: 500,
             kgs_chat: false,
         }
     }

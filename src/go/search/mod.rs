@@ -733,10 +733,17 @@ fn opponent_passed(game: &Game) -> bool {
     game.last_move().is_some_and(|(_, m)| m == Move::Pass)
 }
 
+/// Fewest visits that make a liberty move's win rate count in [`prefer_capturing`].
+const CAPTURE_MIN_VISITS: u32 = 64;
+
 /// A search told to capture `dead` chains before passing plays on one of their liberties
-/// when such a move is about as good as the best (within 2% win rate, at least a quarter of
-/// its visits), so that the game ends sooner: with the opponent passing, every other move only
-/// delays the capture.
+/// when such a move is as good as the best as far as the playouts can tell: at least
+/// [`CAPTURE_MIN_VISITS`] visits (or a quarter of the best's, if fewer), and a win rate below
+/// the best's by no more than 2 % or two standard errors of the difference, whichever is
+/// larger. In a settled position every move wins about equally often and the search spreads
+/// its visits over them, so a fixed margin would leave the choice to noise. With the opponent
+/// passing, every other move only delays the capture, and under territory scoring it may fill
+/// the player's own territory.
 fn prefer_capturing(moves: &mut [MoveStat], game: &Game, dead: &[Vec<Vertex>]) {
     let Some(best) = moves.first() else {
         return;
@@ -753,10 +760,15 @@ fn prefer_capturing(moves: &mut [MoveStat], game: &Game, dead: &[Vec<Vertex>]) {
     if liberties.is_empty() || on_dead(best) {
         return;
     }
-    let (rate, visits) = (best.winrate - 0.02, best.visits / 4);
+    let visits = (best.visits / 4).min(CAPTURE_MIN_VISITS).max(1);
+    let variance = |m: &MoveStat| m.winrate * (1.0 - m.winrate) / f64::from(m.visits.max(1));
+    let as_good = |m: &MoveStat| {
+        let margin = (2.0 * (variance(best) + variance(m)).sqrt()).max(0.02);
+        best.winrate - m.winrate <= margin
+    };
     if let Some(i) = moves
         .iter()
-        .position(|m| m.visits >= visits && m.winrate >= rate && on_dead(m))
+        .position(|m| m.visits >= visits && on_dead(m) && as_good(m))
     {
         moves[..=i].rotate_right(1);
     }
@@ -1566,6 +1578,105 @@ mod tests {
                 &s.moves[..8.min(s.moves.len())]
             );
         }
+    }
+
+    /// KGS cleanup: Black answers every White pass with `kgs-genmove_cleanup` until it passes
+    /// itself. Each of Black's moves while dead white stones remain in its area (the columns
+    /// left of its wall at F) must be a liberty of one of them; in the end none is left.
+    fn cleans_up_without_filling(rows: [&str; 9], seeds: std::ops::Range<u64>) {
+        for seed in seeds {
+            let mut g = finished(rows);
+            let mut p = Player::new(SearchParams {
+                max_playouts: 3000,
+                threads: 1,
+                seed,
+                ..SearchParams::default()
+            });
+            let cleanup = SearchOptions {
+                cleanup: true,
+                ..SearchOptions::default()
+            };
+            let mut played = Vec::new();
+            let mut passed = false;
+            for _ in 0..30 {
+                let board = g.board().clone();
+                let dead: Vec<Point> = board
+                    .empty_points()
+                    .iter()
+                    .map(|&p| p as Point)
+                    .filter(|&p| {
+                        Board::neighbours(p)
+                            .iter()
+                            .any(|&q| {
+                                board.cell(q).color() == Some(Color::White)
+                                    && Board::vertex_of(q).col() < 5
+                            })
+                    })
+                    .collect();
+                let s = p.search_with(&g, Color::Black, &far_budget(), cleanup);
+                let Decision::Play(mv) = s.decision else {
+                    panic!("seed {seed}: resigned a won game");
+                };
+                played.push(mv.to_string());
+                match mv {
+                    Move::Pass => {
+                        assert!(dead.is_empty(), "seed {seed}: passed early: {played:?}");
+                        passed = true;
+                        break;
+                    }
+                    Move::Play(v) => assert!(
+                        dead.is_empty() || dead.contains(&Board::point_of(v)),
+                        "seed {seed}: {v} is no liberty of a dead chain: {played:?} {:?}",
+                        &s.moves[..6.min(s.moves.len())]
+                    ),
+                }
+                g.play(Color::Black, mv).unwrap();
+                g.play(Color::White, Move::Pass).unwrap();
+            }
+            assert!(passed, "seed {seed}: never passed: {played:?}");
+        }
+    }
+
+    /// A finished 9×9 game: Black's area (columns A–E) is split by its walls into small
+    /// spaces, White's (F–J) is two-eyed columns.
+    const SETTLED: [&str; 9] = [
+        ". . . X X O . O .",
+        ". . . X X O O O O",
+        ". . . X X O . O .",
+        "X X X X X O O O O",
+        "X . . . X O . O .",
+        "X . . . X O O O O",
+        "X X X X X O . O .",
+        ". X . X X O O O O",
+        "X . X X X O . O .",
+    ];
+
+    fn settled_with(white: &[&str]) -> [&'static str; 9] {
+        let mut rows = SETTLED.map(String::from);
+        for v in white {
+            let v = Vertex::parse(v, 9).unwrap();
+            let r = 8 - v.row();
+            let mut cells: Vec<char> = rows[r].chars().collect();
+            assert_eq!(cells[2 * v.col()], '.', "{v} is not empty");
+            cells[2 * v.col()] = 'O';
+            rows[r] = cells.into_iter().collect();
+        }
+        rows.map(|r| &*Box::leak(r.into_boxed_str()))
+    }
+
+    #[test]
+    fn cleanup_captures_a_lone_dead_stone_first() {
+        cleans_up_without_filling(settled_with(&["C5"]), 0..6);
+    }
+
+    #[test]
+    fn cleanup_captures_a_dead_chain_of_two() {
+        cleans_up_without_filling(settled_with(&["B5", "C5"]), 0..6);
+    }
+
+    #[test]
+    fn cleanup_captures_dead_stones_in_two_spaces() {
+        cleans_up_without_filling(settled_with(&["B8", "D4"]), 0..6);
     }
 
     #[test]
