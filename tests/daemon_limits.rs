@@ -141,8 +141,8 @@ fn a_client_that_leaves_mid_genmove_frees_its_slot_at_once() {
     let waited = left.elapsed();
     assert_eq!(answer.as_deref(), Some("= tablero"));
     println!("second client served {waited:?} after the first one's EOF");
-    // The target is 100 ms; allow a loaded machine some slack, far below the search's minutes.
-    assert!(waited < Duration::from_millis(1500), "{waited:?}");
+    // About 3 ms on an idle machine; the search itself would run for many minutes.
+    assert!(waited < Duration::from_millis(100), "{waited:?}");
 }
 
 #[test]
