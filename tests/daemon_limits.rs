@@ -1,8 +1,8 @@
-//! `tablero serve` under careless or hostile GTP clients, through the real binary: a search is
+//! `tablero serve` under careless or hostile clients, through the real binary: a search is
 //! cancelled when its client leaves, `server.max_move_seconds` caps every clock, the idle
 //! policy (timeout, eviction when full), `loadsgf` confinement over TCP, and moves that keep
 //! their time budget while many sessions search at once (a short test here; the 100-session
-//! load bench is `load_bench`, ignored by default).
+//! load bench is `load_bench`, ignored by default), and a GVG-AI line with no end.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 struct Serve {
     child: Child,
     addr: String,
+    /// The GVG-AI line adapter's address.
+    gvgai: String,
 }
 
 impl Drop for Serve {
@@ -47,16 +49,25 @@ fn serve(sets: &[&str]) -> Serve {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(rest) = line.split("GTP listening on ").nth(1) {
-                let addr = rest.split_whitespace().next().unwrap_or_default();
-                let _ = tx.send(addr.to_string());
+            for (what, marker) in [
+                ("gtp", "GTP listening on "),
+                ("gvgai", "adapter listening on "),
+            ] {
+                if let Some(rest) = line.split(marker).nth(1) {
+                    let addr = rest.split_whitespace().next().unwrap_or_default();
+                    let _ = tx.send((what, addr.to_string()));
+                }
             }
         }
     });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("tablero serve reports its address");
-    Serve { child, addr }
+    let (mut addr, mut gvgai) = (String::new(), String::new());
+    while addr.is_empty() || gvgai.is_empty() {
+        let (what, a) = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("tablero serve reports its addresses");
+        if what == "gtp" { addr = a } else { gvgai = a }
+    }
+    Serve { child, addr, gvgai }
 }
 
 /// One GTP client over TCP with blocking I/O.
@@ -143,6 +154,24 @@ fn a_client_that_leaves_mid_genmove_frees_its_slot_at_once() {
     println!("second client served {waited:?} after the first one's EOF");
     // About 3 ms on an idle machine; the search itself would run for many minutes.
     assert!(waited < Duration::from_millis(100), "{waited:?}");
+}
+
+#[test]
+fn an_overlong_gvgai_line_without_newline_ends_the_session() {
+    let s = serve(&["gvgai.max_line_bytes=4096"]);
+    let mut c = Client::connect(&s.gvgai);
+    let start = Instant::now();
+    // 64 KiB and no newline: the adapter must not wait for one.
+    let _ = c.writer.write_all(&[b'x'; 1 << 16]);
+    assert!(
+        c.closed_within(Duration::from_secs(5)),
+        "session still open"
+    );
+    println!("closed {:?} after the line began", start.elapsed());
+    // The listener goes on serving.
+    let mut d = Client::connect(&s.gvgai);
+    let _ = d.writer.write_all(&[b'y'; 1 << 16]);
+    assert!(d.closed_within(Duration::from_secs(5)));
 }
 
 #[test]

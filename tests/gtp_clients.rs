@@ -41,7 +41,9 @@ fn node_available() -> bool {
 }
 
 fn script(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name)
 }
 
 /// Runs a client script; returns its JSON line after checking it succeeded.

@@ -1605,12 +1605,10 @@ mod tests {
                     .iter()
                     .map(|&p| p as Point)
                     .filter(|&p| {
-                        Board::neighbours(p)
-                            .iter()
-                            .any(|&q| {
-                                board.cell(q).color() == Some(Color::White)
-                                    && Board::vertex_of(q).col() < 5
-                            })
+                        Board::neighbours(p).iter().any(|&q| {
+                            board.cell(q).color() == Some(Color::White)
+                                && Board::vertex_of(q).col() < 5
+                        })
                     })
                     .collect();
                 let s = p.search_with(&g, Color::Black, &far_budget(), cleanup);
