@@ -14,5 +14,6 @@ pub mod evolve;
 pub mod go;
 pub mod gtp;
 pub mod gvgai;
+pub mod net;
 pub mod planning;
 pub mod tournament;

@@ -119,6 +119,9 @@ enum DiplomacyCommand {
         /// Seed of power assignment and passcodes (game n uses seed + n).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Connections served at once; more wait in the listen queue until one closes.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        max_connections: u32,
     },
     /// One bot joins a DAIDE server and plays one game (reconnecting with IAM after a drop).
     Bot {
@@ -424,6 +427,7 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             deadline,
             end_year,
             seed,
+            max_connections,
         } => {
             init_logging("info");
             let Ok(addr) = listen.parse::<std::net::SocketAddr>() else {
@@ -451,6 +455,9 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
                     listener,
                     tablero::daide::token::TokenTable::standard(),
                     make,
+                    tablero::daide::server::ListenerLimits {
+                        max_connections: max_connections as usize,
+                    },
                     None,
                     async move {
                         let name = signal.recv().await;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use daide_common::{Seen, Watcher, movement_observations, random_player};
 use tablero::daide::client::{ClientConfig, run_client};
-use tablero::daide::server::{Ending, ServerConfig, run_game, run_server};
+use tablero::daide::server::{Ending, ListenerLimits, ServerConfig, run_game, run_server};
 use tablero::daide::token::TokenTable;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -83,6 +83,7 @@ async fn one_server_hosts_two_games_at_once() {
         listener,
         TokenTable::standard(),
         make,
+        ListenerLimits::default(),
         Some(2),
         std::future::pending(),
     ));
@@ -113,4 +114,87 @@ async fn one_server_hosts_two_games_at_once() {
             .expect("client ok");
         assert!(s.summary.is_some());
     }
+}
+
+/// An observer that has accepted the map only reads; it returns every message as text.
+async fn observe(addr: std::net::SocketAddr) -> Vec<String> {
+    use futures::{SinkExt, StreamExt};
+    use tablero::daide::codec::{DaideCodec, Frame, Role};
+    use tablero::daide::text::{format_tokens, parse_text};
+    let table = TokenTable::standard();
+    let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let mut framed = tokio_util::codec::Framed::new(stream, DaideCodec::for_role(Role::Client));
+    let send = |s: &str| Frame::Dm(parse_text(s, &table).expect("message"));
+    framed.send(Frame::im()).await.expect("IM");
+    framed.send(send("OBS")).await.expect("OBS");
+    let mut seen = Vec::new();
+    while let Some(Ok(frame)) = framed.next().await {
+        let Frame::Dm(tokens) = frame else { continue };
+        let text = format_tokens(&tokens, &table);
+        if text.starts_with("MAP (") {
+            framed
+                .send(send(&format!("YES ({text})")))
+                .await
+                .expect("YES");
+        }
+        seen.push(text);
+    }
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_observer_gets_every_turn_result_and_the_summary() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let mut cfg = ServerConfig::standard(11);
+    cfg.end_year = Some(1902);
+    let server = tokio::spawn(run_game(listener, cfg));
+    let observer = tokio::spawn(observe(addr));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for i in 0..7u64 {
+        let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let config = ClientConfig {
+            name: format!("rand{i}"),
+            version: "1".into(),
+            think_time: Duration::from_millis(50),
+            ..ClientConfig::default()
+        };
+        tokio::spawn(run_client(stream, config, random_player(20 + i)));
+    }
+    let host = tokio::time::timeout(Duration::from_secs(60), server)
+        .await
+        .expect("game finished in time")
+        .expect("server task")
+        .expect("server ok");
+    let seen = tokio::time::timeout(Duration::from_secs(10), observer)
+        .await
+        .expect("observer closed")
+        .expect("observer task");
+    let count = |prefix: &str| seen.iter().filter(|m| m.starts_with(prefix)).count();
+    // Every phase's position: SPR and FAL 1901 and 1902 plus the retreats and builds there
+    // were (a winter always has one when centres changed hands).
+    let turns: Vec<&str> = seen
+        .iter()
+        .filter(|m| m.starts_with("NOW ("))
+        .map(|m| &m[5..13])
+        .collect();
+    for t in ["SPR 1901", "FAL 1901", "SPR 1902", "FAL 1902"] {
+        assert!(turns.contains(&t), "no NOW for {t}: {turns:?}");
+    }
+    // Every movement phase's orders, one ORD per unit: 22 units in S1901.
+    let ord = |t: &str| {
+        seen.iter()
+            .filter(|m| m.starts_with(&format!("ORD ({t})")))
+            .count()
+    };
+    assert_eq!(ord("SPR 1901"), 22, "{seen:?}");
+    for t in ["FAL 1901", "SPR 1902", "FAL 1902"] {
+        assert!(ord(t) >= 18, "{t}: {} ORD", ord(t));
+    }
+    // Centre ownership at the start and after every fall, and the game summary at the end.
+    assert!(count("SCO ") >= 3, "{} SCO", count("SCO "));
+    assert_eq!(count("SMR "), 1, "{:?}", seen.last());
+    assert!(host.ending().is_some());
 }

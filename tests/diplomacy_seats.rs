@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tablero::daemon::CancellationToken;
 use tablero::daemon::dipbot::{Backoff, BotSeat, run_seat};
-use tablero::daide::server::{ServerConfig, run_server};
+use tablero::daide::server::{ListenerLimits, ServerConfig, run_server};
 use tablero::daide::token::TokenTable;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -25,6 +25,7 @@ async fn seats_reconnect_after_a_server_restart_and_play_a_game() {
             c.end_year = Some(1950);
             c
         },
+        ListenerLimits::default(),
         None,
         async move {
             let _ = stop_rx.await;
@@ -70,6 +71,7 @@ async fn seats_reconnect_after_a_server_restart_and_play_a_game() {
                 c.end_year = Some(1902);
                 c
             },
+            ListenerLimits::default(),
             Some(1),
             std::future::pending(),
         ),

@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-use tracing::{debug, info, warn};
+use tracing::{info, warn};
 
 use super::DaemonError;
 use super::session::{Activity, Session, SessionHandler};
@@ -138,7 +138,7 @@ impl Daemon {
             let (stream, peer) = tokio::select! {
                 biased;
                 () = &mut shutdown => break,
-                stream = accept(&listener) => stream,
+                stream = crate::net::accept(&listener) => stream,
             };
             let permit = match slots.clone().try_acquire_owned() {
                 Ok(permit) => permit,
@@ -306,23 +306,4 @@ async fn watch_idle(
     closed.fetch_add(1, Ordering::Relaxed);
     token.cancel();
     std::future::pending().await
-}
-
-/// Accepts one connection, retrying transient errors (e.g. out of file descriptors) with a
-/// capped backoff instead of ending the daemon.
-async fn accept(listener: &TcpListener) -> (TcpStream, SocketAddr) {
-    let mut backoff = Duration::from_millis(10);
-    loop {
-        match listener.accept().await {
-            Ok((stream, peer)) => {
-                debug!(%peer, "accepted");
-                return (stream, peer);
-            }
-            Err(e) => {
-                warn!("accept failed: {e}; retrying in {backoff:?}");
-                tokio::time::sleep(backoff).await;
-                backoff = (backoff * 2).min(Duration::from_secs(1));
-            }
-        }
-    }
 }

@@ -1217,24 +1217,59 @@ impl Hub {
     }
 }
 
+/// Limits of the embedded server's listener.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListenerLimits {
+    /// Connections served at once (players, observers and ones that have not sent `IM` yet).
+    /// One more is accepted only when one of them has closed; later clients wait in the
+    /// kernel's listen queue.
+    pub max_connections: usize,
+}
+
+impl Default for ListenerLimits {
+    fn default() -> Self {
+        ListenerLimits {
+            max_connections: 64,
+        }
+    }
+}
+
+/// Accepts connections while fewer than `max_connections` are open, retrying failed accepts
+/// (out of file descriptors) with a backoff; each connection reports to `events`.
+async fn accept_loop(
+    listener: TcpListener,
+    table: TokenTable,
+    limits: ListenerLimits,
+    events: mpsc::UnboundedSender<Event>,
+) {
+    let open = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let mut next_id: ClientId = 1;
+    loop {
+        let Ok(slot) = open.clone().acquire_owned().await else {
+            return;
+        };
+        let (stream, _) = crate::net::accept(&listener).await;
+        let _ = stream.set_nodelay(true);
+        let id = next_id;
+        next_id += 1;
+        let (table, events) = (table.clone(), events.clone());
+        tokio::spawn(async move {
+            connection(stream, id, table, events).await;
+            drop(slot);
+        });
+    }
+}
+
 async fn run_hub(
     listener: TcpListener,
     table: TokenTable,
     mut hub: Hub,
+    limits: ListenerLimits,
     max_games: Option<usize>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> Result<Vec<ServerGame>, ServerError> {
     let (events_tx, mut events) = mpsc::unbounded_channel::<Event>();
-    let accept_tx = events_tx.clone();
-    let acceptor = tokio::spawn(async move {
-        let mut next_id: ClientId = 1;
-        while let Ok((stream, _)) = listener.accept().await {
-            let _ = stream.set_nodelay(true);
-            let id = next_id;
-            next_id += 1;
-            tokio::spawn(connection(stream, id, table.clone(), accept_tx.clone()));
-        }
-    });
+    let acceptor = tokio::spawn(accept_loop(listener, table, limits, events_tx.clone()));
     drop(events_tx);
     tokio::pin!(shutdown);
     let mut senders: HashMap<ClientId, mpsc::UnboundedSender<Output>> = HashMap::new();
@@ -1293,7 +1328,16 @@ pub async fn run_game(listener: TcpListener, cfg: ServerConfig) -> Result<Server
         None => ServerConfig::standard(0),
     });
     let hub = Hub::new(make, Some(1));
-    let mut done = run_hub(listener, table, hub, Some(1), std::future::pending()).await?;
+    let limits = ListenerLimits::default();
+    let mut done = run_hub(
+        listener,
+        table,
+        hub,
+        limits,
+        Some(1),
+        std::future::pending(),
+    )
+    .await?;
     done.pop().ok_or_else(|| {
         ServerError::Io(std::io::Error::other(
             "server stopped before the game ended",
@@ -1310,11 +1354,12 @@ pub async fn run_server(
     listener: TcpListener,
     table: TokenTable,
     make: impl FnMut(u64) -> ServerConfig + Send + 'static,
+    limits: ListenerLimits,
     max_games: Option<usize>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> Result<Vec<ServerGame>, ServerError> {
     let hub = Hub::new(Box::new(make), max_games.map(|n| n as u64));
-    run_hub(listener, table, hub, max_games, shutdown).await
+    run_hub(listener, table, hub, limits, max_games, shutdown).await
 }
 
 #[cfg(test)]

@@ -760,7 +760,7 @@ fn prefer_capturing(moves: &mut [MoveStat], game: &Game, dead: &[Vec<Vertex>]) {
     if liberties.is_empty() || on_dead(best) {
         return;
     }
-    let visits = (best.visits / 4).min(CAPTURE_MIN_VISITS).max(1);
+    let visits = (best.visits / 4).clamp(1, CAPTURE_MIN_VISITS);
     let variance = |m: &MoveStat| m.winrate * (1.0 - m.winrate) / f64::from(m.visits.max(1));
     let as_good = |m: &MoveStat| {
         let margin = (2.0 * (variance(best) + variance(m)).sqrt()).max(0.02);
