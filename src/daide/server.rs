@@ -42,6 +42,8 @@
 //!   `HUH`/`PRN`; unexpected ones `REJ`.
 
 use std::collections::HashMap;
+
+use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -155,6 +157,23 @@ struct Seat {
     out_year: Option<i16>,
     /// In civil disorder after missing a deadline (NMR), until it orders again.
     nmr: bool,
+    stats: SeatStats,
+}
+
+/// What the server saw of one seat's ordering over a game: a tournament organiser's check
+/// that every bot's orders reached the adjudicator.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SeatStats {
+    /// Phases processed in which the power had orders to give.
+    pub phases_to_order: u32,
+    /// Of those, phases processed without any `SUB` from it for that turn (a missed
+    /// deadline, a dropped connection, or a turn that moved on before its orders came).
+    pub phases_without_orders: u32,
+    /// Orders answered with a `THX` note other than `MBV` (the unit then holds, disbands or
+    /// the build is waived).
+    pub refused_orders: u32,
+    /// `SUB`s refused for naming another turn (`REJ (SUB …)`).
+    pub rejected_subs: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,6 +261,7 @@ impl ServerGame {
                 drw: false,
                 out_year: None,
                 nmr: false,
+                stats: SeatStats::default(),
             });
         }
         Ok(ServerGame {
@@ -279,6 +299,11 @@ impl ServerGame {
             .iter()
             .map(|s| (s.power, s.name.clone()))
             .collect()
+    }
+
+    /// Each power's ordering statistics so far (seat order).
+    pub fn seat_stats(&self) -> Vec<(Power, SeatStats)> {
+        self.seats.iter().map(|s| (s.power, s.stats)).collect()
     }
 
     /// The year each power was eliminated in, if it was (seat order).
@@ -642,12 +667,16 @@ impl ServerGame {
                 if let Some(t) = turn
                     && Some(t) != self.current_turn()
                 {
+                    self.seats[i].stats.rejected_subs += 1;
                     out.push(Output::Send(id, rej(Message::Sub { turn, orders })));
                     return out;
                 }
                 self.seats[i].submitted = true;
                 for o in orders {
                     let note = self.accept_order(i, &o);
+                    if note != ThxNote::Mbv {
+                        self.seats[i].stats.refused_orders += 1;
+                    }
                     out.push(Output::Send(id, Message::Thx { order: o, note }));
                 }
                 out.push(Output::Send(id, self.missing(&self.seats[i])));
@@ -882,6 +911,12 @@ impl ServerGame {
             .flat_map(|s| s.orders.iter().cloned())
             .collect();
         let leaving = self.game.phase();
+        for seat in &mut self.seats {
+            if self.game.view(Some(seat.power)).needs_orders(seat.power) {
+                seat.stats.phases_to_order += 1;
+                seat.stats.phases_without_orders += u32::from(!seat.submitted);
+            }
+        }
         let report = match self.game.process(&orders) {
             Ok(r) => r,
             Err(e) => {
@@ -1704,6 +1739,38 @@ mod tests {
         );
         // Observers cannot order.
         assert!(sent_to(&g.handle(20, &msg("GOF")), 20)[0].starts_with("REJ"));
+    }
+
+    #[test]
+    fn seat_stats_count_refusals_wrong_turns_and_phases_without_orders() {
+        let mut cfg = ServerConfig::standard(9);
+        cfg.deadline = Some(10);
+        let (mut g, _) = full_game(cfg);
+        // Seat 1: one refused order (a move too far), one SUB for another turn.
+        let power = {
+            let seat = g.seats.iter().find(|s| s.client == Some(1)).unwrap();
+            g.config().map.power_name(seat.power).unwrap().to_string()
+        };
+        let far = format!("SUB (({power} AMY ALB) MTO MOS)");
+        assert!(sent_to(&g.handle(1, &msg(&far)), 1)[0].starts_with("THX"));
+        let wrong = format!("SUB (FAL 1905) (({power} AMY ALB) HLD)");
+        assert!(sent_to(&g.handle(1, &msg(&wrong)), 1)[0].starts_with("REJ (SUB"));
+        g.handle(1, &msg(&holds(&g, 1)));
+        // Seats 2-6 order; seat 7 sends nothing and the deadline passes.
+        for id in 2..=6 {
+            g.handle(id, &msg(&holds(&g, id)));
+        }
+        g.deadline_expired();
+        let stats: Vec<SeatStats> = g.seat_stats().into_iter().map(|(_, s)| s).collect();
+        let of = |id: ClientId| {
+            let i = g.seats.iter().position(|s| s.client == Some(id)).unwrap();
+            stats[i]
+        };
+        assert_eq!(of(1).refused_orders, 1, "{stats:?}");
+        assert_eq!(of(1).rejected_subs, 1, "{stats:?}");
+        assert_eq!(of(1).phases_without_orders, 0);
+        assert_eq!(of(7).phases_without_orders, 1, "{stats:?}");
+        assert!(stats.iter().all(|s| s.phases_to_order == 1), "{stats:?}");
     }
 
     #[test]
