@@ -118,6 +118,10 @@ pub enum ClientEvent {
     Refused(Message),
     /// Something worth logging (ADM, CCD, OUT, HUH/PRN about our message, …).
     Notice(String),
+    /// The server refused one of our orders (`THX` with a note other than `MBV`; the text).
+    OrderRefused(String),
+    /// The server refused a `SUB` of ours (`REJ (SUB …)`, e.g. for a turn that has passed).
+    SubRejected(String),
 }
 
 /// Where the session is in the game's life.
@@ -383,7 +387,7 @@ impl ClientSession {
                     note,
                 }
                 .to_text(&self.table);
-                out.push(ClientEvent::Notice(format!("order refused: {text}")));
+                out.push(ClientEvent::OrderRefused(text));
                 self.replace_refused(&order);
             }
             Message::Mis(Missing::Units(_) | Missing::Count(_)) if self.resubmit => {
@@ -422,6 +426,9 @@ impl ClientSession {
             Message::Rej(inner) => match *inner {
                 Parsed::Ok(m @ (Message::Nme { .. } | Message::Iam { .. })) => {
                     out.push(ClientEvent::Refused(m));
+                }
+                Parsed::Ok(m @ Message::Sub { .. }) => {
+                    out.push(ClientEvent::SubRejected(m.to_text(&self.table)));
                 }
                 other => out.push(ClientEvent::Notice(format!("rejected: {other:?}"))),
             },
@@ -680,6 +687,10 @@ pub struct ClientSummary {
     pub summary: Option<Message>,
     /// Number of phases the player ordered.
     pub phases_ordered: usize,
+    /// Orders the server refused (`THX` notes other than `MBV`).
+    pub refused_orders: usize,
+    /// `SUB`s the server refused (`REJ (SUB …)`).
+    pub rejected_subs: usize,
 }
 
 /// How a client joins a game.
@@ -811,6 +822,14 @@ where
                         return Err(ClientError::Refused(m.to_text(session.table())));
                     }
                     ClientEvent::Notice(n) => tracing::info!(target: "daide::client", "{n}"),
+                    ClientEvent::OrderRefused(t) => {
+                        summary.refused_orders += 1;
+                        tracing::warn!(target: "daide::client", "order refused: {t}");
+                    }
+                    ClientEvent::SubRejected(t) => {
+                        summary.rejected_subs += 1;
+                        tracing::warn!(target: "daide::client", "rejected: {t}");
+                    }
                     ClientEvent::Observed(view, orders) => {
                         if let Some(p) = player.as_mut() {
                             p.observe(&view, &orders);
@@ -1043,8 +1062,14 @@ mod tests {
             Order::Hold(vie),
         ];
         s.submit(view.phase, orders);
-        assert!(sends(&s.handle(server("THX ((AUS AMY BUD) MTO SEV) (FAR)"))).is_empty());
-        assert!(sends(&s.handle(server("THX ((AUS AMY VIE) HLD) (MBV)"))).is_empty());
+        let refused = s.handle(server("THX ((AUS AMY BUD) MTO SEV) (FAR)"));
+        assert!(sends(&refused).is_empty());
+        assert!(
+            matches!(refused.as_slice(), [ClientEvent::OrderRefused(t)] if t.ends_with("(FAR)")),
+            "{refused:?}"
+        );
+        let accepted = s.handle(server("THX ((AUS AMY VIE) HLD) (MBV)"));
+        assert!(accepted.is_empty(), "{accepted:?}");
         assert_eq!(
             sends(&s.handle(server("MIS"))),
             ["SUB ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD)", "GOF"]
