@@ -81,7 +81,7 @@ async fn client_plays_a_scripted_game() {
     say(&mut server, "TME (0)").await;
     expect(
         &mut server,
-        "SUB ((TUR FLT ANK) HLD) ((TUR AMY CON) HLD) ((TUR AMY SMY) HLD)",
+        "SUB (SPR 1901) ((TUR FLT ANK) HLD) ((TUR AMY CON) HLD) ((TUR AMY SMY) HLD)",
     )
     .await;
     expect(&mut server, "GOF").await;

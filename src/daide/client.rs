@@ -47,7 +47,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::codec::Framed;
 
 use super::codec::{DaideCodec, ErrorCode, Frame, FrameError, Role};
-use super::convert::{Names, map_from_mdf, phase_from_turn};
+use super::convert::{Names, map_from_mdf, phase_from_turn, turn_from_phase};
 use super::message::{Message, Missing, OrderReport, Owners, Parsed, PlacedUnit, parse_message};
 use super::token::{Param, PowerToken, PressName, PressToken, ThxNote, Token, TokenTable};
 use crate::budget::{Budget, CancelFlag};
@@ -541,7 +541,15 @@ impl ClientSession {
             }
         }
         if !orders.is_empty() {
-            out.push(ClientEvent::Send(Message::Sub { turn: None, orders }));
+            // The turn is named so that orders which reach the server after it has moved on
+            // (a resubmission racing another power's GOF) are refused there, not applied to
+            // the next phase: `diplomacy` 1.1.2 even drops the connection on a waive read
+            // in a movement phase.
+            let turn = self
+                .view
+                .as_ref()
+                .and_then(|v| turn_from_phase(v.phase).ok());
+            out.push(ClientEvent::Send(Message::Sub { turn, orders }));
         }
         out.push(ClientEvent::Send(Message::Gof));
         self.unanswered_gofs = self.unanswered_gofs.saturating_add(1);
@@ -909,7 +917,7 @@ mod tests {
         assert_eq!(
             sends(&out),
             [
-                "SUB ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD) ((AUS FLT TRI) HLD)",
+                "SUB (SPR 1901) ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD) ((AUS FLT TRI) HLD)",
                 "GOF"
             ]
         );
@@ -939,7 +947,7 @@ mod tests {
         assert_eq!(
             sends(&s.submit(view.phase, vec![])),
             [
-                "SUB ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD) ((AUS FLT TRI) HLD)",
+                "SUB (FAL 1901) ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD) ((AUS FLT TRI) HLD)",
                 "GOF"
             ]
         );
@@ -985,14 +993,14 @@ mod tests {
         let view = orders_needed(&ev).unwrap();
         assert_eq!(
             sends(&s.submit(view.phase, vec![])),
-            ["SUB (AUS WVE) (AUS WVE)", "GOF"]
+            ["SUB (WIN 1901) (AUS WVE) (AUS WVE)", "GOF"]
         );
         s.handle(server("SCO (AUS BUD)"));
         let ev = s.handle(server("NOW (WIN 1902) (AUS AMY BUD) (AUS AMY VIE)"));
         let view = orders_needed(&ev).unwrap();
         assert_eq!(
             sends(&s.submit(view.phase, vec![])),
-            ["SUB ((AUS AMY BUD) REM)", "GOF"]
+            ["SUB (WIN 1902) ((AUS AMY BUD) REM)", "GOF"]
         );
         let ev = s.handle(server(
             "NOW (SUM 1903) (AUS AMY SER) (AUS AMY BUD MRT (VIE GAL))",
@@ -1000,7 +1008,7 @@ mod tests {
         let view = orders_needed(&ev).unwrap();
         assert_eq!(
             sends(&s.submit(view.phase, vec![])),
-            ["SUB ((AUS AMY BUD) DSB)", "GOF"]
+            ["SUB (SUM 1903) ((AUS AMY BUD) DSB)", "GOF"]
         );
     }
 
@@ -1072,7 +1080,10 @@ mod tests {
         assert!(accepted.is_empty(), "{accepted:?}");
         assert_eq!(
             sends(&s.handle(server("MIS"))),
-            ["SUB ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD)", "GOF"]
+            [
+                "SUB (SPR 1901) ((AUS AMY BUD) HLD) ((AUS AMY VIE) HLD)",
+                "GOF"
+            ]
         );
         assert!(sends(&s.handle(server("MIS"))).is_empty());
     }

@@ -565,7 +565,10 @@ impl Player {
         prefer_capturing(&mut moves, game, &dead);
         let decision = match moves.first() {
             Some(best) if best.visits > 0 => {
+                // The cleanup phase (kgs-genmove_cleanup) follows an agreed end of the game:
+                // a resignation there would throw away a game the players already scored.
                 let lost = self.params.resign_threshold > 0.0
+                    && !options.cleanup
                     && best.winrate < self.params.resign_threshold
                     && self.root.visits() >= 1000;
                 if lost {
@@ -1675,6 +1678,33 @@ mod tests {
     #[test]
     fn cleanup_captures_dead_stones_in_two_spaces() {
         cleans_up_without_filling(settled_with(&["B8", "D4"]), 0..6);
+    }
+
+    #[test]
+    fn cleanup_never_resigns() {
+        // Lost by far for Black (komi 60): genmove resigns, kgs-genmove_cleanup plays on.
+        let mut g = finished(settled_with(&["C5"]));
+        g.set_komi(60.0);
+        let params = SearchParams {
+            max_playouts: 3000,
+            threads: 1,
+            resign_threshold: 0.1,
+            ..SearchParams::default()
+        };
+        let mut p = Player::new(params.clone());
+        let plain = p.search(&g, Color::Black, &far_budget());
+        assert_eq!(plain.decision, Decision::Resign, "{:?}", &plain.moves[..3]);
+        let cleanup = SearchOptions {
+            cleanup: true,
+            ..SearchOptions::default()
+        };
+        let mut p = Player::new(params);
+        let s = p.search_with(&g, Color::Black, &far_budget(), cleanup);
+        assert!(
+            matches!(s.decision, Decision::Play(Move::Play(_))),
+            "{:?}",
+            s.decision
+        );
     }
 
     #[test]
