@@ -1551,17 +1551,7 @@ mod tests {
     fn a_forced_move_takes_a_liberty_of_the_dead_chain() {
         // Settled: every move but pass wins for Black after White's pass, and the first one
         // must already attack the dead white stone B8.
-        let rows = [
-            ". . . X X O . O .",
-            ". O . X X O O O O",
-            ". . . X X O . O .",
-            "X X X X X O O O O",
-            "X . . . X O . O .",
-            "X . . . X O O O O",
-            "X X X X X O . O .",
-            ". X . X X O O O O",
-            "X . X X X O . O .",
-        ];
+        let rows = settled_with(&["B8"]);
         let liberties = ["A8", "C8", "B9", "B7"].map(|v| Move::Play(Vertex::parse(v, 9).unwrap()));
         for seed in 0..6 {
             let mut g = finished(rows);
