@@ -136,6 +136,8 @@ impl PlanningConfig {
 pub struct DiplomacyConfig {
     /// Bot seats `tablero serve` keeps in the games of DAIDE servers.
     pub bots: Vec<DiplomacyBotConfig>,
+    /// Other programs that can take a seat in `tablero diplomacy play`.
+    pub external: Vec<ExternalSeatConfig>,
     /// First reconnection delay in seconds (doubled after each failure).
     pub reconnect_initial: f64,
     /// Longest reconnection delay in seconds.
@@ -150,6 +152,7 @@ impl Default for DiplomacyConfig {
     fn default() -> Self {
         Self {
             bots: Vec::new(),
+            external: Vec::new(),
             reconnect_initial: 1.0,
             reconnect_max: 60.0,
             think_time: 5.0,
@@ -440,6 +443,17 @@ pub struct DiplomacyBotConfig {
     /// Power asked for (e.g. "TUR"), sent as a `TUR:name` prefix.
     #[serde(default)]
     pub power: Option<String>,
+}
+
+/// One `[[diplomacy.external]]` entry: a DAIDE client program that `tablero diplomacy play`
+/// starts for a seat named `name`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExternalSeatConfig {
+    /// Seat name used in `--seats`.
+    pub name: String,
+    /// Command line; `{host}`, `{port}` and `{power}` (e.g. `FRA`) are replaced.
+    pub command: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -162,10 +162,17 @@ enum DiplomacyCommand {
         /// Games played at once (threads).
         #[arg(long, default_value_t = 1)]
         jobs: usize,
-        /// Play over the DAIDE protocol (embedded server + TCP clients) instead of direct calls.
+        /// Play by direct calls instead of over DAIDE (faster; built-in bots only).
         #[arg(long)]
-        protocol: bool,
-        /// Seconds per bot per phase.
+        local: bool,
+        /// The DAIDE server's deadline per phase in seconds (0: none; external seats need one).
+        #[arg(long, default_value_t = 10)]
+        deadline: u16,
+        /// An external seat: NAME=COMMAND, where the command may use {host}, {port} and
+        /// {power}; NAME can then be used in --seats. Adds to `[[diplomacy.external]]`.
+        #[arg(long = "external", value_name = "NAME=COMMAND")]
+        external: Vec<String>,
+        /// Seconds per built-in bot per phase (at most the deadline less a margin).
         #[arg(long, default_value_t = 1.0)]
         think_time: f64,
         /// The configuration (its `[jic]` section configures JIC seats).
@@ -546,7 +553,9 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             seed,
             end_year,
             jobs,
-            protocol,
+            local,
+            deadline,
+            external,
             think_time,
             cfg,
         } => {
@@ -573,9 +582,25 @@ fn diplomacy(cmd: DiplomacyCommand) -> ExitCode {
             settings.seed = seed;
             settings.end_year = end_year;
             settings.jobs = jobs;
-            settings.protocol = protocol;
+            settings.transport = if local {
+                tour::Transport::Local
+            } else {
+                tour::Transport::Daide
+            };
+            settings.deadline = (deadline > 0 && !local).then_some(deadline);
             settings.think_time = think_time;
             settings.jic = config.jic.clone();
+            for e in &config.diplomacy.external {
+                settings.external.insert(e.name.clone(), e.command.clone());
+            }
+            for e in &external {
+                let Some((name, command)) = e.split_once('=') else {
+                    return usage(&format!("--external must be NAME=COMMAND, got {e:?}"));
+                };
+                settings
+                    .external
+                    .insert(name.trim().to_string(), command.to_string());
+            }
             let progress = |g: &tour::GameResult| eprintln!("{}", g.describe(games));
             match tour::play(&settings, &progress) {
                 Ok(summary) => match serde_json::to_string(&summary) {

@@ -45,7 +45,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -157,6 +157,8 @@ struct Seat {
     out_year: Option<i16>,
     /// In civil disorder after missing a deadline (NMR), until it orders again.
     nmr: bool,
+    /// When its last `SUB` of the current turn arrived.
+    last_sub: Option<Instant>,
     stats: SeatStats,
 }
 
@@ -174,6 +176,27 @@ pub struct SeatStats {
     pub refused_orders: u32,
     /// `SUB`s refused for naming another turn (`REJ (SUB …)`).
     pub rejected_subs: u32,
+    /// Over the phases it ordered: milliseconds from the phase's `NOW` to its last `SUB`.
+    pub order_ms_total: u64,
+    /// The longest of those times, in milliseconds.
+    pub order_ms_max: u64,
+}
+
+impl SeatStats {
+    /// Phases in which the power had orders to give and sent them.
+    pub fn phases_ordered(&self) -> u32 {
+        self.phases_to_order - self.phases_without_orders
+    }
+
+    /// Adds another game's figures to these.
+    pub fn add(&mut self, other: &SeatStats) {
+        self.phases_to_order += other.phases_to_order;
+        self.phases_without_orders += other.phases_without_orders;
+        self.refused_orders += other.refused_orders;
+        self.rejected_subs += other.rejected_subs;
+        self.order_ms_total += other.order_ms_total;
+        self.order_ms_max = self.order_ms_max.max(other.order_ms_max);
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +227,8 @@ pub struct ServerGame {
     ending: Option<Ending>,
     last_ord: Vec<Message>,
     history: HashMap<super::message::Turn, Vec<Message>>,
+    /// When the current phase's `NOW` went out.
+    phase_started: Instant,
 }
 
 fn thx_note(e: OrderError) -> ThxNote {
@@ -261,6 +286,7 @@ impl ServerGame {
                 drw: false,
                 out_year: None,
                 nmr: false,
+                last_sub: None,
                 stats: SeatStats::default(),
             });
         }
@@ -274,6 +300,7 @@ impl ServerGame {
             ending: None,
             last_ord: Vec::new(),
             history: HashMap::new(),
+            phase_started: Instant::now(),
         })
     }
 
@@ -672,6 +699,7 @@ impl ServerGame {
                     return out;
                 }
                 self.seats[i].submitted = true;
+                self.seats[i].last_sub = Some(Instant::now());
                 for o in orders {
                     let note = self.accept_order(i, &o);
                     if note != ThxNote::Mbv {
@@ -796,6 +824,7 @@ impl ServerGame {
         }
         self.broadcast(out, self.sco());
         self.broadcast(out, self.now());
+        self.phase_started = Instant::now();
         if let Some(t) = self.tme() {
             self.broadcast(out, t);
         }
@@ -911,10 +940,16 @@ impl ServerGame {
             .flat_map(|s| s.orders.iter().cloned())
             .collect();
         let leaving = self.game.phase();
+        let started = self.phase_started;
         for seat in &mut self.seats {
             if self.game.view(Some(seat.power)).needs_orders(seat.power) {
                 seat.stats.phases_to_order += 1;
                 seat.stats.phases_without_orders += u32::from(!seat.submitted);
+                if let (true, Some(t)) = (seat.submitted, seat.last_sub) {
+                    let ms = t.saturating_duration_since(started).as_millis() as u64;
+                    seat.stats.order_ms_total += ms;
+                    seat.stats.order_ms_max = seat.stats.order_ms_max.max(ms);
+                }
             }
         }
         let report = match self.game.process(&orders) {
@@ -979,6 +1014,7 @@ impl ServerGame {
         self.last_ord = ords;
         for s in &mut self.seats {
             s.submitted = false;
+            s.last_sub = None;
             s.orders.clear();
             s.gof = false;
             s.not_gof = false;
@@ -1019,6 +1055,7 @@ impl ServerGame {
             return;
         }
         self.broadcast(out, now_msg);
+        self.phase_started = Instant::now();
         if let Some(t) = self.tme() {
             self.broadcast(out, t);
         }

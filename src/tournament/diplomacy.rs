@@ -1,38 +1,60 @@
 //! Diplomacy tournaments (`tablero diplomacy play`): complete games between
-//! registered bots ([`crate::bots::make`]), played locally by direct calls
-//! ([`crate::diplomacy::play::LocalGame`]) or over the real DAIDE protocol
-//! (the embedded server and seven in-process clients on loopback TCP).
+//! registered bots ([`crate::bots::make`]) and external DAIDE programs, played
+//! over the real DAIDE protocol (the embedded server on loopback TCP, each
+//! built-in bot an in-process client, each external seat its own process) or,
+//! as a fast mode for built-in bots only, locally by direct calls
+//! ([`crate::diplomacy::play::LocalGame`]).
+//!
+//! External seats: a seat name listed in [`PlaySettings::external`] starts
+//! that command line with `{host}`, `{port}` and `{power}` replaced (e.g.
+//! David Norman's AiClient bots take `-i{host} -p{port} -r{power}:0`, and
+//! `-r` makes them ask for that power with an `NME ('POW:name')`). The
+//! server's phase deadline bounds every phase, so a program that stops
+//! answering costs its own orders, never the game.
 //!
 //! Seat rotation: seat `s` plays power `(s + g) mod 7` in game `g`, so over
 //! any multiple of 7 games every seat (and so every bot kind) plays every
 //! power equally often. Game `g` draws every seed from `(seed, g)` only, and
 //! games may run on several threads: the results are the same for a seed
-//! whatever the number of jobs. Over the protocol the bots see the same
+//! whatever the number of jobs. Over DAIDE the built-in bots see the same
 //! positions (and order units in a canonical, name-based order), so a seeded
-//! game starts out identical to its local twin (tested to 1903); whole games
-//! to 1930 still drift apart somewhere (known gap, not yet traced: possibly
-//! where the server and the local runner end or adjust differently).
+//! game starts out identical to its local twin (tested to 1903).
 //!
 //! Per bot kind (all its seats together): `games` (seat-games), `wins`
 //! (solos), `draws` (games ended as a draw — by the year cap — with the seat
 //! alive), `survived` (alive at the end without a win: draws plus survivors of
 //! another power's solo), `eliminated`, `mean_centres` at the end,
 //! `mean_win_year` (null without wins) and the Wilson 95 % interval of the
-//! win rate. `wins + survived + eliminated = games`.
+//! win rate. `wins + survived + eliminated = games`. Over DAIDE, `daide` adds
+//! what the server saw of the seats' ordering ([`SeatStats`]: phases without
+//! orders, refused orders and `SUB`s, time from `NOW` to the last `SUB`).
 
+use std::collections::BTreeMap;
+use std::process::Stdio;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use thiserror::Error;
 
+use super::gtp_client::split_command;
 use super::stats::wilson95;
 use crate::bots::{self, BotError};
 use crate::daide::client::{ClientConfig, run_client};
-use crate::daide::server::{Ending, ServerConfig, run_game};
+use crate::daide::server::{Ending, SeatStats, ServerConfig, run_game};
 use crate::diplomacy::play::{LocalGame, Outcome};
 use crate::diplomacy::{Map, Player, Power};
+
+/// How the games are played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// The embedded DAIDE server on loopback TCP, every seat a client.
+    Daide,
+    /// Direct calls in one thread per game (built-in bots only).
+    Local,
+}
 
 /// What to play.
 #[derive(Debug, Clone)]
@@ -47,16 +69,23 @@ pub struct PlaySettings {
     pub end_year: i16,
     /// Games played at once (threads).
     pub jobs: usize,
-    /// Over the DAIDE protocol instead of direct calls.
-    pub protocol: bool,
-    /// Thinking time per bot per phase.
+    /// Over DAIDE or by direct calls.
+    pub transport: Transport,
+    /// The server's deadline per phase in seconds (DAIDE only; `None`: the
+    /// server waits for every power).
+    pub deadline: Option<u16>,
+    /// Thinking time per built-in bot per phase (at most the deadline less
+    /// the client's margin).
     pub think_time: Duration,
     /// The `[jic]` section for JIC seats.
     pub jic: crate::bots::jic::JicConfig,
+    /// External seats: seat name → command line template.
+    pub external: BTreeMap<String, String>,
 }
 
 impl PlaySettings {
-    /// Settings for `seats` with defaults: 7 games, seed 0, 1930, one job, local.
+    /// Settings for `seats` with defaults: 7 games, seed 0, 1930, one job,
+    /// local, no deadline, no external seats.
     pub fn new(seats: Vec<String>) -> Self {
         PlaySettings {
             seats,
@@ -64,10 +93,55 @@ impl PlaySettings {
             seed: 0,
             end_year: 1930,
             jobs: 1,
-            protocol: false,
+            transport: Transport::Local,
+            deadline: None,
             think_time: Duration::from_secs(1),
             jic: crate::bots::jic::JicConfig::default(),
+            external: BTreeMap::new(),
         }
+    }
+
+    /// Checks the seats against the map, the bot registry and the external programs.
+    pub fn check(&self) -> Result<(), PlayError> {
+        let want = Map::standard().power_count();
+        if self.seats.len() != want {
+            return Err(PlayError::SeatCount {
+                got: self.seats.len(),
+                want,
+            });
+        }
+        if self.jobs == 0 {
+            return Err(PlayError::Settings("jobs must be at least 1".into()));
+        }
+        for (name, command) in &self.external {
+            if bots::make(name, 0).is_ok() {
+                return Err(PlayError::Settings(format!(
+                    "external seat {name:?} has a built-in bot's name"
+                )));
+            }
+            if !command.contains("{port}") {
+                return Err(PlayError::Settings(format!(
+                    "external seat {name:?}: the command must contain {{port}}, got {command:?}"
+                )));
+            }
+        }
+        for s in &self.seats {
+            if self.external.contains_key(s) {
+                if self.transport == Transport::Local {
+                    return Err(PlayError::Settings(format!(
+                        "seat {s:?} is an external program: it plays over DAIDE only"
+                    )));
+                }
+                if self.deadline.is_none() {
+                    return Err(PlayError::Settings(format!(
+                        "seat {s:?} is an external program: the server needs a deadline"
+                    )));
+                }
+            } else {
+                bots::make(s, 0)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -111,6 +185,8 @@ pub struct SeatResult {
     pub won: bool,
     /// Year of elimination.
     pub eliminated: Option<i16>,
+    /// What the DAIDE server saw of the seat's ordering (over DAIDE only).
+    pub daide: Option<SeatStats>,
 }
 
 /// One game's result.
@@ -124,6 +200,10 @@ pub struct GameResult {
     pub seats: Vec<SeatResult>,
     /// The year of the solo, if one.
     pub solo_year: Option<i16>,
+    /// The last year played.
+    pub last_year: i16,
+    /// Wall time of the game in seconds.
+    pub wall_seconds: f64,
 }
 
 impl GameResult {
@@ -167,6 +247,10 @@ pub struct BotSummary {
     pub mean_win_year: Option<f64>,
     /// Wilson 95 % interval of the win rate.
     pub win_rate_wilson95: [f64; 2],
+    /// Over DAIDE: the server's figures of all its seats added up.
+    pub daide: Option<SeatStats>,
+    /// Over DAIDE: mean milliseconds from a phase's `NOW` to the seat's last `SUB`.
+    pub order_ms_mean: Option<f64>,
 }
 
 /// The tournament's result (the JSON line of `tablero diplomacy play`).
@@ -186,10 +270,14 @@ pub struct PlaySummary {
     pub end_year: i16,
     /// Seat list as given.
     pub seat_list: Vec<String>,
-    /// Over the DAIDE protocol.
-    pub protocol: bool,
+    /// Over DAIDE or by direct calls.
+    pub transport: Transport,
+    /// The server's phase deadline in seconds, if any.
+    pub deadline: Option<u16>,
     /// Threads used.
     pub jobs: usize,
+    /// Wall seconds per game-year played, over all games (each game timed on its own thread).
+    pub seconds_per_game_year: f64,
 }
 
 /// SplitMix64 step: independent seeds from (seed, index).
@@ -216,20 +304,7 @@ pub fn play(
     settings: &PlaySettings,
     progress: &(dyn Fn(&GameResult) + Sync),
 ) -> Result<PlaySummary, PlayError> {
-    let map = Map::standard();
-    let n = map.power_count();
-    if settings.seats.len() != n {
-        return Err(PlayError::SeatCount {
-            got: settings.seats.len(),
-            want: n,
-        });
-    }
-    for s in &settings.seats {
-        bots::make(s, 0)?;
-    }
-    if settings.jobs == 0 {
-        return Err(PlayError::Settings("jobs must be at least 1".into()));
-    }
+    settings.check()?;
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<GameResult, PlayError>>>> =
         Mutex::new((0..settings.games).map(|_| None).collect());
@@ -277,6 +352,23 @@ pub fn play(
     Ok(summarize(settings, &games))
 }
 
+/// Who plays one power.
+enum SeatPlayer {
+    /// A built-in bot.
+    Builtin(Box<dyn Player>),
+    /// An external program: its command line template.
+    External(String),
+}
+
+/// How one game ended, per power (indexed by power).
+struct Ended {
+    centres: Vec<usize>,
+    eliminated: Vec<Option<i16>>,
+    winner: Option<(usize, i16)>,
+    last_year: i16,
+    daide: Option<Vec<SeatStats>>,
+}
+
 /// Plays game `g` of the tournament.
 pub fn play_one(settings: &PlaySettings, g: usize) -> Result<GameResult, PlayError> {
     let map = Map::standard();
@@ -285,32 +377,20 @@ pub fn play_one(settings: &PlaySettings, g: usize) -> Result<GameResult, PlayErr
     // players[power] = the seat playing it.
     let seat_of = |power: usize| (power + n - g % n) % n;
     let err = |message: String| PlayError::Game { game: g, message };
-    let mut players: Vec<Box<dyn Player>> = Vec::with_capacity(n);
+    let mut players: Vec<SeatPlayer> = Vec::with_capacity(n);
     for power in 0..n {
         let s = seat_of(power);
-        players.push(bots::make_with(
-            &settings.seats[s],
-            bot_seed(seed, s),
-            &settings.jic,
-        )?);
+        let name = &settings.seats[s];
+        players.push(match settings.external.get(name) {
+            Some(cmd) => SeatPlayer::External(cmd.clone()),
+            None => SeatPlayer::Builtin(bots::make_with(name, bot_seed(seed, s), &settings.jic)?),
+        });
     }
     let power_name = |p: usize| map.power_name(Power(p as u8)).unwrap_or("???").to_string();
-    let (centres, eliminated, winner) = if settings.protocol {
-        over_protocol(settings, seed, players, &map).map_err(err)?
-    } else {
-        let local = LocalGame {
-            end_year: settings.end_year,
-            think_time: settings.think_time,
-            ..LocalGame::default()
-        };
-        let r = local
-            .play_standard(&mut players)
-            .map_err(|e| err(e.to_string()))?;
-        let winner = match r.outcome {
-            Outcome::Solo { winner, year } => Some((winner.0 as usize, year)),
-            Outcome::Draw { .. } => None,
-        };
-        (r.centres, r.eliminated, winner)
+    let started = Instant::now();
+    let ended = match settings.transport {
+        Transport::Daide => over_daide(settings, seed, players, &map).map_err(err)?,
+        Transport::Local => locally(settings, players).map_err(err)?,
     };
     let mut seats = Vec::with_capacity(n);
     for s in 0..n {
@@ -318,27 +398,95 @@ pub fn play_one(settings: &PlaySettings, g: usize) -> Result<GameResult, PlayErr
         seats.push(SeatResult {
             bot: settings.seats[s].clone(),
             power: power_name(power),
-            centres: centres.get(power).copied().unwrap_or(0),
-            won: winner.is_some_and(|(w, _)| w == power),
-            eliminated: eliminated.get(power).copied().flatten(),
+            centres: ended.centres.get(power).copied().unwrap_or(0),
+            won: ended.winner.is_some_and(|(w, _)| w == power),
+            eliminated: ended.eliminated.get(power).copied().flatten(),
+            daide: ended.daide.as_ref().and_then(|d| d.get(power).copied()),
         });
     }
     Ok(GameResult {
         game: g,
         seed,
         seats,
-        solo_year: winner.map(|(_, y)| y),
+        solo_year: ended.winner.map(|(_, y)| y),
+        last_year: ended.last_year,
+        wall_seconds: started.elapsed().as_secs_f64(),
     })
 }
 
-type Ended = (Vec<usize>, Vec<Option<i16>>, Option<(usize, i16)>);
+/// One game by direct calls.
+fn locally(settings: &PlaySettings, players: Vec<SeatPlayer>) -> Result<Ended, String> {
+    let mut bots: Vec<Box<dyn Player>> = Vec::with_capacity(players.len());
+    for p in players {
+        match p {
+            SeatPlayer::Builtin(b) => bots.push(b),
+            SeatPlayer::External(cmd) => {
+                return Err(format!("{cmd:?} is an external program: DAIDE only"));
+            }
+        }
+    }
+    let local = LocalGame {
+        end_year: settings.end_year,
+        think_time: settings.think_time,
+        ..LocalGame::default()
+    };
+    let r = local.play_standard(&mut bots).map_err(|e| e.to_string())?;
+    let (winner, last_year) = match r.outcome {
+        Outcome::Solo { winner, year } => (Some((winner.0 as usize, year)), year),
+        Outcome::Draw { .. } => (None, settings.end_year),
+    };
+    Ok(Ended {
+        centres: r.centres,
+        eliminated: r.eliminated,
+        winner,
+        last_year,
+        daide: None,
+    })
+}
 
-/// One game over loopback TCP: the embedded server and one client per power,
-/// each asking for its power with a `POW:bot` name.
-fn over_protocol(
+/// External programs of one game, killed when dropped.
+struct Programs(Vec<tokio::process::Child>);
+
+impl Drop for Programs {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.start_kill();
+        }
+    }
+}
+
+/// Starts an external seat's program for `power` on the server at `addr`.
+fn start_program(
+    template: &str,
+    addr: std::net::SocketAddr,
+    power: &str,
+) -> Result<tokio::process::Child, String> {
+    let cmd = template
+        .replace("{host}", &addr.ip().to_string())
+        .replace("{port}", &addr.port().to_string())
+        .replace("{power}", power);
+    let words = split_command(&cmd).map_err(|e| e.to_string())?;
+    let (program, args) = words
+        .split_first()
+        .ok_or_else(|| format!("empty command line {template:?}"))?;
+    tokio::process::Command::new(program)
+        .args(args)
+        .current_dir(std::env::temp_dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("cannot start {cmd:?}: {e}"))
+}
+
+/// One game over loopback TCP: the embedded server, one in-process client per
+/// built-in seat (asking for its power with a `POW:tablero` name) and one
+/// process per external seat.
+fn over_daide(
     settings: &PlaySettings,
     seed: u64,
-    players: Vec<Box<dyn Player>>,
+    players: Vec<SeatPlayer>,
     map: &Map,
 ) -> Result<Ended, String> {
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -355,9 +503,18 @@ fn over_protocol(
         let addr = listener.local_addr().map_err(|e| format!("bind: {e}"))?;
         let mut cfg = ServerConfig::standard(seed);
         cfg.end_year = Some(settings.end_year);
+        cfg.deadline = settings.deadline;
         let server = tokio::spawn(run_game(listener, cfg));
         let mut clients = Vec::new();
+        let mut programs = Programs(Vec::new());
         for (i, player) in players.into_iter().enumerate() {
+            let player = match player {
+                SeatPlayer::External(template) => {
+                    programs.0.push(start_program(&template, addr, &names[i])?);
+                    continue;
+                }
+                SeatPlayer::Builtin(p) => p,
+            };
             let stream = tokio::net::TcpStream::connect(addr)
                 .await
                 .map_err(|e| format!("connect: {e}"))?;
@@ -372,6 +529,7 @@ fn over_protocol(
             .await
             .map_err(|e| format!("server task: {e}"))?
             .map_err(|e| format!("server: {e}"))?;
+        drop(programs);
         for c in clients {
             match c.await {
                 Ok(Ok(_)) => {}
@@ -388,11 +546,24 @@ fn over_protocol(
                 *e = y;
             }
         }
-        let winner = match host.ending() {
-            Some(Ending::Solo(p)) => Some((p.0 as usize, game.phase().year)),
-            _ => None,
+        let mut daide = vec![SeatStats::default(); n];
+        for (p, st) in host.seat_stats() {
+            if let Some(d) = daide.get_mut(p.0 as usize) {
+                *d = st;
+            }
+        }
+        let year = game.phase().year;
+        let (winner, last_year) = match host.ending() {
+            Some(Ending::Solo(p)) => (Some((p.0 as usize, year)), year),
+            _ => (None, year.min(settings.end_year)),
         };
-        Ok((centres, eliminated, winner))
+        Ok(Ended {
+            centres,
+            eliminated,
+            winner,
+            last_year,
+            daide: Some(daide),
+        })
     })
 }
 
@@ -424,6 +595,15 @@ pub fn summarize(settings: &PlaySettings, games: &[GameResult]) -> PlaySummary {
                 .filter(|(g, s)| g.solo_year.is_none() && s.eliminated.is_none())
                 .count();
             let centres: usize = rows.iter().map(|(_, s)| s.centres).sum();
+            let daide = rows
+                .iter()
+                .try_fold(SeatStats::default(), |mut acc, (_, s)| {
+                    acc.add(s.daide.as_ref()?);
+                    Some(acc)
+                });
+            let order_ms_mean = daide
+                .filter(|d| d.phases_ordered() > 0)
+                .map(|d| d.order_ms_total as f64 / f64::from(d.phases_ordered()));
             let win_years: Vec<f64> = rows
                 .iter()
                 .filter(|(_, s)| s.won)
@@ -447,10 +627,14 @@ pub fn summarize(settings: &PlaySettings, games: &[GameResult]) -> PlaySummary {
                     Some(win_years.iter().sum::<f64>() / win_years.len() as f64)
                 },
                 win_rate_wilson95: wilson95(wins as f64, n as f64),
+                daide: daide.filter(|_| n > 0),
+                order_ms_mean,
             }
         })
         .collect();
     let solos = games.iter().filter(|g| g.solo_year.is_some()).count();
+    let years: f64 = games.iter().map(|g| f64::from(g.last_year - 1900)).sum();
+    let wall: f64 = games.iter().map(|g| g.wall_seconds).sum();
     PlaySummary {
         seats,
         seed: settings.seed,
@@ -459,8 +643,10 @@ pub fn summarize(settings: &PlaySettings, games: &[GameResult]) -> PlaySummary {
         draws: games.len() - solos,
         end_year: settings.end_year,
         seat_list: settings.seats.clone(),
-        protocol: settings.protocol,
+        transport: settings.transport,
+        deadline: settings.deadline,
         jobs: settings.jobs,
+        seconds_per_game_year: if years > 0.0 { wall / years } else { 0.0 },
     }
 }
 
@@ -521,9 +707,36 @@ mod tests {
         st.end_year = 1903;
         st.seed = 5;
         let local = play_one(&st, 0).unwrap();
-        st.protocol = true;
+        st.transport = Transport::Daide;
         let a = play_one(&st, 0).unwrap();
-        assert_eq!(a, local, "same seed: the same game over DAIDE as locally");
+        let outcome = |g: &GameResult| {
+            let seats: Vec<_> = g
+                .seats
+                .iter()
+                .map(|s| {
+                    (
+                        s.bot.clone(),
+                        s.power.clone(),
+                        s.centres,
+                        s.won,
+                        s.eliminated,
+                    )
+                })
+                .collect();
+            (seats, g.solo_year, g.last_year)
+        };
+        assert_eq!(
+            outcome(&a),
+            outcome(&local),
+            "same seed: the same game over DAIDE as locally"
+        );
+        // Every seat ordered in every phase it had to, and nothing was refused.
+        for s in &a.seats {
+            let d = s.daide.expect("server figures over DAIDE");
+            assert!(d.phases_to_order > 0, "{s:?}");
+            assert_eq!(d.phases_without_orders, 0, "{s:?}");
+            assert_eq!(d.refused_orders + d.rejected_subs, 0, "{s:?}");
+        }
         // Each seat got the power the rotation gave it (NME `POW:…`).
         let powers = |g: &GameResult| g.seats.iter().map(|s| s.power.clone()).collect::<Vec<_>>();
         assert_eq!(powers(&a), powers(&local));
@@ -551,12 +764,15 @@ mod tests {
             centres: c,
             won,
             eliminated: None,
+            daide: None,
         };
         let g = GameResult {
             game: 0,
             seed: 0,
             seats: vec![mk(true, "a", 18), mk(false, "b", 2)],
             solo_year: Some(1910),
+            last_year: 1910,
+            wall_seconds: 5.0,
         };
         let s = summarize(&st, &[g]);
         assert_eq!(s.seats[0].wins, 1);
@@ -565,5 +781,7 @@ mod tests {
         assert_eq!(s.seats[1].survived, 1);
         assert_eq!(s.seats[1].draws, 0);
         assert_eq!(s.solos, 1);
+        assert_eq!(s.seconds_per_game_year, 0.5);
+        assert_eq!(s.seats[0].daide, None);
     }
 }
