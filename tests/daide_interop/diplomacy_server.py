@@ -4,12 +4,14 @@
 Usage: python diplomacy_server.py DAIDE_PORT END_YEAR
 
 Prints `READY` once the DAIDE port listens, `PHASE <name>` whenever the game
-moves on, and `REACHED <name>` (then exits 0) once a phase of END_YEAR + 1 or
-the end of the game is reached. Monkeypatches applied (see the reference):
+moves on, and `REACHED <name>` once a phase of END_YEAR + 1 or the end of the
+game is reached, then `RESULT <json>` (per power, by its first three letters:
+supply centres and units) and exits 0. Monkeypatches applied (see the reference):
 only the standard map is loaded at start-up (the others take hours to compute
 convoy paths), and both servers bind 127.0.0.1 only.
 """
 import asyncio
+import json
 import socket
 import sys
 import tempfile
@@ -77,6 +79,10 @@ async def main(daide_port, end_year):
         year = year_of(phase)
         if game.is_game_done or (year is not None and year > end_year):
             print('REACHED', phase, flush=True)
+            result = {name[:3]: {'centres': len(game.get_centers(name)),
+                                 'units': len(game.get_units(name))}
+                      for name in game.powers}
+            print('RESULT', json.dumps(result, sort_keys=True), flush=True)
             return
 
 
