@@ -162,3 +162,34 @@ fn cpp_dumbbots_take_external_seats_next_to_jic() {
     assert_clean(&summary, "jic", 7);
     assert_clean(&summary, "cpp-dumbbot", 42);
 }
+
+/// Throughput of the tournament runner over DAIDE: seven C++ DumbBots, each its own process,
+/// on the embedded server to 1930; prints wall seconds per game-year (the JSON line's
+/// `seconds_per_game_year`). A benchmark:
+/// `TABLERO_AICLIENT_DIR=DIR cargo test --release --test diplomacy_play -- --ignored --nocapture`
+#[test]
+#[ignore = "a benchmark: 14 games to 1930"]
+fn throughput_of_seven_cpp_dumbbots_to_1930() {
+    let dir = std::env::var_os("TABLERO_AICLIENT_DIR")
+        .map(PathBuf::from)
+        .expect("set TABLERO_AICLIENT_DIR (../shared/peers/build-dumbbot.sh DIR)");
+    let external = format!(
+        "cpp={} -i{{host}} -p{{port}} -r{{power}}:0",
+        dir.join("dumbbot").display()
+    );
+    let (summary, _) = play(&[
+        "--seats",
+        "cpp,cpp,cpp,cpp,cpp,cpp,cpp",
+        "--external",
+        &external,
+        "--games",
+        "14",
+        "--end-year",
+        "1930",
+    ]);
+    assert_clean(&summary, "cpp", 98);
+    println!(
+        "seconds per game-year: {:.4}",
+        summary["seconds_per_game_year"].as_f64().unwrap()
+    );
+}

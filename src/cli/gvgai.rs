@@ -14,8 +14,7 @@ use tablero::gvgai::controllers::{self, ControllerSettings};
 use tablero::gvgai::engine::{self, Game};
 use tablero::gvgai::line::{self, AgentSettings, HostSettings};
 
-const EXIT_USAGE: u8 = 2;
-const EXIT_FAILURE: u8 = 1;
+use super::{EXIT_FAILURE, failure, print_json, runtime, usage};
 
 #[derive(Debug, Subcommand)]
 pub enum GvgaiCommand {
@@ -230,33 +229,6 @@ fn parse_levels(s: &str) -> Result<Levels, String> {
         .map(Levels)
 }
 
-fn usage(message: &str) -> ExitCode {
-    eprintln!("tablero: {message}");
-    ExitCode::from(EXIT_USAGE)
-}
-
-fn failure(message: &str) -> ExitCode {
-    eprintln!("tablero: {message}");
-    ExitCode::from(EXIT_FAILURE)
-}
-
-fn print_json(v: &impl serde::Serialize) -> ExitCode {
-    match serde_json::to_string(v) {
-        Ok(s) => {
-            println!("{s}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => failure(&format!("cannot render the result: {e}")),
-    }
-}
-
-fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| failure(&format!("cannot start the tokio runtime: {e}")))
-}
-
 /// Runs one `tablero gvgai` subcommand.
 pub fn run(cmd: GvgaiCommand) -> ExitCode {
     match cmd {
@@ -285,10 +257,7 @@ fn print_line(result: Result<String, String>) -> ExitCode {
             println!("{line}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("tablero: {e}");
-            ExitCode::from(EXIT_FAILURE)
-        }
+        Err(e) => failure(e),
     }
 }
 

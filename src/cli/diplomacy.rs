@@ -1,0 +1,318 @@
+//! `tablero diplomacy server|bot|play` (the embedded DAIDE server, one bot on any DAIDE
+//! server, tournaments) and `tablero bench jic`.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use tablero::daemon::{CancellationToken, ShutdownSignal};
+use tablero::tournament::diplomacy as tour;
+
+use super::{ConfigArgs, EXIT_FAILURE, failure, init_logging, print_json, runtime, usage};
+
+#[derive(Debug, Subcommand)]
+pub enum DiplomacyCommand {
+    /// Host DAIDE games (level 0): a new game opens whenever the previous one has started.
+    Server(ServerArgs),
+    /// One bot joins a DAIDE server and plays one game (reconnecting with IAM after a drop).
+    Bot(BotArgs),
+    /// Play complete games between bots; a progress line per game on stderr, one JSON line.
+    Play(PlayArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServerArgs {
+    /// Address to listen on (IP:PORT).
+    #[arg(long, default_value = "127.0.0.1:16713")]
+    pub listen: String,
+    /// Seconds per phase (MTL = RTL = BTL); none: no deadlines.
+    #[arg(long)]
+    pub deadline: Option<u16>,
+    /// Last year played; the game is then a draw of the survivors.
+    #[arg(long)]
+    pub end_year: Option<i16>,
+    /// Seed of power assignment and passcodes (game n uses seed + n).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Connections served at once; more wait in the listen queue until one closes.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_connections: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct BotArgs {
+    /// The DAIDE server, HOST:PORT.
+    #[arg(long)]
+    pub server: String,
+    /// The bot: dumbbot, randbot, holdbot (or jic).
+    #[arg(long)]
+    pub bot: String,
+    /// Name sent in NME (default: the bot's name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Power to ask for, e.g. TUR (sent as the NME prefix "TUR:name").
+    #[arg(long)]
+    pub power: Option<String>,
+    /// Seed of the bot's random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Seconds per phase when the server sets no deadline.
+    #[arg(long, default_value_t = 5.0)]
+    pub think_time: f64,
+    /// The configuration (its `[jic]` section configures JIC).
+    #[command(flatten)]
+    pub cfg: ConfigArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// One bot per power, comma-separated (7 for the standard map).
+    #[arg(long)]
+    pub seats: String,
+    #[arg(long, default_value_t = 7)]
+    pub games: usize,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Last year played; the game is then a draw of the survivors.
+    #[arg(long, default_value_t = 1930)]
+    pub end_year: i16,
+    /// Games played at once (threads).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Play by direct calls instead of over DAIDE (faster; built-in bots only).
+    #[arg(long)]
+    pub local: bool,
+    /// The DAIDE server's deadline per phase in seconds (0: none; external seats need one).
+    #[arg(long, default_value_t = 10)]
+    pub deadline: u16,
+    /// An external seat: NAME=COMMAND, where the command may use {host}, {port} and
+    /// {power}; NAME can then be used in --seats. Adds to `[[diplomacy.external]]`.
+    #[arg(long = "external", value_name = "NAME=COMMAND")]
+    pub external: Vec<String>,
+    /// Seconds per built-in bot per phase (at most the deadline less a margin).
+    #[arg(long, default_value_t = 1.0)]
+    pub think_time: f64,
+    /// The configuration (its `[jic]` section configures JIC seats).
+    #[command(flatten)]
+    pub cfg: ConfigArgs,
+}
+
+/// `tablero bench jic`: progress on stderr, one JSON line on stdout.
+pub fn bench_jic(games: usize, seed: u64, think_time: f64, cfg: &ConfigArgs) -> ExitCode {
+    let config = match cfg.load() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    init_logging("warn");
+    let Ok(think_time) = Duration::try_from_secs_f64(think_time) else {
+        return usage("--think-time must be a number of seconds >= 0");
+    };
+    if games == 0 {
+        return usage("--games must be at least 1");
+    }
+    let progress = |g: usize| eprintln!("game {}/{games} done", g + 1);
+    match tablero::bots::jic::bench::run(&config.jic, games, seed, think_time, &progress) {
+        Ok(report) => print_json(&report),
+        Err(e) => failure(e),
+    }
+}
+
+/// `tablero diplomacy …`.
+pub fn run(cmd: DiplomacyCommand) -> ExitCode {
+    match cmd {
+        DiplomacyCommand::Server(a) => server(a),
+        DiplomacyCommand::Bot(a) => bot(a),
+        DiplomacyCommand::Play(a) => play(a),
+    }
+}
+
+/// `tablero diplomacy server`: hosts DAIDE games until SIGINT or SIGTERM.
+fn server(args: ServerArgs) -> ExitCode {
+    let ServerArgs {
+        listen,
+        deadline,
+        end_year,
+        seed,
+        max_connections,
+    } = args;
+    init_logging("info");
+    let Ok(addr) = listen.parse::<std::net::SocketAddr>() else {
+        return usage(&format!("--listen must be IP:PORT, got {listen:?}"));
+    };
+    if deadline == Some(0) {
+        return usage("--deadline must be at least 1 second");
+    }
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    let outcome = rt.block_on(async move {
+        let signal = ShutdownSignal::install()?;
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        tracing::info!("DAIDE server listening on {}", listener.local_addr()?);
+        let make = move |n: u64| {
+            let mut cfg = tablero::daide::server::ServerConfig::standard(seed.wrapping_add(n));
+            cfg.deadline = deadline;
+            cfg.end_year = end_year;
+            cfg
+        };
+        let games = tablero::daide::server::run_server(
+            listener,
+            tablero::daide::token::TokenTable::standard(),
+            make,
+            tablero::daide::server::ListenerLimits {
+                max_connections: max_connections as usize,
+            },
+            None,
+            async move {
+                let name = signal.recv().await;
+                tracing::info!("{name} received, shutting down");
+            },
+        )
+        .await
+        .map_err(std::io::Error::other)?;
+        tracing::info!(finished = games.len(), "DAIDE server stopped");
+        Ok::<(), std::io::Error>(())
+    });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// `tablero diplomacy bot`: one seat on a DAIDE server for one game.
+fn bot(args: BotArgs) -> ExitCode {
+    let BotArgs {
+        server,
+        bot,
+        name,
+        power,
+        seed,
+        think_time,
+        cfg,
+    } = args;
+    let config = match cfg.load() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    init_logging(&config.log.level);
+    if let Err(e) = tablero::bots::make(&bot, seed) {
+        return usage(&e.to_string());
+    }
+    if !server.contains(':') {
+        return usage(&format!("--server must be HOST:PORT, got {server:?}"));
+    }
+    if power
+        .as_deref()
+        .is_some_and(|p| !(p.len() == 3 && p.chars().all(|c| c.is_ascii_alphabetic())))
+    {
+        return usage("--power must be a three-letter power, e.g. TUR");
+    }
+    let Ok(think_time) = Duration::try_from_secs_f64(think_time) else {
+        return usage("--think-time must be a number of seconds >= 0");
+    };
+    let seat = tablero::daemon::dipbot::BotSeat {
+        name: name.unwrap_or_else(|| bot.clone()),
+        server,
+        bot,
+        power,
+        seed,
+        think_time,
+        jic: config.jic.clone(),
+    };
+    let backoff = tablero::daemon::dipbot::Backoff {
+        initial: Duration::from_secs(1),
+        max: Duration::from_secs(30),
+    };
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    let outcome = rt.block_on(async move {
+        let cancel = CancellationToken::new();
+        if let Ok(signal) = ShutdownSignal::install() {
+            let on_signal = cancel.clone();
+            tokio::spawn(async move {
+                signal.recv().await;
+                on_signal.cancel();
+            });
+        }
+        tablero::daemon::dipbot::run_seat(&seat, backoff, false, cancel).await
+    });
+    match outcome {
+        Ok(r) if r.games > 0 => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(EXIT_FAILURE),
+        Err(e) => usage(&e.to_string()),
+    }
+}
+
+/// `tablero diplomacy play`: a tournament; progress on stderr, one JSON line on stdout.
+fn play(args: PlayArgs) -> ExitCode {
+    let PlayArgs {
+        seats,
+        games,
+        seed,
+        end_year,
+        jobs,
+        local,
+        deadline,
+        external,
+        think_time,
+        cfg,
+    } = args;
+    let config = match cfg.load() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    init_logging("warn");
+    let seats: Vec<String> = seats.split(',').map(|s| s.trim().to_string()).collect();
+    if jobs == 0 {
+        return usage("--jobs must be at least 1");
+    }
+    if games == 0 {
+        return usage("--games must be at least 1");
+    }
+    if !(1901..=3000).contains(&end_year) {
+        return usage("--end-year must be between 1901 and 3000");
+    }
+    let Ok(think_time) = Duration::try_from_secs_f64(think_time) else {
+        return usage("--think-time must be a number of seconds >= 0");
+    };
+    let mut settings = tour::PlaySettings::new(seats);
+    settings.games = games;
+    settings.seed = seed;
+    settings.end_year = end_year;
+    settings.jobs = jobs;
+    settings.transport = if local {
+        tour::Transport::Local
+    } else {
+        tour::Transport::Daide
+    };
+    settings.deadline = (deadline > 0 && !local).then_some(deadline);
+    settings.think_time = think_time;
+    settings.jic = config.jic.clone();
+    for e in &config.diplomacy.external {
+        settings.external.insert(e.name.clone(), e.command.clone());
+    }
+    for e in &external {
+        let Some((name, command)) = e.split_once('=') else {
+            return usage(&format!("--external must be NAME=COMMAND, got {e:?}"));
+        };
+        settings
+            .external
+            .insert(name.trim().to_string(), command.to_string());
+    }
+    let progress = |g: &tour::GameResult| eprintln!("{}", g.describe(games));
+    match tour::play(&settings, &progress) {
+        Ok(summary) => print_json(&summary),
+        Err(
+            e @ (tour::PlayError::Bot(_)
+            | tour::PlayError::SeatCount { .. }
+            | tour::PlayError::Settings(_)),
+        ) => usage(&e.to_string()),
+        Err(e) => failure(e),
+    }
+}

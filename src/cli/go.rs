@@ -1,0 +1,156 @@
+//! `tablero match` (GTP engines against each other under a referee clock) and the Go speed
+//! benches (`tablero bench playouts|search`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use tablero::config::Config;
+
+use super::{ConfigArgs, failure, init_logging, print_json, usage};
+
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// Command line of the first engine (Black in odd games). `{game}` is replaced by the
+    /// game number, e.g. `--set search.seed={game}` for different games from seeded engines.
+    #[arg(long)]
+    black: String,
+    /// Command line of the second engine.
+    #[arg(long)]
+    white: String,
+    /// GTP engine that scores finished games (e.g. "gnugo --mode gtp --chinese-rules").
+    #[arg(long)]
+    referee: Option<String>,
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    #[arg(long, default_value_t = 7.0)]
+    komi: f64,
+    #[arg(long, default_value_t = 1)]
+    games: usize,
+    /// Swap colours every other game.
+    #[arg(long)]
+    alternate: bool,
+    /// Seconds per move: the same as --clock 0+T/1.
+    #[arg(long, conflicts_with = "clock")]
+    time: Option<f64>,
+    /// The clock both engines play under, kept by tablero as referee: MAIN seconds of sudden
+    /// death (e.g. 60) or MAIN+PERIOD/STONES Canadian overtime (e.g. 300+30/10). Both engines
+    /// get `time_settings` and, before every genmove, `time_left`; running out loses on time.
+    #[arg(long, value_name = "SPEC")]
+    clock: Option<tablero::tournament::referee_clock::ClockSpec>,
+    /// Seconds of lateness forgiven on every move (process and pipe delays).
+    #[arg(long, default_value_t = 2.0)]
+    lag: f64,
+    /// Write one SGF file per game into this folder.
+    #[arg(long, value_name = "DIR")]
+    sgf_dir: Option<PathBuf>,
+    /// Include every game's record in the JSON line.
+    #[arg(long)]
+    records: bool,
+}
+
+/// `tablero match`: checks the arguments, plays, prints the summary as one JSON line.
+pub fn run_match(args: MatchArgs) -> ExitCode {
+    if !(tablero::go::MIN_SIZE..=tablero::go::MAX_SIZE).contains(&args.size) {
+        return usage(&format!(
+            "--size must be between 2 and 25, got {}",
+            args.size
+        ));
+    }
+    let valid_lag = args.lag.is_finite() && args.lag >= 0.0;
+    if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0))
+        || !args.komi.is_finite()
+        || !valid_lag
+    {
+        return usage("--time must be > 0, --lag >= 0 and --komi a number");
+    }
+    let per_move = args
+        .time
+        .map(|t| tablero::tournament::referee_clock::ClockSpec {
+            main: std::time::Duration::ZERO,
+            period: std::time::Duration::from_secs_f64(t),
+            stones: 1,
+        });
+    let mut opts = tablero::tournament::go_match::MatchOptions::new(
+        &args.black,
+        &args.white,
+        args.size,
+        args.komi,
+        args.games,
+    );
+    opts.referee = args.referee;
+    opts.alternate = args.alternate;
+    opts.clock = args.clock.or(per_move);
+    opts.lag = args.lag;
+    opts.sgf_dir = args.sgf_dir;
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            return failure(format!("cannot start the tokio runtime: {e}"));
+        }
+    };
+    let mut summary = runtime.block_on(tablero::tournament::go_match::run_match(&opts));
+    if !args.records {
+        summary.records.clear();
+    }
+    print_json(&summary)
+}
+
+/// `tablero bench playouts`: checks the arguments, runs the benchmark, prints one JSON line.
+pub fn bench_playouts(
+    size: usize,
+    seconds: f64,
+    threads: usize,
+    seed: u64,
+    policy: &str,
+) -> ExitCode {
+    let policy: tablero::go::search::playout::PlayoutPolicy = match policy.parse() {
+        Ok(p) => p,
+        Err(e) => {
+            return usage(&format!("--policy: {e}"));
+        }
+    };
+    if !(tablero::go::MIN_SIZE..=tablero::go::MAX_SIZE).contains(&size) {
+        return usage(&format!(
+            "--size must be between {} and {}, got {size}",
+            tablero::go::MIN_SIZE,
+            tablero::go::MAX_SIZE
+        ));
+    }
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return usage(&format!("--seconds must be a number > 0, got {seconds}"));
+    }
+    if !(1..=tablero::config::MAX_THREADS).contains(&threads) {
+        return usage(&format!(
+            "--threads must be between 1 and {}, got {threads}",
+            tablero::config::MAX_THREADS
+        ));
+    }
+    let result =
+        tablero::go::search::bench::bench_playouts_with(policy, size, seconds, threads, seed);
+    print_json(&result)
+}
+
+/// `tablero bench search`: one full search with the configured `[search]` settings.
+pub fn bench_search(size: usize, seconds: f64, args: &ConfigArgs) -> ExitCode {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return usage(&format!("--seconds must be a number > 0, got {seconds}"));
+    }
+    let params = Config::load(args.config.as_deref(), &args.set)
+        .map_err(|e| e.to_string())
+        .and_then(|c| tablero::go::search::SearchParams::from_config(&c.search));
+    let params = match params {
+        Ok(p) => p,
+        Err(e) => {
+            return usage(&format!("{e}"));
+        }
+    };
+    init_logging("warn");
+    match tablero::go::search::bench::bench_search(size, seconds, params) {
+        Ok(result) => print_json(&result),
+        Err(e) => usage(&format!("--size: {e}")),
+    }
+}
