@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use toml::{Table, Value};
 
+use crate::go::game::{KoRule, Rules, Scoring};
+use crate::go::search::SearchParams;
+use crate::go::search::playout::PlayoutPolicy;
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
@@ -588,32 +592,25 @@ impl Default for GtpConfig {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScoringRule {
-    /// Area scoring: stones + territory + komi (Chinese, Tromp-Taylor, CGOS).
-    Chinese,
-    /// Territory scoring: territory + prisoners + komi (Japanese).
-    Japanese,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum KoConfig {
-    /// Only the immediate retake (2-ply repetition) is forbidden, as in the thesis.
-    Simple,
-    /// No move may recreate any earlier whole-board position.
-    Positional,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GoConfig {
     /// Board size at start-up (2..=25).
     pub boardsize: usize,
     pub komi: f64,
-    pub scoring: ScoringRule,
-    pub ko: KoConfig,
+    pub scoring: Scoring,
+    pub ko: KoRule,
+}
+
+impl GoConfig {
+    /// The rule set games start with.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            scoring: self.scoring,
+            ko: self.ko,
+            komi: self.komi,
+        }
+    }
 }
 
 impl Default for GoConfig {
@@ -621,8 +618,8 @@ impl Default for GoConfig {
         Self {
             boardsize: 19,
             komi: 7.5,
-            scoring: ScoringRule::Chinese,
-            ko: KoConfig::Positional,
+            scoring: Scoring::Area,
+            ko: KoRule::Positional,
         }
     }
 }
@@ -653,7 +650,7 @@ pub struct SearchConfig {
     /// Playout policy: "random" (thesis: uniform over legal moves, no eye rule), "light"
     /// (uniform over moves that do not fill an own eye) or "heavy" (captures, atari escapes,
     /// 3×3 patterns and self-atari rejection first).
-    pub playout_policy: String,
+    pub playout_policy: PlayoutPolicy,
     /// RAVE equivalence parameter (visits at which AMAF and real statistics weigh the same);
     /// 0 turns RAVE off, as in the thesis.
     pub rave_equiv: f64,
@@ -681,6 +678,44 @@ pub struct SearchConfig {
     pub playout_last_good_reply: bool,
 }
 
+impl SearchConfig {
+    /// The search these settings describe (`threads = 0`: one per core).
+    pub fn params(&self) -> SearchParams {
+        let threads = if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.threads
+        };
+        let base = SearchParams::default();
+        SearchParams {
+            uct_c: self.uct_c,
+            expand_threshold: self.expand_threshold,
+            max_playouts: self.playouts,
+            policy: self.playout_policy,
+            resign_threshold: self.resign_threshold,
+            seed: self.seed,
+            reuse_tree: self.reuse_tree,
+            max_nodes: SearchParams::nodes_in(self.max_tree_memory_mb),
+            threads,
+            rave_equiv: self.rave_equiv,
+            virtual_loss: self.virtual_loss,
+            early_stop: self.early_stop,
+            priors: self.priors,
+            heavy: crate::go::search::policy::HeavyParams {
+                ladder_budget: self.playout_ladder_budget,
+                nakade: self.playout_nakade,
+                fill_board: self.playout_fill_board,
+                ..base.heavy
+            },
+            prior_params: crate::go::search::priors::PriorParams {
+                nakade: self.prior_nakade,
+                ..base.prior_params
+            },
+            last_good_reply: self.playout_last_good_reply,
+        }
+    }
+}
+
 impl Default for SearchConfig {
     fn default() -> Self {
         Self {
@@ -694,7 +729,7 @@ impl Default for SearchConfig {
             reuse_tree: true,
             max_tree_memory_mb: 1024,
             lag_buffer: 0.5,
-            playout_policy: "heavy".into(),
+            playout_policy: PlayoutPolicy::Heavy,
             rave_equiv: 3000.0,
             virtual_loss: 3,
             early_stop: true,
@@ -987,12 +1022,6 @@ impl Config {
         }
         if let Err((key, message)) = self.jic.validate() {
             return Err(inv(&format!("jic.{key}"), message));
-        }
-        if let Err(e) = search
-            .playout_policy
-            .parse::<crate::go::search::playout::PlayoutPolicy>()
-        {
-            return Err(inv("search.playout_policy", e));
         }
         Ok(())
     }
@@ -1306,14 +1335,14 @@ mod tests {
         .unwrap();
         assert_eq!(c.go.boardsize, 9);
         assert_eq!(c.go.komi, 6.5);
-        assert_eq!(c.go.scoring, ScoringRule::Japanese);
-        assert_eq!(c.go.ko, KoConfig::Simple);
+        assert_eq!(c.go.scoring, Scoring::Territory);
+        assert_eq!(c.go.ko, KoRule::Simple);
         assert_eq!(c.search.uct_c, 1.0);
         assert!(!c.search.reuse_tree);
         assert_eq!(c.search.seed, 42);
         assert_eq!(c.gtp.name, "my bot");
         assert_eq!(c.log.level, "tablero=debug");
-        assert_eq!(c.search.playout_policy, "random");
+        assert_eq!(c.search.playout_policy, PlayoutPolicy::Random);
     }
 
     #[test]
@@ -1547,5 +1576,30 @@ mod tests {
             c.server.shutdown_grace_duration(),
             std::time::Duration::from_millis(1500)
         );
+    }
+
+    /// `configs/thesis.toml` reaches the thesis's search exactly.
+    #[test]
+    fn thesis_config_file_is_the_thesis_search() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/thesis.toml");
+        let config = Config::load(Some(&path), &[]).expect("thesis.toml loads");
+        let params = config.search.params();
+        assert_eq!(
+            SearchParams {
+                max_nodes: SearchParams::thesis().max_nodes,
+                ..params
+            },
+            SearchParams::thesis()
+        );
+        let rules = config.go.rules();
+        assert_eq!(rules.ko, KoRule::Simple);
+        assert_eq!(rules.scoring, Scoring::Territory);
+    }
+
+    /// The search's own defaults are the configuration's.
+    #[test]
+    fn default_search_section_is_the_default_search() {
+        assert_eq!(SearchConfig::default().params(), SearchParams::default());
+        assert_eq!(GoConfig::default().rules().scoring, Scoring::Area);
     }
 }

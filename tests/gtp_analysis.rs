@@ -348,13 +348,13 @@ async fn pondering_runs_after_genmove_until_the_next_input() {
 #[test]
 fn pondering_grows_the_tree_the_next_search_reuses() {
     use tablero::budget::CancelFlag;
-    use tablero::go::game::Rules;
-    use tablero::go::search::{Player, SearchParams};
+
+    use tablero::go::search::Player;
     let c = config();
-    let mut params = SearchParams::from_config(&c.search).expect("params");
+    let mut params = c.search.params();
     params.threads = 1;
     let mut player = Player::new(params);
-    let mut game = Game::new(9, Rules::from(&c.go)).expect("game");
+    let mut game = Game::new(9, c.go.rules()).expect("game");
     let budget = |ms| {
         Budget::new(
             Instant::now() + Duration::from_millis(ms),

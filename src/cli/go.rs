@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use tablero::config::Config;
 
 use super::{ConfigArgs, failure, init_logging, print_json, usage};
 
@@ -139,14 +138,9 @@ pub fn bench_search(size: usize, seconds: f64, args: &ConfigArgs) -> ExitCode {
     if !(seconds.is_finite() && seconds > 0.0) {
         return usage(&format!("--seconds must be a number > 0, got {seconds}"));
     }
-    let params = Config::load(args.config.as_deref(), &args.set)
-        .map_err(|e| e.to_string())
-        .and_then(|c| tablero::go::search::SearchParams::from_config(&c.search));
-    let params = match params {
-        Ok(p) => p,
-        Err(e) => {
-            return usage(&format!("{e}"));
-        }
+    let params = match args.load() {
+        Ok(c) => c.search.params(),
+        Err(code) => return code,
     };
     init_logging("warn");
     match tablero::go::search::bench::bench_search(size, seconds, params) {

@@ -381,7 +381,7 @@ fn play(a: PlayArgs) -> ExitCode {
             "act_cpu_ms_max": r.act_cpu_ms_max.map(|ms| (ms * 10.0).round() / 10.0),
             "actions": r.actions,
         })),
-        Err(e) => failure(&e.to_string()),
+        Err(e) => failure(e),
     }
 }
 

@@ -3,18 +3,22 @@
 
 use super::board::{Board, BoardError, Point};
 use super::{Color, MAX_SIZE, MIN_SIZE, Move, Vertex};
-use crate::config::{GoConfig, KoConfig, ScoringRule};
+use serde::{Deserialize, Serialize};
 
-/// How the game is counted at the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the game is counted at the end (in configurations: "chinese" or "japanese").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Scoring {
     /// Chinese/area: stones on the board + territory + komi (+ handicap compensation).
+    #[serde(rename = "chinese")]
     Area,
     /// Japanese/territory: territory + prisoners + komi.
+    #[serde(rename = "japanese")]
     Territory,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which repetitions are forbidden (in configurations: "simple" or "positional").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum KoRule {
     /// Only the immediate retake is forbidden (the board may not repeat 2 plies back).
     Simple,
@@ -35,22 +39,6 @@ impl Default for Rules {
             scoring: Scoring::Area,
             ko: KoRule::Positional,
             komi: 7.5,
-        }
-    }
-}
-
-impl From<&GoConfig> for Rules {
-    fn from(c: &GoConfig) -> Rules {
-        Rules {
-            scoring: match c.scoring {
-                ScoringRule::Chinese => Scoring::Area,
-                ScoringRule::Japanese => Scoring::Territory,
-            },
-            ko: match c.ko {
-                KoConfig::Simple => KoRule::Simple,
-                KoConfig::Positional => KoRule::Positional,
-            },
-            komi: c.komi,
         }
     }
 }

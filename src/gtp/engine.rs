@@ -212,7 +212,7 @@ impl GoPlayer for Player {
 /// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS
 /// search with the `[search]` parameters.
 pub fn go_engine(config: &Config) -> Result<GoEngine, String> {
-    let params = SearchParams::from_config(&config.search)?;
+    let params = config.search.params();
     GoEngine::new(config, Box::new(Player::new(params))).map_err(|e| e.to_string())
 }
 
@@ -223,7 +223,7 @@ pub fn daemon_engine(
     limits: EngineLimits,
     gate: Arc<CoreGate>,
 ) -> Result<GoEngine, String> {
-    let params = SearchParams::from_config(&config.search)?;
+    let params = config.search.params();
     let mut player = Player::new(params);
     player.set_gate(Some(gate));
     let mut engine = GoEngine::new(config, Box::new(player)).map_err(|e| e.to_string())?;
@@ -305,7 +305,7 @@ impl GoEngine {
         let time_per_move = secs(config.search.time_per_move);
         Ok(GoEngine {
             name: config.gtp.name.clone(),
-            game: Game::new(config.go.boardsize, Rules::from(&config.go))?,
+            game: Game::new(config.go.boardsize, config.go.rules())?,
             clock: Clock::new(time_per_move, secs(config.search.lag_buffer)),
             player,
             dead_cache: None,

@@ -35,7 +35,6 @@ use super::game::{Game, KoRule, Scoring};
 use super::scoring::{score, white_bonus};
 use super::{Color, Move, Vertex};
 use crate::budget::Budget;
-use crate::config::SearchConfig;
 pub use gate::CoreGate;
 use playout::{PlayoutPolicy, count, playout_with};
 use policy::{HeavyParams, LastGoodReply};
@@ -78,46 +77,35 @@ pub struct SearchParams {
     pub last_good_reply: bool,
 }
 
+/// tablero's search: the defaults of `[search]` in `configs/tablero.toml` (a config test
+/// checks that the two agree).
 impl Default for SearchParams {
     fn default() -> Self {
-        Self::from_config(&SearchConfig::default()).unwrap_or_else(|_| Self::thesis())
+        SearchParams {
+            uct_c: 0.1,
+            expand_threshold: 2,
+            max_playouts: 0,
+            policy: PlayoutPolicy::Heavy,
+            resign_threshold: 0.1,
+            seed: 0,
+            reuse_tree: true,
+            max_nodes: Self::nodes_in(1024),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            rave_equiv: 3000.0,
+            virtual_loss: 3,
+            early_stop: true,
+            priors: true,
+            heavy: HeavyParams::DEFAULT,
+            prior_params: priors::PriorParams::DEFAULT,
+            last_good_reply: false,
+        }
     }
 }
 
 impl SearchParams {
-    pub fn from_config(c: &SearchConfig) -> Result<SearchParams, String> {
-        let threads = if c.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            c.threads
-        };
-        Ok(SearchParams {
-            uct_c: c.uct_c,
-            expand_threshold: c.expand_threshold,
-            max_playouts: c.playouts,
-            policy: c.playout_policy.parse()?,
-            resign_threshold: c.resign_threshold,
-            seed: c.seed,
-            reuse_tree: c.reuse_tree,
-            max_nodes: (c.max_tree_memory_mb.saturating_mul(1 << 20) / std::mem::size_of::<Node>())
-                .max(1024),
-            threads,
-            rave_equiv: c.rave_equiv,
-            virtual_loss: c.virtual_loss,
-            early_stop: c.early_stop,
-            priors: c.priors,
-            heavy: HeavyParams {
-                ladder_budget: c.playout_ladder_budget,
-                nakade: c.playout_nakade,
-                fill_board: c.playout_fill_board,
-                ..HeavyParams::DEFAULT
-            },
-            prior_params: priors::PriorParams {
-                nakade: c.prior_nakade,
-                ..priors::PriorParams::DEFAULT
-            },
-            last_good_reply: c.playout_last_good_reply,
-        })
+    /// Tree nodes that fit in `mb` mebibytes (at least 1024).
+    pub fn nodes_in(mb: usize) -> usize {
+        (mb.saturating_mul(1 << 20) / std::mem::size_of::<Node>()).max(1024)
     }
 
     /// The thesis configuration: plain UCT with C = 1, expansion after 2 visits, uniformly
@@ -1779,30 +1767,5 @@ mod tests {
             .flatten()
             .any(|v| g.board().get(*v) == Some(Color::Black));
         assert!(!black_dead, "{dead:?}");
-    }
-}
-
-#[cfg(test)]
-mod thesis_config_tests {
-    use super::*;
-    use crate::config::Config;
-    use std::path::Path;
-
-    /// `configs/thesis.toml` reaches the thesis's search exactly.
-    #[test]
-    fn thesis_config_file_is_the_thesis_search() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/thesis.toml");
-        let config = Config::load(Some(&path), &[]).expect("thesis.toml loads");
-        let params = SearchParams::from_config(&config.search).expect("valid search section");
-        assert_eq!(
-            SearchParams {
-                max_nodes: SearchParams::thesis().max_nodes,
-                ..params
-            },
-            SearchParams::thesis()
-        );
-        let rules = crate::go::game::Rules::from(&config.go);
-        assert_eq!(rules.ko, KoRule::Simple);
-        assert_eq!(rules.scoring, crate::go::game::Scoring::Territory);
     }
 }

@@ -15,7 +15,9 @@ use crate::go::game::Scoring;
 use crate::go::{Color, Move};
 use rand::Rng;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How playouts choose moves (in configurations: "random", "light" or "heavy").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum PlayoutPolicy {
     Random,
     Light,
