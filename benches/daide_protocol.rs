@@ -1,6 +1,7 @@
 //! DAIDE protocol and adjudication throughput: frame encode/decode, message
 //! parse/print, MDF → map, and one movement-phase adjudication of the
 //! standard opening position.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::BytesMut;
 use criterion::{Criterion, black_box, criterion_group, criterion_main};

@@ -4,6 +4,7 @@
 //! integration tests' player: they move, retreat, build and remove) to 1910,
 //! and seven DumbBots to the 1930 year cap. Games per minute = 60 s / the
 //! reported time.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../tests/daide_common/mod.rs"]
 mod daide_common;

@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the Go hot paths: light playouts from the empty board (9x9, 19x19),
 //! a board copy, and the full default search on 1 and 2 threads.
 //! Run: `cargo bench --bench go_playouts`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;

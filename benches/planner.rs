@@ -1,5 +1,6 @@
 //! Planner throughput: nodes expanded per second (criterion "elements") for several search
 //! engines on small classic tasks and GVG-AI Sokoban levels, plus parse+ground time.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 use std::sync::Arc;

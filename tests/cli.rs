@@ -1,5 +1,6 @@
 //! The `tablero` binary: version, configuration errors (exit 2, message on stderr, nothing on
 //! stdout), and `tablero serve` listening and shutting down cleanly on SIGTERM and SIGINT.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;

@@ -1,5 +1,6 @@
 //! The daemon with a stand-in echo protocol: port 0 binding, the connection limit, shutdown
 //! cancelling sessions, the grace period, and failing sessions.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -22,6 +22,7 @@
 //! `adjudicate_adjustments`: all cases but the second scenario of 6.J.9; in
 //! 6.J.2 the unit civil disorder removes (A RUH, two provinces from the home
 //! centres against one for F GOL) is tablero's reading of the rule.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use tablero::diplomacy::judge::{OrderResult, Rules, adjudicate_movement};
 use tablero::diplomacy::phases::{RetreatResult, adjudicate_retreats};

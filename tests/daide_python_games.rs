@@ -13,6 +13,7 @@
 //! `PY_SEED` (0) and `PY_SET` (config overrides separated by spaces; default the README's
 //! count budgets for JIC) change the setting. That server sets no deadline here, so every
 //! client thinks for at most its `think_time` (5 s) per phase.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeMap;
 use std::process::Stdio;

@@ -1,6 +1,7 @@
 //! Property tests for the DAIDE layer: message → tokens → message,
 //! message → text → message (and text → message → text), and random junk
 //! (tokens, bytes, text) never panics the parsers or the codec.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::BytesMut;
 use proptest::prelude::*;

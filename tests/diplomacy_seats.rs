@@ -3,6 +3,7 @@
 //! down (mid-game) and restarted on the same port; the seats reconnect with
 //! backoff (IAM refused by the new server → a fresh NME) and play a complete
 //! game there.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Duration;
 

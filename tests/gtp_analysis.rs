@@ -1,6 +1,7 @@
 //! Analysis over GTP with the real MCTS search, live: `lz-analyze` / `kata-analyze` streaming
 //! and stopping (Sabaki's stop-by-`protocol_version`), `genmove_analyze`, GoGui live graphics,
 //! and pondering between commands.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -7,6 +7,7 @@
 //! Set `TABLERO_BLESS=1` to print the actual output of each transcript.
 //!
 //! Timing-dependent behaviour (interrupt, quit during genmove) is tested below in Rust.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::Path;
 use std::time::{Duration, Instant};

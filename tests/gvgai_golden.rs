@@ -2,6 +2,7 @@
 //! recorded from the Java framework with the same seeds and action strings): for each game and
 //! level, a seeded run with a fixed action string must give the same win, score, final tick
 //! and per-tick trace.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 

@@ -8,6 +8,7 @@
 //!
 //! Planner-controller win rates on Zelda and Missile Command (ignored by default):
 //! `cargo test --release --test gvgai_oriented -- --ignored --nocapture`
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -2,6 +2,7 @@
 //! refused with a clear message where it cannot be translated, and (when Fast Downward is
 //! installed: `TABLERO_FAST_DOWNWARD=$(bash tests/fast_downward/setup.sh)`) is accepted by
 //! Fast Downward, whose plans win when replayed in tablero's engine.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Duration;
 

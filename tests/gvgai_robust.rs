@@ -1,5 +1,6 @@
 //! Malformed game and level files are rejected with an error, never a panic, and whatever
 //! parses also runs.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 

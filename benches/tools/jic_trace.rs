@@ -7,6 +7,7 @@
 //!     --seats jic-thesis,dumbbot,jic-thesis,dumbbot,jic-thesis,dumbbot,dumbbot \
 //!     --game 6 [--seed 0] [--end-year 1930] [--set jic.key=value ...] [--watch jic-thesis]
 //! ```
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::{Duration, Instant};
 

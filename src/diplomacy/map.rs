@@ -324,6 +324,7 @@ pub fn coast_from_name(s: &str) -> Option<Coast> {
 
 impl Map {
     /// The standard map (7 powers, 75 provinces, 34 centres), DAIDE names.
+    #[allow(clippy::panic)] // Built-in data that the unit tests parse: an error is a bug.
     pub fn standard() -> Map {
         // Built-in data, checked by the unit tests; failing here is a bug.
         match Self::parse_definition(STANDARD_MAP_TEXT) {

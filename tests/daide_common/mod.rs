@@ -1,4 +1,5 @@
 //! Helpers shared by the DAIDE integration tests.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};

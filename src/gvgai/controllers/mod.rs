@@ -335,6 +335,7 @@ pub fn play(
 /// CPU time the calling thread has run, in milliseconds (`CLOCK_THREAD_CPUTIME_ID`); `None`
 /// where that clock is not available.
 #[cfg(unix)]
+#[allow(unsafe_code)] // The one foreign call of the crate: the thread's CPU clock.
 pub fn thread_cpu_ms() -> Option<f64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
