@@ -7,6 +7,7 @@
 pub mod bots;
 pub mod budget;
 pub mod config;
+pub mod controllers;
 pub mod daemon;
 pub mod daide;
 pub mod diplomacy;
@@ -14,6 +15,7 @@ pub mod evolve;
 pub mod go;
 pub mod gtp;
 pub mod gvgai;
+pub mod gvgai_line;
 pub mod net;
 pub mod planning;
 pub mod tournament;

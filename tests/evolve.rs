@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use tablero::config::EvolveConfig;
+use tablero::controllers::make;
 use tablero::evolve::dungeon::{self, render};
 use tablero::evolve::ga::Selection;
 use tablero::evolve::npc::eval::{self, EvalMode, Suite};
@@ -18,7 +19,7 @@ use tablero::evolve::npc::sim::Brain;
 use tablero::evolve::npc::sim::{Arena, PLAYER_KINDS, PlayerKind};
 use tablero::evolve::npc::{gp, sexpr};
 use tablero::evolve::run;
-use tablero::gvgai::controllers::{ControllerSettings, make, play};
+use tablero::gvgai::controllers::{ControllerSettings, play};
 use tablero::gvgai::engine::{Action, Category, Game, GameState};
 use tablero::gvgai::games;
 

@@ -12,7 +12,8 @@
 use std::time::{Duration, Instant};
 
 use tablero::budget::{Budget, CancelFlag};
-use tablero::gvgai::controllers::{ACT_TIME, ACT_TIME_DISQ, ControllerSettings, INIT_TIME, make};
+use tablero::controllers::make;
+use tablero::gvgai::controllers::{ACT_TIME, ACT_TIME_DISQ, ControllerSettings, INIT_TIME};
 use tablero::gvgai::games::shipped;
 
 /// (cpu ns, run-queue wait ns) of the calling thread, if the kernel reports them.

@@ -8,7 +8,8 @@
 
 use std::time::Duration;
 
-use tablero::gvgai::controllers::{ControllerSettings, make, play};
+use tablero::controllers::make;
+use tablero::gvgai::controllers::{ControllerSettings, play};
 use tablero::gvgai::games::shipped;
 
 #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tablero::gvgai::games::shipped;
-use tablero::gvgai::line::{AgentSettings, HostSettings, run_agent, run_host};
+use tablero::gvgai_line::{AgentSettings, HostSettings, run_agent, run_host};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio_util::sync::CancellationToken;
 
@@ -97,7 +97,7 @@ async fn agent_without_a_game_falls_back_to_random() {
 async fn script_agent(
     lines: &[String],
     max_line: usize,
-) -> (Vec<String>, tablero::gvgai::line::AgentSummary) {
+) -> (Vec<String>, tablero::gvgai_line::AgentSummary) {
     let (client, server) = tokio::io::duplex(1 << 20);
     let (cr, cw) = tokio::io::split(client);
     let mut settings = agent("random", None);
@@ -128,9 +128,9 @@ async fn agent_answers_malformed_server_lines_with_error_lines() {
     let st = game
         .start_with(4, 0, tablero::gvgai::engine::BlockSize::Learning)
         .unwrap();
-    let act = serde_json::to_string(&tablero::gvgai::line::Sso::from_state(
+    let act = serde_json::to_string(&tablero::gvgai_line::Sso::from_state(
         &st,
-        tablero::gvgai::line::Phase::Act,
+        tablero::gvgai_line::Phase::Act,
         false,
     ))
     .unwrap();
@@ -178,7 +178,7 @@ async fn agent_closes_on_an_oversized_line() {
 async fn script_host(
     hs: HostSettings,
     mut answer: impl FnMut(u64, &str) -> Vec<String> + Send + 'static,
-) -> tablero::gvgai::line::HostSummary {
+) -> tablero::gvgai_line::HostSummary {
     let (client, server) = tokio::io::duplex(1 << 22);
     let (sr, sw) = tokio::io::split(server);
     let h = tokio::spawn(async move { run_host(sr, sw, &hs, CancellationToken::new()).await });

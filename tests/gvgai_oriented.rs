@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use tablero::gvgai::controllers::{ACT_TIME, ControllerSettings, make, play};
+use tablero::controllers::make;
+use tablero::gvgai::controllers::{ACT_TIME, ControllerSettings, play};
 use tablero::gvgai::engine::{Action, Game, GameState, Winner, replay};
 use tablero::gvgai::games::shipped;
 use tablero::planning::fast_downward::{FdConfig, locate};

@@ -8,7 +8,8 @@
 use std::time::{Duration, Instant};
 
 use tablero::budget::Budget;
-use tablero::gvgai::controllers::{ACT_TIME, Controller, ControllerSettings, make, play};
+use tablero::controllers::make;
+use tablero::gvgai::controllers::{ACT_TIME, Controller, ControllerSettings, play};
 use tablero::gvgai::engine::{Action, GameState};
 use tablero::gvgai::games::shipped;
 

@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use tablero::config::GvgaiConfig;
+use tablero::controllers::make;
 use tablero::daemon::{self, CancellationToken, Daemon, Session, SessionHandler, ShutdownSignal};
 use tablero::gvgai::controllers::{self, ControllerSettings};
 use tablero::gvgai::engine::{self, Game};
-use tablero::gvgai::line::{self, AgentSettings, HostSettings};
+use tablero::gvgai_line::{self as line, AgentSettings, HostSettings};
 
 use super::{EXIT_FAILURE, failure, print_json, runtime, usage};
 
@@ -359,7 +360,7 @@ fn play(a: PlayArgs) -> ExitCode {
         seed: a.seed,
         iterations: a.iterations,
     };
-    let mut c = match controllers::make(&a.controller, &settings) {
+    let mut c = match make(&a.controller, &settings) {
         Ok(c) => c,
         Err(e) => return usage(&e.to_string()),
     };
@@ -406,7 +407,7 @@ fn replay(a: ReplayArgs) -> ExitCode {
 }
 
 fn connect(a: ConnectArgs) -> ExitCode {
-    if let Err(e) = controllers::make(&a.controller, &ControllerSettings::seeded(0)) {
+    if let Err(e) = make(&a.controller, &ControllerSettings::seeded(0)) {
         return usage(&e.to_string());
     }
     let game = match &a.game {
@@ -582,7 +583,7 @@ fn host(a: HostArgs) -> ExitCode {
 /// The `[gvgai]` listener's sessions in `tablero serve`: each connection is a game runner
 /// driving the configured controller (`protocols/gvgai-line.md`).
 pub fn serve_handler(config: &GvgaiConfig) -> Result<SessionHandler, String> {
-    controllers::make(&config.controller, &ControllerSettings::seeded(0))
+    make(&config.controller, &ControllerSettings::seeded(0))
         .map_err(|e| format!("gvgai.controller: {e}"))?;
     let dir = (!config.games_dir.is_empty()).then(|| PathBuf::from(&config.games_dir));
     let game = if config.game.is_empty() {

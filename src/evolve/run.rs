@@ -11,6 +11,7 @@ use super::dungeon::{self, render};
 use super::npc::{eval, gp, sexpr, sim};
 use super::report::{self, CurvePoint};
 use crate::config::EvolveConfig;
+use crate::controllers::make;
 use crate::gvgai::controllers::{self, ControllerSettings};
 use crate::gvgai::engine::Game;
 
@@ -85,7 +86,7 @@ pub fn check_level(
             exhausted: Some(s.exhausted),
         });
     }
-    let mut c = controllers::make(controller, &ControllerSettings::seeded(seed))
+    let mut c = make(controller, &ControllerSettings::seeded(seed))
         .map_err(|e| RunError::Level(e.to_string()))?;
     let res = controllers::play(
         &game,

@@ -5,9 +5,9 @@
 //!   "unsupported ..." (see `vgdl::model::UNSUPPORTED_CLASSES` and the effect list in
 //!   `vgdl::parse`).
 //! - [`controllers`]: seeded controllers (`random`, `onestep`, `mcts`, `rhea`, `bfs`, `iw`)
-//!   behind a `Controller` trait with GVG-AI's budgets, the registry [`controllers::make`],
-//!   and [`controllers::play`] for a whole game.
-//! - [`line`]: the learning track's line-based socket protocol, as client and as server.
+//!   behind a `Controller` trait with GVG-AI's budgets, and [`controllers::play`] for a whole
+//!   game. Every controller by name, with the planner and evolved ones defined above this
+//!   core: `crate::controllers::make`. The learning track's line protocol: `crate::gvgai_line`.
 //! - [`games`]: the shipped games, embedded.
 //! - [`engine`]: the grid-physics forward model. [`engine::Game`] loads a game and its levels,
 //!   [`engine::GameState`] is a running game (`Clone` = forward-model copy,
@@ -52,7 +52,7 @@
 //! Controllers: random, one-step look-ahead, open-loop MCTS, rolling-horizon evolution, BFS
 //! and IW(1)→BFS for deterministic games (the search persists across acts, merging states by
 //! `GameState::key`), all reading the clock before every forward-model advance
-//! (`tests/gvgai_budget.rs`). The line protocol: [`line`], `protocols/gvgai-line.md`.
+//! (`tests/gvgai_budget.rs`). The line protocol: `crate::gvgai_line`, `protocols/gvgai-line.md`.
 //! Measurements: `docs/results/gvgai.md`.
 //! Known differences from GVG-AI:
 //! - With several `stype1` types, GVG-AI's alternate and path chasers pick the target type
@@ -67,5 +67,4 @@
 pub mod controllers;
 pub mod engine;
 pub mod games;
-pub mod line;
 pub mod vgdl;

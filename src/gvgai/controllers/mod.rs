@@ -3,8 +3,9 @@
 //!
 //! Implemented: `random`, `onestep` (one-step look-ahead), `mcts` (open-loop UCT with random
 //! rollouts), `rhea` (rolling-horizon evolution), `bfs` (breadth-first search for
-//! deterministic games), `iw` (IW(1), then BFS). [`make`] is the one registry behind every
-//! `--controller`; [`play`] runs a whole game in-process with per-act budgets.
+//! deterministic games), `iw` (IW(1), then BFS). `crate::controllers::make` is the one
+//! registry behind every `--controller`; [`play`] runs a whole game in-process with per-act
+//! budgets.
 //!
 //! Budgets: GVG-AI gives 1 s to initialise and 40 ms per act, and disqualifies beyond 50 ms.
 //! Every search controller reads the clock before each forward-model advance and stops
@@ -97,74 +98,13 @@ impl ControllerSettings {
     }
 }
 
-/// The controller names [`make`] knows (for help and error messages).
-pub const CONTROLLERS: &[&str] = &[
-    "random",
-    "onestep",
-    "mcts",
-    "mcts:k=K,depth=D,goal=W",
-    "rhea",
-    "bfs",
-    "iw",
-    "planner",
-    "evolved:FILE",
-];
-
 /// `--controller` names no controller.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ControllerError {
-    #[error("unknown controller \"{0}\" (known: {list})", list = CONTROLLERS.join(", "))]
-    Unknown(String),
+    #[error("unknown controller \"{name}\" (known: {known})")]
+    Unknown { name: String, known: String },
     #[error("controller \"{name}\": {message}")]
     Invalid { name: String, message: String },
-}
-
-/// Build a controller from its `--controller` spec: a name, optionally `name:ARG` (e.g.
-/// `evolved:FILE`). The one registry: adding a controller is one match arm here (and its name
-/// in [`CONTROLLERS`]).
-pub fn make(
-    spec: &str,
-    settings: &ControllerSettings,
-) -> Result<Box<dyn Controller>, ControllerError> {
-    let (name, arg) = match spec.split_once(':') {
-        Some((n, a)) => (n, Some(a)),
-        None => (spec, None),
-    };
-    let seed = settings.seed;
-    let cap = settings.iterations;
-    Ok(match (name, arg) {
-        ("random", None) => Box::new(RandomController::new(seed)),
-        ("onestep" | "one-step", None) => Box::new(OneStep::new(seed)),
-        ("mcts", spec) => Box::new(Mcts::new(
-            seed,
-            MctsParams {
-                max_iterations: cap.unwrap_or(MctsParams::default().max_iterations),
-                ..MctsParams::default()
-            }
-            .with_spec(spec.unwrap_or(""))?,
-        )),
-        ("rhea", None) => Box::new(Rhea::new(
-            seed,
-            RheaParams {
-                max_evaluations: cap.unwrap_or(RheaParams::default().max_evaluations),
-                ..RheaParams::default()
-            },
-        )),
-        ("bfs", None) => Box::new(Bfs::new().with_expansion_cap(cap)),
-        ("iw", None) => Box::new(Bfs::iw().with_expansion_cap(cap)),
-        ("planner", None) => Box::new(crate::planning::controller::PlannerController::new()),
-        ("evolved", Some(path)) => {
-            let ind =
-                crate::evolve::npc::controller::load(std::path::Path::new(path)).map_err(|e| {
-                    ControllerError::Invalid {
-                        name: "evolved".into(),
-                        message: e.to_string(),
-                    }
-                })?;
-            Box::new(crate::evolve::npc::controller::Evolved::new(ind))
-        }
-        _ => return Err(ControllerError::Unknown(spec.to_string())),
-    })
 }
 
 /// Actions the controller may choose: the avatar's actions (NIL when it has none).
@@ -384,48 +324,6 @@ pub(crate) mod tests {
             ],
         )
         .unwrap()
-    }
-
-    #[test]
-    fn registry_builds_every_listed_controller_and_rejects_others() {
-        let s = ControllerSettings::seeded(1);
-        for name in CONTROLLERS {
-            // `name:ARG` entries are built with a real argument: MCTS settings, the shipped
-            // evolved NPC.
-            let (spec, expected) = match name.split_once(':') {
-                Some(("mcts", _)) => ("mcts:k=1, depth=20,goal=0".to_string(), "mcts"),
-                Some((n, _)) => (
-                    format!(
-                        "{n}:{}/data/evolve/npc_seed1.sexp",
-                        env!("CARGO_MANIFEST_DIR")
-                    ),
-                    n,
-                ),
-                None => (name.to_string(), *name),
-            };
-            assert_eq!(make(&spec, &s).map(|c| c.name()).ok(), Some(expected));
-        }
-        assert!(matches!(
-            make("evolved:/nonexistent.sexp", &s),
-            Err(ControllerError::Invalid { .. })
-        ));
-        assert!(matches!(
-            make("alphazero", &s),
-            Err(ControllerError::Unknown(_))
-        ));
-        for bad in [
-            "mcts:extra",
-            "mcts:depth=0",
-            "mcts:k=-1",
-            "mcts:goal=x",
-            "mcts:uct=1",
-        ] {
-            assert!(
-                matches!(make(bad, &s), Err(ControllerError::Invalid { .. })),
-                "{bad}"
-            );
-        }
-        assert!(!make("random", &s).map(|c| c.needs_model()).unwrap_or(true));
     }
 
     #[test]

@@ -29,7 +29,8 @@ use super::codec::{Frame, LineCodec, ObsType, RawLine};
 use super::message::{NUM_TRAINING_LEVELS, Reply, ServerMessage};
 use super::observation::{GameWinner, Phase, Sso};
 use crate::budget::{Budget, CancelFlag};
-use crate::gvgai::controllers::{ACT_TIME_DISQ, Controller, ControllerSettings, make};
+use crate::controllers::make;
+use crate::gvgai::controllers::{ACT_TIME_DISQ, Controller, ControllerSettings};
 use crate::gvgai::engine::{Action, Game, GameState, Observed};
 
 /// How an agent session plays.
