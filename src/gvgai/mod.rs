@@ -67,4 +67,5 @@
 pub mod controllers;
 pub mod engine;
 pub mod games;
+pub mod npc;
 pub mod vgdl;

@@ -20,34 +20,9 @@ use serde::Serialize;
 use super::machine::{Body, Machine};
 use super::primitives::{Prim, TreeKind};
 use super::tree::Individual;
+pub use crate::gvgai::npc::line_of_sight;
 
 pub type Pos = (i32, i32);
-
-/// No wall strictly between `a` and `b` on the Bresenham line between them; `wall` says
-/// whether a cell blocks sight. Shared by this simulator and the VGDL `EvolvedNPC` class.
-pub fn line_of_sight(a: Pos, b: Pos, mut wall: impl FnMut(Pos) -> bool) -> bool {
-    let (mut x, mut y) = a;
-    let dx = (b.0 - a.0).abs();
-    let dy = -(b.1 - a.1).abs();
-    let sx = if a.0 < b.0 { 1 } else { -1 };
-    let sy = if a.1 < b.1 { 1 } else { -1 };
-    let mut err = dx + dy;
-    while (x, y) != b {
-        if (x, y) != a && wall((x, y)) {
-            return false;
-        }
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
-        }
-    }
-    true
-}
 /// Directions: 0 up, 1 right, 2 down, 3 left.
 pub const DIRS: [Pos; 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 

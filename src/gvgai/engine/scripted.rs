@@ -1,5 +1,5 @@
 //! `EvolvedNPC`: tablero's VGDL extension (not in GVG-AI) for NPCs driven by an evolved
-//! two-tree policy (`crate::evolve::npc`). Declared as
+//! two-tree policy (`crate::gvgai::npc`, evolved by `evolve::npc`). Declared as
 //! `enemy > EvolvedNPC policy=FILE stype=claw healthPoints=3`, where `policy` names the
 //! S-expression file of an individual (relative to the game file's directory) or is
 //! `random` (a uniformly random terminal of the current state each tick, the GP's baseline).
@@ -31,10 +31,10 @@ use std::sync::Arc;
 use super::EngineError;
 use super::rules::{Rules, TypeProps};
 use super::state::{GameState, SpriteRef};
-use crate::evolve::npc::Individual;
-use crate::evolve::npc::machine::{Body, Machine};
-use crate::evolve::npc::primitives::{Prim, TreeKind};
-use crate::evolve::npc::sexpr;
+use crate::gvgai::npc::Individual;
+use crate::gvgai::npc::machine::{Body, Machine};
+use crate::gvgai::npc::primitives::{Prim, TreeKind};
+use crate::gvgai::npc::sexpr;
 use crate::gvgai::vgdl::{Dir, EffectKind, GameDescription, Other, SpriteClass, TypeId};
 
 /// `SiJugadorDetectado` range (Manhattan, cells), as the simulator's default.
@@ -205,7 +205,7 @@ impl View<'_> {
 
     /// No wall strictly between a and b (Bresenham, as the simulator).
     fn line_of_sight(&mut self, a: (i32, i32), b: (i32, i32)) -> bool {
-        crate::evolve::npc::sim::line_of_sight(a, b, |c| self.wall(c))
+        crate::gvgai::npc::line_of_sight(a, b, |c| self.wall(c))
     }
 
     /// First heading of a shortest path from the NPC to `goal` over non-wall cells.

@@ -88,7 +88,7 @@ impl Machine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evolve::npc::sexpr::parse_individual;
+    use crate::gvgai::npc::sexpr::parse_individual;
 
     struct Log {
         cond: bool,
