@@ -13,9 +13,6 @@ const CORES: &[(&str, &[&str])] = &[
     ("gvgai", &["budget"]),
 ];
 
-/// Upward imports that remain: (file under src/, module imported).
-const KNOWN: &[(&str, &str)] = &[("gvgai/engine/scripted.rs", "evolve")];
-
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
