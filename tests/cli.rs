@@ -388,3 +388,64 @@ fn stop_child(mut child: Child) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The subcommands of `tablero SUBCOMMAND... --help`, found by walking the help texts.
+fn subcommands(path: &[String]) -> Vec<Vec<String>> {
+    let out = tablero().args(path).arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut found = vec![path.to_vec()];
+    let Some(list) = text.split("Commands:\n").nth(1) else {
+        return found;
+    };
+    for line in list.lines() {
+        if !line.starts_with("  ") || line.starts_with("   ") {
+            break;
+        }
+        let name = line.split_whitespace().next().unwrap_or("");
+        if name.is_empty() || name == "help" {
+            continue;
+        }
+        let mut next = path.to_vec();
+        next.push(name.to_string());
+        found.extend(subcommands(&next));
+    }
+    found
+}
+
+/// Every flag of every subcommand says what it does in `--help` (a default alone is not a
+/// description).
+#[test]
+fn every_flag_of_every_subcommand_is_described() {
+    let all = subcommands(&[]);
+    assert!(all.len() > 15, "{all:?}");
+    let mut bare = Vec::new();
+    for path in &all {
+        let out = tablero().args(path).arg("--help").output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let Some(options) = text.split("Options:\n").nth(1) else {
+            continue;
+        };
+        let lines: Vec<&str> = options.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let flag = line.trim_start();
+            if !flag.starts_with('-') || line.starts_with("          ") {
+                continue;
+            }
+            // Short help puts the description after the flag, long help on the next line.
+            let inline = flag.split_once("  ").map_or("", |(_, d)| d.trim());
+            let description = if inline.is_empty() {
+                lines.get(i + 1).map_or("", |l| l.trim())
+            } else {
+                inline
+            };
+            if description.is_empty() || description.starts_with("[default") {
+                bare.push(format!("tablero {} {flag}", path.join(" ")));
+            }
+        }
+    }
+    assert!(
+        bare.is_empty(),
+        "flags without a description:\n{}",
+        bare.join("\n")
+    );
+}

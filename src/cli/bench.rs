@@ -43,6 +43,7 @@ pub enum BenchCommand {
         /// Games (JIC plays power g mod 7 in game g).
         #[arg(long, default_value_t = 2)]
         games: usize,
+        /// Seed of every random choice (same seed, same result).
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Seconds per phase given to every player (JIC uses jic.budget_fraction of it).

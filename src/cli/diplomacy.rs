@@ -69,8 +69,10 @@ pub struct PlayArgs {
     /// One bot per power, comma-separated (7 for the standard map).
     #[arg(long)]
     pub seats: String,
+    /// Number of games.
     #[arg(long, default_value_t = 7)]
     pub games: usize,
+    /// Seed of every random choice (same seed, same result).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Last year played; the game is then a draw of the survivors.

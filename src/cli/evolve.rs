@@ -13,6 +13,7 @@ pub enum EvolveCommand {
     /// Evolve a dungeon; writes dungeon.json, evodungeon.txt + _lvl0.txt, progress.csv and
     /// fitness.svg into --out and checks that evolve.dungeon_check_controller wins the level.
     Dungeon {
+        /// Seed of every random choice (same seed, same result).
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Generations (default: evolve.dungeon_generations).
@@ -38,6 +39,7 @@ pub enum EvolveCommand {
     /// Evolve NPC behaviour; writes the best individual as an S-expression to --out, with
     /// <stem>.csv and <stem>.svg alongside.
     Npc {
+        /// Seed of every random choice (same seed, same result).
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Generations (default: evolve.npc_generations).

@@ -20,10 +20,13 @@ pub struct MatchArgs {
     /// GTP engine that scores finished games (e.g. "gnugo --mode gtp --chinese-rules").
     #[arg(long)]
     referee: Option<String>,
+    /// Board size (2..=25).
     #[arg(long, default_value_t = 9)]
     size: usize,
+    /// Komi.
     #[arg(long, default_value_t = 7.0)]
     komi: f64,
+    /// Number of games.
     #[arg(long, default_value_t = 1)]
     games: usize,
     /// Swap colours every other game.

@@ -37,8 +37,10 @@ pub enum GvgaiCommand {
 
 #[derive(Debug, Args)]
 pub struct PddlArgs {
+    /// Game name (<name>.txt in the games folder).
     #[arg(long)]
     game: String,
+    /// Level number (the game's <name>_lvlN.txt).
     #[arg(long, default_value_t = 0)]
     level: usize,
     /// Folder for domain.pddl and problem.pddl.
@@ -50,8 +52,10 @@ pub struct PddlArgs {
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
+    /// Game name (<name>.txt in the games folder).
     #[arg(long)]
     game: String,
+    /// Level number (the game's <name>_lvlN.txt).
     #[arg(long, default_value_t = 0)]
     level: usize,
     /// Only optimal planners: the plan is provably shortest.
@@ -80,13 +84,16 @@ pub struct PlanArgs {
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
+    /// Game name (<name>.txt in the games folder).
     #[arg(long, default_value = "sokoban")]
     game: String,
+    /// Level number (the game's <name>_lvlN.txt).
     #[arg(long, default_value_t = 0)]
     level: usize,
     /// Seconds to run.
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
+    /// Seed of every random choice (same seed, same result).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[command(flatten)]
@@ -117,8 +124,10 @@ pub fn load_game(name: &str, dir: Option<&Path>) -> Result<Game, engine::EngineE
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
+    /// Game name (<name>.txt in the games folder).
     #[arg(long)]
     game: String,
+    /// Level number (the game's <name>_lvlN.txt).
     #[arg(long, default_value_t = 0)]
     level: usize,
     /// random, onestep, mcts, rhea, bfs, iw, planner, evolved:FILE; MCTS settings as
@@ -140,13 +149,16 @@ pub struct PlayArgs {
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
+    /// Game name (<name>.txt in the games folder).
     #[arg(long)]
     game: String,
+    /// Level number (the game's <name>_lvlN.txt).
     #[arg(long, default_value_t = 0)]
     level: usize,
     /// Actions, one letter per tick: U D L R N (nil) S (use).
     #[arg(long)]
     actions: String,
+    /// Seed of every random choice (same seed, same result).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[command(flatten)]
@@ -158,20 +170,26 @@ pub struct ConnectArgs {
     /// The game server, HOST:PORT (GVG-AI's learning track listens on 8080).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
+    /// Controller: random, onestep, mcts[:k=K,depth=D,goal=W], rhea, bfs, iw, planner or evolved:FILE.
     #[arg(long, default_value = "mcts")]
     controller: String,
     /// The game being played, for the controller's forward model (the protocol does not
     /// name it). Without it, controllers that need a forward model play random moves.
     #[arg(long)]
     game: Option<String>,
+    /// Seed of every random choice (same seed, same result).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Count budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions) on top of the time budget.
     #[arg(long)]
     iterations: Option<usize>,
+    /// Milliseconds per act (GVG-AI gives 40).
     #[arg(long, default_value_t = 40)]
     act_ms: u64,
+    /// Milliseconds to initialise (GVG-AI gives 1000).
     #[arg(long, default_value_t = 1000)]
     init_ms: u64,
+    /// Longest protocol line accepted, in bytes; a longer one ends the session.
     #[arg(long, default_value_t = 4 * 1024 * 1024)]
     max_line_bytes: usize,
     /// Give up connecting after this many seconds (0: retry every second forever).
@@ -186,6 +204,7 @@ pub struct HostArgs {
     /// Address to listen on, IP:PORT.
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: String,
+    /// Game name (<name>.txt in the games folder).
     #[arg(long)]
     game: String,
     /// Training levels played first, in order (comma-separated).
@@ -200,11 +219,13 @@ pub struct HostArgs {
     /// Most levels per client session.
     #[arg(long, default_value_t = 20)]
     max_games: usize,
+    /// Seed of every random choice (same seed, same result).
     #[arg(long, default_value_t = 0)]
     seed: i64,
     /// Seconds to wait for a reply before closing the session.
     #[arg(long, default_value_t = 60.0)]
     reply_timeout: f64,
+    /// Longest protocol line accepted, in bytes; a longer one ends the session.
     #[arg(long, default_value_t = 4 * 1024 * 1024)]
     max_line_bytes: usize,
     /// Serve one client, print its result and exit.
