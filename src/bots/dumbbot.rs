@@ -11,6 +11,12 @@
 //!   with truncating division;
 //! - candidate lists are keyed by value, so equal values collapse (insertion
 //!   keeps the first, the removal list keeps the last);
+//! - ties therefore fall in the original's iteration order, which is DAIDE
+//!   token order ([`Map::token_rank`]): adjacent coasts and retreat options
+//!   by province token number, then army, fleet and named coasts (AiClient's
+//!   `COAST_ID::operator<` over `std::set`); own units, dislodged units and
+//!   open home centres by province token number (`std::set` of province
+//!   numbers), the coasts of a build site in the same coast order;
 //! - the walk moves to the next candidate when `rand%100 < 50` and
 //!   `rand%100 >= (cur − next)·500/cur`;
 //! - units are ordered in a random order (keys drawn in `0..32767`, MSVC's
@@ -66,7 +72,9 @@ const RAND_MAX: i64 = 32767;
 /// Guard on the movement re-queue loop.
 const MAX_STEPS: usize = 100_000;
 
-/// What a node is in its province.
+/// What a node is in its province. The derived order is the DAIDE token
+/// order: army (`AMY`), fleet (`FLT`), then the coasts `NCS` … `NWC` in
+/// [`Coast`]'s declaration order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Spot {
     Army,
@@ -115,7 +123,7 @@ struct Graph {
     map: Arc<Map>,
     nodes: Vec<Node>,
     index: HashMap<Node, usize>,
-    /// Adjacent nodes of each node, in (province, spot) order.
+    /// Adjacent nodes of each node, in node order.
     adj: Vec<Vec<usize>>,
     /// Nodes of each province.
     province_nodes: Vec<Vec<usize>>,
@@ -143,12 +151,9 @@ impl Graph {
                 }
             }
         }
-        // Canonical order: by province name, then army, fleet, named coasts.
-        nodes.sort_by(|a, b| {
-            map.name(a.province)
-                .cmp(map.name(b.province))
-                .then(a.spot.cmp(&b.spot))
-        });
+        // The original's coast order (its `COAST_ID` ordering): provinces by
+        // token number, then army, fleet and the named coasts in token order.
+        nodes.sort_by_key(|n| (map.token_rank(n.province), n.spot));
         let index: HashMap<Node, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
         let mut adj = Vec::with_capacity(nodes.len());
         for n in &nodes {
@@ -201,6 +206,14 @@ impl Graph {
 
     fn node_of(&self, u: &Unit) -> Option<usize> {
         self.index.get(&Node::of(u.kind, u.location)).copied()
+    }
+
+    /// `me`'s units in token order of their provinces (the original keeps
+    /// its units in a set of province numbers).
+    fn my_units(&self, view: &GameView, me: Power) -> Vec<Unit> {
+        let mut units = my_units(view, me);
+        units.sort_by_key(|u| self.map.token_rank(u.location.province));
+        units
     }
 }
 
@@ -512,7 +525,7 @@ fn movement(
     view: &GameView,
     me: Power,
 ) -> Vec<Order> {
-    let mine = my_units(view, me);
+    let mine = g.my_units(view, me);
     let by_prov: BTreeMap<Province, Unit> =
         mine.iter().map(|u| (u.location.province, *u)).collect();
     let provinces: Vec<Province> = mine.iter().map(|u| u.location.province).collect();
@@ -681,11 +694,7 @@ fn retreats(
         .iter()
         .filter(|d| d.unit.power == me)
         .collect();
-    mine.sort_by(|a, b| {
-        view.map
-            .name(a.unit.location.province)
-            .cmp(view.map.name(b.unit.location.province))
-    });
+    mine.sort_by_key(|d| g.map.token_rank(d.unit.location.province));
     let provinces: Vec<Province> = mine.iter().map(|d| d.unit.location.province).collect();
     let mut queue = DumbBot::random_queue(rng, &provinces);
     let mut taken: Vec<Province> = Vec::new();
@@ -695,11 +704,17 @@ fn retreats(
         let Some(d) = mine.iter().find(|d| d.unit.location.province == prov) else {
             continue;
         };
+        // Retreat options in node order (the original's `COAST_SET`).
+        let mut options: Vec<usize> = d
+            .retreats
+            .iter()
+            .filter_map(|l| g.index.get(&Node::of(d.unit.kind, *l)).copied())
+            .collect();
+        options.sort_unstable();
+        options.dedup();
         let mut cands: Ranked<usize> = Ranked::new();
-        for l in &d.retreats {
-            if let Some(&j) = g.index.get(&Node::of(d.unit.kind, *l)) {
-                cands.insert(vals.value[j], j);
-            }
+        for j in options {
+            cands.insert(vals.value[j], j);
         }
         let order = loop {
             if cands.items.is_empty() {
@@ -731,8 +746,10 @@ fn builds(
     me: Power,
     count: usize,
 ) -> Vec<Order> {
+    let mut open = open_home_centres(view, me);
+    open.sort_by_key(|p| g.map.token_rank(*p));
     let mut cands: Ranked<usize> = Ranked::new();
-    for p in open_home_centres(view, me) {
+    for p in open {
         for &i in g.province_nodes.get(p.0 as usize).into_iter().flatten() {
             cands.insert(vals.value[i], i);
         }
@@ -764,7 +781,7 @@ fn removals(
     me: Power,
     count: usize,
 ) -> Vec<Order> {
-    let mine = my_units(view, me);
+    let mine = g.my_units(view, me);
     let value_of = |u: &Unit| g.node_of(u).map(|i| vals.value[i]).unwrap_or(0);
     let mut cands: Ranked<Unit> = Ranked::new();
     for u in &mine {
@@ -864,5 +881,102 @@ mod tests {
             .filter(|j| g.nodes[**j].province == spa)
             .collect();
         assert_eq!(spa_adj.len(), 2);
+    }
+
+    /// A view of the standard map for England: home centres owned as at the
+    /// start, the given English armies, nothing else on the board.
+    fn english_armies(season: Season, at: &[&str]) -> (GameView, Power) {
+        let map = Arc::new(Map::standard());
+        let eng = map.power("ENG").unwrap();
+        let owners = (0..map.power_count())
+            .flat_map(|i| {
+                let pw = Power(i as u8);
+                map.home_centres(pw)
+                    .map(move |p| (p, pw))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let units = at
+            .iter()
+            .map(|n| Unit {
+                power: eng,
+                kind: UnitType::Army,
+                location: Location::new(map.province(n).unwrap()),
+            })
+            .collect();
+        let view = GameView {
+            map,
+            me: Some(eng),
+            phase: crate::diplomacy::Phase { year: 1901, season },
+            units,
+            dislodged: Vec::new(),
+            owners,
+        };
+        (view, eng)
+    }
+
+    #[test]
+    fn nodes_follow_the_daide_token_order() {
+        let map = Arc::new(Map::standard());
+        let g = Graph::new(Arc::clone(&map));
+        let wal = g.index[&Node {
+            province: map.province("WAL").unwrap(),
+            spot: Spot::Army,
+        }];
+        let names: Vec<&str> = g.adj[wal]
+            .iter()
+            .map(|j| map.name(g.nodes[*j].province))
+            .collect();
+        // Token numbers: YOR 0x2F, LON 0x3A, LVP 0x3B (alphabetically LON first).
+        assert_eq!(names, vec!["YOR", "LON", "LVP"]);
+    }
+
+    #[test]
+    fn movement_tie_keeps_the_first_destination_in_token_order() {
+        // A lone English A WAL: the island's army nodes see no centre worth
+        // taking, so LON, LVP and YOR are all worth 1000 (one own unit next to
+        // each) and holding 1001. The original keeps YOR, the first of the
+        // three in token order, and moves there half the time.
+        let (view, eng) = english_armies(Season::Spring, &["WAL"]);
+        let g = Graph::new(Arc::clone(&view.map));
+        let vals = evaluate(&g, &view, eng);
+        let value = |n: &str| {
+            let p = view.map.province(n).unwrap();
+            vals.value[g.index[&Node {
+                province: p,
+                spot: Spot::Army,
+            }]]
+        };
+        assert_eq!(
+            (value("LON"), value("LVP"), value("YOR")),
+            (1000, 1000, 1000)
+        );
+        assert_eq!(value("WAL"), 1000);
+        let mut to_yor = 0;
+        for seed in 0..200 {
+            let orders = DumbBot::new(seed).orders_as(&view, eng);
+            match orders.as_slice() {
+                [Order::Hold(_)] => {}
+                [Order::Move { to, .. }] if view.map.name(to.province) == "YOR" => to_yor += 1,
+                other => panic!("seed {seed}: {other:?}"),
+            }
+        }
+        assert!((70..130).contains(&to_yor), "{to_yor}");
+    }
+
+    #[test]
+    fn removal_tie_keeps_the_last_unit_in_token_order() {
+        // Four English armies on the island, three centres: every army is
+        // worth 0 in winter, the removal list keeps the last unit assigned to
+        // that value, and the original assigns in province token order
+        // (CLY 0x24, WAL 0x2E, YOR 0x2F, LON 0x3A): A LON is removed.
+        let (view, eng) = english_armies(Season::Winter, &["LON", "CLY", "WAL", "YOR"]);
+        for seed in 0..20 {
+            let orders = DumbBot::new(seed).orders_as(&view, eng);
+            match orders.as_slice() {
+                [Order::Remove(u)] => assert_eq!(view.map.name(u.location.province), "LON"),
+                other => panic!("seed {seed}: {other:?}"),
+            }
+        }
     }
 }

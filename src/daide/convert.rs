@@ -119,7 +119,8 @@ fn unit_kind(t: UnitType) -> UnitKind {
 }
 
 /// Builds a [`Map`] from an MDF. Province kinds come from the token categories;
-/// names from `table`.
+/// names from `table`; the map's token order from the tokens' numbers (the
+/// low byte, by which DAIDE clients index provinces).
 pub fn map_from_mdf(def: &MapDef, table: &TokenTable) -> Result<Map, ConvertError> {
     let pname = |p: ProvinceToken| {
         table
@@ -145,6 +146,7 @@ pub fn map_from_mdf(def: &MapDef, table: &TokenTable) -> Result<Map, ConvertErro
     for g in &def.centres {
         for &c in &g.centres {
             let id = b.province(&pname(c)?, kind(c), true)?;
+            b.token_key(id, token_number(c))?;
             provinces.insert(c, id);
             let owners: Vec<PowerToken> = match &g.owners {
                 Owners::Unowned => Vec::new(),
@@ -159,6 +161,7 @@ pub fn map_from_mdf(def: &MapDef, table: &TokenTable) -> Result<Map, ConvertErro
     }
     for &p in &def.non_centres {
         let id = b.province(&pname(p)?, kind(p), false)?;
+        b.token_key(id, token_number(p))?;
         provinces.insert(p, id);
     }
     let prov = |p: ProvinceToken| {
@@ -188,6 +191,11 @@ pub fn map_from_mdf(def: &MapDef, table: &TokenTable) -> Result<Map, ConvertErro
         }
     }
     Ok(b.build()?)
+}
+
+/// A province token's number: its low byte.
+fn token_number(p: ProvinceToken) -> u32 {
+    u32::from(p.code() & 0xFF)
 }
 
 /// Token ⇄ model correspondence for one (table, map) pair.
@@ -524,6 +532,38 @@ mod tests {
         let t = TokenTable::standard();
         let from_mdf = map_from_mdf(&standard_mdf(), &t).unwrap();
         assert_eq!(describe(&from_mdf), describe(&Map::standard()));
+    }
+
+    /// Provinces of `m` in its token order.
+    fn token_order(m: &Map) -> Vec<String> {
+        let mut ps: Vec<Province> = m.provinces().map(|(p, _)| p).collect();
+        ps.sort_by_key(|p| m.token_rank(*p));
+        ps.iter().map(|p| m.name(*p).to_string()).collect()
+    }
+
+    #[test]
+    fn token_order_is_the_standard_tables_order() {
+        let t = TokenTable::standard();
+        let table: Vec<String> = t.provinces().map(|(_, n)| n.to_string()).collect();
+        let mut by_code: Vec<(u16, String)> = t
+            .provinces()
+            .map(|(p, n)| (p.code() & 0xFF, n.to_string()))
+            .collect();
+        by_code.sort();
+        let by_code: Vec<String> = by_code.into_iter().map(|(_, n)| n).collect();
+        assert_eq!(table, by_code);
+        assert_eq!(token_order(&Map::standard()), table);
+        let from_mdf = map_from_mdf(&standard_mdf(), &t).unwrap();
+        assert_eq!(token_order(&from_mdf), table);
+        // The MDF lists centres first: its province indices differ from the
+        // token order, which therefore comes from the token numbers.
+        assert_ne!(
+            from_mdf
+                .provinces()
+                .map(|(_, i)| i.name.clone())
+                .collect::<Vec<_>>(),
+            table
+        );
     }
 
     #[test]

@@ -76,6 +76,8 @@ pub struct MapBuilder {
     provinces: Vec<ProvinceInfo>,
     army: BTreeSet<(Province, Province)>,
     fleet: BTreeSet<(Location, Location)>,
+    /// Explicit token-order keys (see [`MapBuilder::token_key`]).
+    token_keys: HashMap<Province, u32>,
 }
 
 impl MapBuilder {
@@ -130,6 +132,15 @@ impl MapBuilder {
         if !info.home_of.contains(&power) {
             info.home_of.push(power);
         }
+        Ok(())
+    }
+
+    /// Gives `p` a key in the map's token order (DAIDE: the number of the
+    /// province's token). Provinces are ranked by key, then by index;
+    /// provinces without a key come after all keyed ones, in definition order.
+    pub fn token_key(&mut self, p: Province, key: u32) -> Result<(), MapError> {
+        self.info_mut(p)?;
+        self.token_keys.insert(p, key);
         Ok(())
     }
 
@@ -226,12 +237,14 @@ impl MapBuilder {
             .enumerate()
             .map(|(i, p)| (p.name.clone(), Province(i as u16)))
             .collect();
+        let token_rank = token_ranks(n, &self.token_keys);
         let mut map = Map {
             powers: self.powers,
             provinces: self.provinces,
             army,
             fleet,
             by_name,
+            token_rank,
             judge: dj::geo::Map::default(),
         };
         map.judge = map.build_judge_map()?;
@@ -247,7 +260,36 @@ pub struct Map {
     army: Vec<Vec<Province>>,
     fleet: HashMap<Location, Vec<Location>>,
     by_name: HashMap<String, Province>,
+    /// Position of each province in the token order.
+    token_rank: Vec<u16>,
     judge: dj::geo::Map,
+}
+
+/// The standard map's provinces in the order of their DAIDE tokens (the
+/// standard representation table: inland, sea, coastal and bicoastal
+/// provinces, non-centres before centres within each kind). Bots that must
+/// break ties as the DAIDE reference clients do walk provinces in this order.
+pub const STANDARD_TOKEN_ORDER: [&str; 75] = [
+    "BOH", "BUR", "GAL", "RUH", "SIL", "TYR", "UKR", "BUD", "MOS", "MUN", "PAR", "SER", "VIE",
+    "WAR", "ADR", "AEG", "BAL", "BAR", "BLA", "EAS", "ECH", "GOB", "GOL", "HEL", "ION", "IRI",
+    "MAO", "NAO", "NTH", "NWG", "SKA", "TYS", "WES", "ALB", "APU", "ARM", "CLY", "FIN", "GAS",
+    "LVN", "NAF", "PIC", "PIE", "PRU", "SYR", "TUS", "WAL", "YOR", "ANK", "BEL", "BER", "BRE",
+    "CON", "DEN", "EDI", "GRE", "HOL", "KIE", "LON", "LVP", "MAR", "NAP", "NWY", "POR", "ROM",
+    "RUM", "SEV", "SMY", "SWE", "TRI", "TUN", "VEN", "BUL", "SPA", "STP",
+];
+
+/// Ranks `n` provinces by (key, index); unkeyed provinces come last.
+fn token_ranks(n: usize, keys: &HashMap<Province, u32>) -> Vec<u16> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| {
+        let key = keys.get(&Province(i as u16)).copied();
+        (key.is_none(), key, i)
+    });
+    let mut rank = vec![0u16; n];
+    for (r, i) in order.into_iter().enumerate() {
+        rank[i] = r as u16;
+    }
+    rank
 }
 
 /// The built-in standard map, in MDF text syntax (names as words).
@@ -327,10 +369,39 @@ impl Map {
     #[allow(clippy::panic)] // Built-in data that the unit tests parse: an error is a bug.
     pub fn standard() -> Map {
         // Built-in data, checked by the unit tests; failing here is a bug.
-        match Self::parse_definition(STANDARD_MAP_TEXT) {
+        match Self::parse_definition(STANDARD_MAP_TEXT)
+            .and_then(|m| m.with_token_order(&STANDARD_TOKEN_ORDER))
+        {
             Ok(m) => m,
             Err(e) => panic!("built-in standard map is invalid: {e}"),
         }
+    }
+
+    /// The map with its token order given by province names, first to last;
+    /// provinces not named follow in definition order.
+    fn with_token_order(mut self, names: &[&str]) -> Result<Map, MapError> {
+        let mut keys = HashMap::new();
+        for (i, name) in names.iter().enumerate() {
+            let p = self
+                .province(name)
+                .ok_or_else(|| MapError::Definition(format!("unknown province {name}")))?;
+            if keys.insert(p, i as u32).is_some() {
+                return Err(MapError::DuplicateName((*name).to_string()));
+            }
+        }
+        self.token_rank = token_ranks(self.provinces.len(), &keys);
+        Ok(self)
+    }
+
+    /// A province's position in the map's token order: the order of the
+    /// provinces' DAIDE tokens for a map built from an MDF or the standard
+    /// map ([`STANDARD_TOKEN_ORDER`]), definition order otherwise. DAIDE
+    /// clients such as David Norman's index provinces by token number, so
+    /// their ties fall in this order.
+    pub fn token_rank(&self, p: Province) -> usize {
+        self.token_rank
+            .get(p.0 as usize)
+            .map_or(usize::MAX, |r| *r as usize)
     }
 
     /// Builds a map from a definition in MDF text syntax with names as words:
