@@ -194,3 +194,109 @@ fn throughput_of_seven_cpp_dumbbots_to_1930() {
         summary["seconds_per_game_year"].as_f64().unwrap()
     );
 }
+
+/// Two-sided p-value of a standard normal statistic.
+fn p_normal(z: f64) -> f64 {
+    // erfc by its continued-fraction-free approximation (Abramowitz and Stegun 7.1.26).
+    let x = z.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    poly * (-x * x).exp()
+}
+
+/// Per seat kind: the final centre counts of every seat-game, from the progress lines.
+fn centres_by_kind(stderr: &str) -> std::collections::BTreeMap<String, Vec<f64>> {
+    let mut by = std::collections::BTreeMap::<String, Vec<f64>>::new();
+    for line in stderr.lines().filter(|l| l.starts_with("game ")) {
+        let Some((_, seats)) = line.split_once("; ") else {
+            continue;
+        };
+        for seat in seats.split_whitespace() {
+            let Some((_, rest)) = seat.split_once('=') else {
+                continue;
+            };
+            if let Some((bot, c)) = rest.split_once(':') {
+                by.entry(bot.to_string())
+                    .or_default()
+                    .push(c.parse().unwrap());
+            }
+        }
+    }
+    by
+}
+
+/// Welch's statistic for the difference of two means.
+fn welch(a: &[f64], b: &[f64]) -> f64 {
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let var =
+        |v: &[f64], m: f64| v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
+    let (ma, mb) = (mean(a), mean(b));
+    (ma - mb) / (var(a, ma) / a.len() as f64 + var(b, mb) / b.len() as f64).sqrt()
+}
+
+/// Two-proportion statistic.
+fn two_proportions(k1: f64, n1: f64, k2: f64, n2: f64) -> f64 {
+    let p = (k1 + k2) / (n1 + n2);
+    let se = (p * (1.0 - p) * (1.0 / n1 + 1.0 / n2)).sqrt();
+    if se == 0.0 {
+        0.0
+    } else {
+        (k1 / n1 - k2 / n2) / se
+    }
+}
+
+/// tablero's DumbBot against David Norman's original in mixed games, both ways: one tablero
+/// DumbBot among six C++ ones, and one C++ DumbBot among six of tablero's, every seat its own
+/// DAIDE client of the embedded server, to 1930. Solos, eliminations, survival and final
+/// centres of the two kinds must not differ significantly (two-sided p ≥ 0.01 each). A
+/// benchmark (`MIXED_GAMES`, default 140 per direction):
+/// `TABLERO_AICLIENT_DIR=DIR cargo test --release --test diplomacy_play -- --ignored --nocapture mixed`
+#[test]
+#[ignore = "a benchmark: 280 games to 1930"]
+fn dumbbot_port_and_cpp_dumbbot_are_indistinguishable_in_mixed_games() {
+    let dir = std::env::var_os("TABLERO_AICLIENT_DIR")
+        .map(PathBuf::from)
+        .expect("set TABLERO_AICLIENT_DIR (../shared/peers/build-dumbbot.sh DIR)");
+    let games = std::env::var("MIXED_GAMES").unwrap_or_else(|_| "140".into());
+    let external = format!(
+        "cpp={} -i{{host}} -p{{port}} -r{{power}}:0",
+        dir.join("dumbbot").display()
+    );
+    for seats in [
+        "dumbbot,cpp,cpp,cpp,cpp,cpp,cpp",
+        "cpp,dumbbot,dumbbot,dumbbot,dumbbot,dumbbot,dumbbot",
+    ] {
+        let (summary, stderr) = play(&[
+            "--seats",
+            seats,
+            "--external",
+            &external,
+            "--games",
+            &games,
+            "--jobs",
+            "2",
+        ]);
+        let (t, c) = (kind(&summary, "dumbbot"), kind(&summary, "cpp"));
+        let n = |k: &Value| k["games"].as_f64().unwrap();
+        let mut ps = Vec::new();
+        for key in ["wins", "eliminated", "survived"] {
+            let z = two_proportions(
+                t[key].as_f64().unwrap(),
+                n(t),
+                c[key].as_f64().unwrap(),
+                n(c),
+            );
+            ps.push((key, p_normal(z)));
+        }
+        let centres = centres_by_kind(&stderr);
+        ps.push((
+            "centres",
+            p_normal(welch(&centres["dumbbot"], &centres["cpp"])),
+        ));
+        println!("{seats}: tablero {t}\n  C++ {c}\n  p-values {ps:?}");
+        assert!(ps.iter().all(|(_, p)| *p >= 0.01), "{seats}: {ps:?}");
+    }
+}
