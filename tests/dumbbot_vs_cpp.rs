@@ -35,6 +35,8 @@
 //! that the seed library works); without `TABLERO_AICLIENT_DIR` both tests say so and pass,
 //! except under CI (`CI` set), where the fast one fails.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -65,7 +67,10 @@ impl Drop for Kids {
 #[derive(Debug, Clone)]
 enum Side {
     /// The AiClient DumbBot binary in `dir`, started with the seed library `shim`.
-    Cpp { dir: PathBuf, shim: PathBuf },
+    Cpp {
+        dir: PathBuf,
+        shim: std::sync::Arc<Shim>,
+    },
     /// tablero's DumbBot, in-process DAIDE clients.
     Tablero,
 }
@@ -82,8 +87,21 @@ extern "C" long time(long *t) {
 }
 "#;
 
+/// The seed library in its temporary directory, removed when dropped.
+#[derive(Debug)]
+struct Shim {
+    dir: PathBuf,
+    lib: PathBuf,
+}
+
+impl Drop for Shim {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// Builds the seed library with `g++` in a fresh temporary directory.
-fn build_seed_shim() -> PathBuf {
+fn build_seed_shim() -> std::sync::Arc<Shim> {
     let dir = std::env::temp_dir().join(format!("tablero-dumbbot-seed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let src = dir.join("seed.cpp");
@@ -96,7 +114,7 @@ fn build_seed_shim() -> PathBuf {
         .status()
         .expect("run g++");
     assert!(status.success(), "g++ could not build the seed library");
-    lib
+    std::sync::Arc::new(Shim { dir, lib })
 }
 
 /// The seed of seat `seat` in game `game`: SplitMix64 of both, as a positive 31-bit number.
@@ -183,7 +201,7 @@ async fn play_game(side: &Side, seed: u64, same_seeds: bool) -> Result<Vec<Recor
             for i in 0..7 {
                 let bot = Command::new(dir.join("dumbbot"))
                     .args(["-i127.0.0.1", &format!("-p{}", addr.port())])
-                    .env("LD_PRELOAD", shim)
+                    .env("LD_PRELOAD", &shim.lib)
                     .env("TABLERO_DUMBBOT_SEED", bot_seed(i).to_string())
                     .current_dir(dir)
                     .stdout(Stdio::null())
