@@ -234,14 +234,7 @@ fn bot(args: BotArgs) -> ExitCode {
         Err(code) => return code,
     };
     let outcome = rt.block_on(async move {
-        let cancel = CancellationToken::new();
-        if let Ok(signal) = ShutdownSignal::install() {
-            let on_signal = cancel.clone();
-            tokio::spawn(async move {
-                signal.recv().await;
-                on_signal.cancel();
-            });
-        }
+        let cancel = super::cancel_on_signal();
         tablero::daemon::dipbot::run_seat(&seat, backoff, false, cancel).await
     });
     match outcome {

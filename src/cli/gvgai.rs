@@ -454,14 +454,7 @@ fn connect(a: ConnectArgs) -> ExitCode {
     let addr = a.addr.clone();
     let retry_for = Duration::try_from_secs_f64(a.retry_for).unwrap_or_default();
     let summary = rt.block_on(async move {
-        let cancel = CancellationToken::new();
-        if let Ok(signal) = ShutdownSignal::install() {
-            let on_signal = cancel.clone();
-            tokio::spawn(async move {
-                signal.recv().await;
-                on_signal.cancel();
-            });
-        }
+        let cancel = super::cancel_on_signal();
         let started = std::time::Instant::now();
         let stream = loop {
             match tokio::net::TcpStream::connect(&addr).await {

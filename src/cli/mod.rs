@@ -43,6 +43,19 @@ impl ConfigArgs {
     }
 }
 
+/// A token cancelled on SIGINT or SIGTERM; call it inside the tokio runtime.
+pub fn cancel_on_signal() -> tablero::daemon::CancellationToken {
+    let cancel = tablero::daemon::CancellationToken::new();
+    if let Ok(signal) = tablero::daemon::ShutdownSignal::install() {
+        let on_signal = cancel.clone();
+        tokio::spawn(async move {
+            signal.recv().await;
+            on_signal.cancel();
+        });
+    }
+    cancel
+}
+
 /// Exit 2 with `message` on stderr.
 pub fn usage(message: &str) -> ExitCode {
     eprintln!("tablero: {message}");
