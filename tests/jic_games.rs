@@ -304,6 +304,10 @@ impl Player for Timed {
     fn observe(&mut self, view: &GameView, orders: &[Order]) {
         self.0.observe(view, orders)
     }
+
+    fn position(&mut self, view: &GameView) {
+        self.0.position(view)
+    }
 }
 
 /// JIC with count budgets (so games do not depend on machine load).

@@ -125,6 +125,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (p, player) in players.iter_mut().enumerate() {
             let me = Power(p as u8);
             let view = game.view(Some(me));
+            player.position(&view);
             if !view.needs_orders(me) {
                 continue;
             }

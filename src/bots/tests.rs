@@ -118,6 +118,10 @@ impl Player for Checked {
     fn observe(&mut self, view: &GameView, orders: &[Order]) {
         self.inner.observe(view, orders)
     }
+
+    fn position(&mut self, view: &GameView) {
+        self.inner.position(view)
+    }
 }
 
 fn checked_seats(names: &[&str], seed: u64, seen: &Arc<Mutex<Seen>>) -> Vec<Box<dyn Player>> {

@@ -128,7 +128,7 @@ pub async fn run_seat(
                     return Ok(report);
                 }
             }
-            Err(ClientError::Dropped { rejoin }) => {
+            Err(ClientError::Dropped { rejoin, .. }) => {
                 join = match rejoin {
                     Some((power, passcode)) => Join::Rejoin { power, passcode },
                     None => Join::Name,

@@ -30,7 +30,8 @@
 //! - `SLO`/`DRW`/`SMR`/`OFF` end the game.
 //!
 //! Reconnection: a dropped connection ends [`run_client`] with
-//! [`ClientError::Dropped`] carrying the power and passcode; a supervisor
+//! [`ClientError::Dropped`] carrying the power and passcode (and what the run
+//! saw up to the drop); a supervisor
 //! reconnects with [`run_client_with`] and [`Join::Rejoin`] (IAM, then the
 //! map again); an `IAM` with no answer at all within
 //! [`ClientConfig::rejoin_timeout`] (default [`REJOIN_ANSWER_TIMEOUT`]) ends the run as [`ClientError::Refused`], so the
@@ -108,6 +109,10 @@ pub enum ClientEvent {
     /// before the `SCO`/`NOW` that follows is applied. For
     /// [`Player::observe`].
     Observed(GameView, Vec<Order>),
+    /// The position of a new phase (every `NOW`, whether or not the player
+    /// has anything to order; `me` is the player's power), before the
+    /// phase's [`ClientEvent::OrdersNeeded`]. For [`Player::position`].
+    Position(GameView),
     /// The game ended.
     GameOver(GameEnd),
     /// The final summary (SMR).
@@ -370,6 +375,7 @@ impl ClientSession {
                             .and_then(|p| self.names.as_ref().and_then(|n| n.power(p).ok()));
                         let needed = me.is_some_and(|p| view.needs_orders(p));
                         self.view = Some(view.clone());
+                        out.push(ClientEvent::Position(view.clone()));
                         if needed {
                             out.push(ClientEvent::OrdersNeeded(view));
                         }
@@ -677,6 +683,8 @@ pub enum ClientError {
     Dropped {
         /// Power and passcode from HLO.
         rejoin: Option<(PowerToken, i16)>,
+        /// What the run saw up to the drop (phases ordered, refusals).
+        seen: Box<ClientSummary>,
     },
     /// The server refused us.
     #[error("refused: {0}")]
@@ -699,6 +707,28 @@ pub struct ClientSummary {
     pub refused_orders: usize,
     /// `SUB`s the server refused (`REJ (SUB …)`).
     pub rejected_subs: usize,
+}
+
+/// The error ending a run on `e`: [`ClientError::Dropped`] when the
+/// connection is gone (reset, broken pipe, cut inside a frame), as when the
+/// stream ends, so that a supervisor can rejoin the seat.
+fn lost(e: FrameError, session: &ClientSession, summary: &ClientSummary) -> ClientError {
+    use std::io::ErrorKind;
+    let gone = matches!(&e, FrameError::Io(io) if matches!(
+        io.kind(),
+        ErrorKind::BrokenPipe
+            | ErrorKind::ConnectionReset
+            | ErrorKind::ConnectionAborted
+            | ErrorKind::UnexpectedEof
+    ));
+    if gone {
+        ClientError::Dropped {
+            rejoin: session.power().zip(session.passcode()),
+            seen: Box::new(summary.clone()),
+        }
+    } else {
+        e.into()
+    }
 }
 
 /// How a client joins a game.
@@ -771,7 +801,7 @@ where
                 if let Some(code) = e.em_code() {
                     let _ = framed.send(Frame::Em(code)).await;
                 }
-                return Err(e.into());
+                return Err(lost(e, &session, &summary));
             }
             None => {
                 return if session.state() == ClientState::Closed
@@ -781,6 +811,7 @@ where
                 } else {
                     Err(ClientError::Dropped {
                         rejoin: session.power().zip(session.passcode()),
+                        seen: Box::new(summary),
                     })
                 };
             }
@@ -802,7 +833,11 @@ where
             let events = std::mem::take(&mut pending);
             for ev in events {
                 match ev {
-                    ClientEvent::Send(m) => framed.send(Frame::Dm(m.to_tokens())).await?,
+                    ClientEvent::Send(m) => {
+                        if let Err(e) = framed.send(Frame::Dm(m.to_tokens())).await {
+                            return Err(lost(e, &session, &summary));
+                        }
+                    }
                     ClientEvent::OrdersNeeded(view) => {
                         let budget = session.budget(CancelFlag::new());
                         let Some(mut p) = player.take() else {
@@ -841,6 +876,11 @@ where
                     ClientEvent::Observed(view, orders) => {
                         if let Some(p) = player.as_mut() {
                             p.observe(&view, &orders);
+                        }
+                    }
+                    ClientEvent::Position(view) => {
+                        if let Some(p) = player.as_mut() {
+                            p.position(&view);
                         }
                     }
                     ClientEvent::Deadline(_) | ClientEvent::OrderResult(_) => {}
@@ -901,7 +941,7 @@ mod tests {
         let ev = s.handle(server(
             "NOW (SPR 1901) (AUS AMY BUD) (AUS AMY VIE) (AUS FLT TRI) (ENG FLT LON)",
         ));
-        let [ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
+        let [ClientEvent::Position(_), ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
             panic!("{ev:?}")
         };
         assert_eq!(view.units.len(), 4);
@@ -1043,7 +1083,15 @@ mod tests {
         assert_eq!(orders.len(), 3, "{orders:?}");
         let moves = orders.iter().filter(|o| matches!(o, Order::Move { .. }));
         assert_eq!(moves.count(), 2);
-        assert!(matches!(ev.get(1), Some(ClientEvent::OrdersNeeded(_))));
+        // Then the new position (our power's view), then the orders it needs.
+        let Some(ClientEvent::Position(now)) = ev.get(1) else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(
+            (now.phase.season, now.me.is_some()),
+            (crate::diplomacy::Season::Fall, true)
+        );
+        assert!(matches!(ev.get(2), Some(ClientEvent::OrdersNeeded(_))));
         // Nothing reported, nothing observed.
         let ev = s.handle(server(
             "NOW (WIN 1901) (AUS AMY SER) (AUS AMY VIE) (ENG FLT NTH)",
@@ -1055,7 +1103,7 @@ mod tests {
     fn refused_orders_are_replaced_and_resent_once() {
         let mut s = joined();
         let ev = s.handle(server("NOW (SPR 1901) (AUS AMY BUD) (AUS AMY VIE)"));
-        let [ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
+        let [ClientEvent::Position(_), ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
             panic!()
         };
         let m = view.map.clone();
@@ -1094,17 +1142,20 @@ mod tests {
         let ev = s.handle(server(
             "NOW (SUM 1901) (AUS AMY SER) (AUS AMY BUD MRT (VIE GAL)) (RUS AMY BUD)",
         ));
-        let [ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
+        let [ClientEvent::Position(_), ClientEvent::OrdersNeeded(view)] = ev.as_slice() else {
             panic!("{ev:?}")
         };
         assert_eq!(view.dislodged.len(), 1);
         assert_eq!(view.dislodged[0].retreats.len(), 2);
-        // Winter with nothing to adjust for AUS: no orders needed.
+        // Winter with nothing to adjust for AUS: the position, no orders needed.
         s.handle(server("SCO (AUS BUD TRI VIE)"));
         let ev = s.handle(server(
             "NOW (WIN 1901) (AUS AMY BUD) (AUS AMY VIE) (AUS FLT TRI)",
         ));
-        assert!(ev.is_empty(), "{ev:?}");
+        assert!(
+            matches!(ev.as_slice(), [ClientEvent::Position(_)]),
+            "{ev:?}"
+        );
     }
 
     #[test]

@@ -10,12 +10,16 @@
 //! - [`phases`]: retreats, adjustments (builds, removals, waives, civil
 //!   disorder), centre ownership, tablero's own code; DATC 6.H.4–16,
 //!   6.I and 6.J run in `tests/daide_datc.rs`.
+//! - [`infer`]: where each unit ended a movement phase, read from the
+//!   positions before and after it (for servers that report no other
+//!   power's orders).
 //! - [`game`]: position, phase sequencing with the standard skips, ownership
 //!   after the fall, elimination, solo threshold, the standard opening. The
 //!   year cap and draws are the server's and the tournament's (`daide::server`,
 //!   `tournament::diplomacy`), not the game's.
 
 pub mod game;
+pub mod infer;
 pub mod judge;
 pub mod map;
 pub mod model;

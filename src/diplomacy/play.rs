@@ -21,6 +21,15 @@ pub trait Player: Send + 'static {
     /// phase (`ORD`). Called before the next [`Player::orders`]; it must
     /// return at once (store now, think in `orders`). Default: ignored.
     fn observe(&mut self, _view: &GameView, _orders: &[Order]) {}
+
+    /// The position at the start of every phase (`view.me` is the player's
+    /// power), whether or not the player has anything to order: what DAIDE's
+    /// `NOW` shows every power. Called before that phase's
+    /// [`Player::orders`] and after the previous phase's [`Player::observe`];
+    /// it must return at once. Successive positions show where every unit
+    /// ended each movement phase ([`super::infer`]), also on servers that
+    /// report no other power's orders. Default: ignored.
+    fn position(&mut self, _view: &GameView) {}
 }
 
 impl<F> Player for F
@@ -38,6 +47,9 @@ impl Player for Box<dyn Player> {
     }
     fn observe(&mut self, view: &GameView, orders: &[Order]) {
         (**self).observe(view, orders)
+    }
+    fn position(&mut self, view: &GameView) {
+        (**self).position(view)
     }
 }
 
@@ -130,6 +142,7 @@ impl LocalGame {
             for (i, player) in players.iter_mut().enumerate().take(n) {
                 let me = Power(i as u8);
                 let view = game.view(Some(me));
+                player.position(&view);
                 if !view.needs_orders(me) {
                     continue;
                 }

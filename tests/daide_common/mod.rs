@@ -34,6 +34,11 @@ impl Player for Watcher {
         if let Ok(mut s) = self.seen.lock() {
             s.push((phase, powers));
         }
+        self.inner.observe(view, orders)
+    }
+
+    fn position(&mut self, view: &GameView) {
+        self.inner.position(view)
     }
 }
 

@@ -84,6 +84,10 @@ impl Player for Timed {
     fn observe(&mut self, view: &GameView, orders: &[Order]) {
         self.bot.observe(view, orders)
     }
+
+    fn position(&mut self, view: &GameView) {
+        self.bot.position(view)
+    }
 }
 
 /// Plays `games` games and times JIC's decisions; `progress` gets each

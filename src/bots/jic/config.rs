@@ -113,8 +113,15 @@ pub struct JicConfig {
     /// its place gives too (in any of `model_samples` samples) at or above
     /// which the power counts as modelled (0..1).
     pub model_match: f64,
+    /// The same share where a power's orders were not reported and where its
+    /// units ended is compared instead (the positions before and after each
+    /// movement phase against the samples' adjudicated outcomes; 0..1).
+    pub model_match_inferred: f64,
     /// DumbBot samples per power and phase for `model_match`.
     pub model_samples: usize,
+    /// DumbBot samples per power and phase for `model_match_inferred` (the
+    /// first `model_samples` of them are the same).
+    pub model_samples_inferred: usize,
     /// Years without any centre change after which [`super::JicBot::wants_draw`] is true.
     pub draw_after_stalled_years: u32,
     /// Seed of the bot's pseudo-random choices (deadlock repair, opponent sampling).
@@ -152,7 +159,9 @@ impl Default for JicConfig {
             spare_release_value: 1.0,
             spare_scope: SpareScope::Unmodelled,
             model_match: 0.7,
+            model_match_inferred: 0.7,
             model_samples: 8,
+            model_samples_inferred: 16,
             draw_after_stalled_years: 5,
             seed: 0,
         }
@@ -184,6 +193,7 @@ impl JicConfig {
         frac("fleet_share_cap", self.fleet_share_cap)?;
         frac("dumbbot_sample_share", self.dumbbot_sample_share)?;
         frac("model_match", self.model_match)?;
+        frac("model_match_inferred", self.model_match_inferred)?;
         within("spare_value", self.spare_value, -5.0, 1.0)?;
         within("spare_release_value", self.spare_release_value, -5.0, 1.0)?;
         let at_least_one = |k: &'static str, v: u64| {
@@ -199,6 +209,7 @@ impl JicConfig {
         at_least_one("candidates", self.candidates as u64)?;
         at_least_one("opponent_samples", self.opponent_samples as u64)?;
         at_least_one("model_samples", self.model_samples as u64)?;
+        at_least_one("model_samples_inferred", self.model_samples_inferred as u64)?;
         let non_negative = |k: &'static str, v: i64| {
             if v < 0 {
                 Err((k, format!("must be >= 0, got {v}")))

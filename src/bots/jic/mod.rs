@@ -115,6 +115,18 @@ impl JicBot {
         &self.stats
     }
 
+    /// The opponent model: what it counted for each power (read-only).
+    pub fn opponent_model(&self) -> &model::OpponentModel {
+        &self.model
+    }
+
+    /// Whether the opponent model explains `p` by DumbBot's policy with the
+    /// configured thresholds (`model_match`, `model_match_inferred`).
+    pub fn models(&self, p: Power) -> bool {
+        self.model
+            .modelled(p, self.config.model_match, self.config.model_match_inferred)
+    }
+
     /// Whether JIC would accept / propose a draw: no power's centre count
     /// changed for `draw_after_stalled_years` years (DAIDE `DRW`, resent
     /// every turn by the client while true).
@@ -436,7 +448,10 @@ impl JicBot {
         };
         let mut spare = strong::Spare::new((cfg.spare_centres, value), &view.map, &view.owners);
         if cfg.spare_scope == SpareScope::Unmodelled {
-            spare.exempt(|p| self.model.modelled(p, cfg.model_match));
+            spare.exempt(|p| {
+                self.model
+                    .modelled(p, cfg.model_match, cfg.model_match_inferred)
+            });
         }
         spare
     }
@@ -600,7 +615,12 @@ impl Player for JicBot {
             && self.models_opponents()
         {
             let seed = self.config.seed.rotate_left(29) ^ 0x6a1c;
-            self.model.update(me, self.config.model_samples, seed);
+            self.model.update(
+                me,
+                self.config.model_samples,
+                self.config.model_samples_inferred,
+                seed,
+            );
         }
         self.decide(view, &budget, start)
     }
@@ -608,6 +628,12 @@ impl Player for JicBot {
     fn observe(&mut self, view: &GameView, orders: &[Order]) {
         if self.models_opponents() {
             self.model.observe(view, orders);
+        }
+    }
+
+    fn position(&mut self, view: &GameView) {
+        if self.models_opponents() {
+            self.model.position(view);
         }
     }
 }
@@ -737,6 +763,14 @@ mod tests {
 
     #[test]
     fn unmodelled_scope_spares_only_powers_dumbbot_does_not_explain() {
+        // With every power's orders reported, and with only positions and
+        // Turkey's own orders (a server that reports nothing else).
+        for all_reported in [true, false] {
+            spares_only_unmodelled(all_reported);
+        }
+    }
+
+    fn spares_only_unmodelled(all_reported: bool) {
         let mut g = game();
         let map = g.map().clone();
         let (tur, rus, aus) = (
@@ -753,9 +787,16 @@ mod tests {
             },
             0,
         );
-        // Two years in which Russia plays DumbBot and everyone else holds.
+        // Three years in which Russia plays DumbBot and everyone else holds.
         let mut dumb = crate::bots::DumbBot::new(5);
-        while g.phase().year < 1903 {
+        while g.phase().year < 1904 {
+            jic.position(&g.view(Some(tur)));
+            jic.model.update(
+                tur,
+                jic.config.model_samples,
+                jic.config.model_samples_inferred,
+                0,
+            );
             let mut orders = Vec::new();
             for p in (0..7).map(Power) {
                 let view = g.view(Some(p));
@@ -772,12 +813,27 @@ mod tests {
                         .collect()
                 });
             }
-            jic.observe(&g.view(None), &orders);
-            if g.phase().season.kind() == PhaseKind::Movement {
-                jic.model.update(tur, jic.config.model_samples, 0);
-            }
+            let shown: Vec<Order> = orders
+                .iter()
+                .filter(|o| all_reported || o.power() == tur)
+                .cloned()
+                .collect();
+            jic.observe(&g.view(None), &shown);
             g.process(&orders).unwrap();
         }
+        jic.position(&g.view(Some(tur)));
+        jic.model.update(
+            tur,
+            jic.config.model_samples,
+            jic.config.model_samples_inferred,
+            0,
+        );
+        let tallies: Vec<_> = (0..7)
+            .map(|p| jic.opponent_model().tally(Power(p)))
+            .collect();
+        assert!(jic.models(rus) && !jic.models(aus), "{tallies:?}");
+        let inferred = jic.opponent_model().tally(rus).inferred;
+        assert_eq!(inferred.seen > 0, !all_reported);
         let mut view = g.view(Some(tur));
         view.owners.retain(|_, p| *p == tur);
         for (p, n) in [(rus, 1), (aus, 1)] {
