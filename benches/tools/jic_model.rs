@@ -12,6 +12,8 @@
 //!     [--seed 0] [--jobs 2] [--set jic.key=value ...]
 //! ```
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use tablero::daemon::{CancellationToken, ShutdownSignal};
+use tablero::daemon::ShutdownSignal;
 use tablero::tournament::diplomacy as tour;
 
 use super::{ConfigArgs, EXIT_FAILURE, failure, init_logging, print_json, runtime, usage};
