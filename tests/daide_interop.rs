@@ -24,27 +24,18 @@
 mod daide_common;
 
 use std::collections::HashSet;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use daide_common::python::PythonServer;
 use daide_common::{Seen, Watcher, movement_observations, random_player};
 use tablero::bots::jic::{JicBot, JicConfig};
 use tablero::budget::Budget;
 use tablero::daide::client::{ClientConfig, ClientError, ClientSummary, run_client};
 use tablero::diplomacy::{GameView, Order, Phase, PhaseKind, Player, Power};
-use tokio::io::{AsyncBufReadExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdout};
 use tokio::task::JoinHandle;
 
 const END_YEAR: u32 = 1904;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
 
 /// The python named by `TABLERO_DIPLOMACY_PYTHON`, or `None` (outside CI).
 fn python() -> Option<String> {
@@ -59,53 +50,7 @@ fn python() -> Option<String> {
     Some(python)
 }
 
-/// The python server running one game to `END_YEAR`, and its DAIDE port.
-struct PythonServer {
-    child: Child,
-    lines: Lines<BufReader<ChildStdout>>,
-    port: u16,
-}
-
 impl PythonServer {
-    async fn start(python: &str) -> Self {
-        let script = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/daide_interop/diplomacy_server.py"
-        );
-        let port = free_port();
-        let mut child = tokio::process::Command::new(python)
-            .arg(script)
-            .arg(port.to_string())
-            .arg(END_YEAR.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("python starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut lines = BufReader::new(stdout).lines();
-        let ready = tokio::time::timeout(Duration::from_secs(180), async {
-            while let Ok(Some(l)) = lines.next_line().await {
-                if l == "READY" {
-                    return true;
-                }
-            }
-            false
-        })
-        .await;
-        assert_eq!(ready, Ok(true), "the python server did not start");
-        PythonServer { child, lines, port }
-    }
-
-    async fn connect(&self) -> tokio::net::TcpStream {
-        loop {
-            match tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await {
-                Ok(s) => return s,
-                Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-            }
-        }
-    }
-
     /// Waits for the game to pass `END_YEAR` (panics if it stalls), checks
     /// that no client stopped before, and stops the server.
     async fn finish<T>(mut self, clients: &[JoinHandle<T>]) {
@@ -148,7 +93,7 @@ fn client_config(i: u64) -> ClientConfig {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seven_clients_play_the_python_diplomacy_server_to_1905() {
     let Some(python) = python() else { return };
-    let server = PythonServer::start(&python).await;
+    let server = PythonServer::start(&python, END_YEAR).await;
     let seen = Seen::default();
     let mut clients = Vec::new();
     for i in 0..7u64 {
@@ -278,7 +223,7 @@ fn check_jic_seat(i: usize, log: &Log) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_jic_and_four_dumbbots_play_the_python_diplomacy_server_to_1905() {
     let Some(python) = python() else { return };
-    let server = PythonServer::start(&python).await;
+    let server = PythonServer::start(&python, END_YEAR).await;
     let mut clients = Vec::new();
     let mut jics = Vec::new();
     let mut logs = Vec::new();

@@ -15,29 +15,23 @@
 //! client thinks for at most its `think_time` (5 s) per phase.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod daide_common;
+
 use std::collections::BTreeMap;
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use daide_common::python::PythonServer;
 use tablero::config::Config;
 use tablero::daide::client::{ClientConfig, run_client};
 use tablero::tournament::diplomacy::{
     GameResult, PlaySettings, SeatResult, Transport, bot_seed, game_seed, summarize,
 };
-use tokio::io::{AsyncBufReadExt, BufReader};
 
 const POWERS: [&str; 7] = ["AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"];
 
 fn env_or(key: &str, default: &str) -> String {
     std::env::var(key).unwrap_or_else(|_| default.to_string())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }
 
 /// One game on a fresh Python server: the result, or why it failed.
@@ -47,41 +41,14 @@ async fn one_game(
     g: usize,
 ) -> Result<GameResult, String> {
     let started = Instant::now();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/daide_interop/diplomacy_server.py"
-    );
-    let port = free_port();
-    let mut child = tokio::process::Command::new(python)
-        .arg(script)
-        .arg(port.to_string())
-        .arg(settings.end_year.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| format!("python: {e}"))?;
-    let stdout = child.stdout.take().ok_or("no stdout")?;
-    let mut lines = BufReader::new(stdout).lines();
-    loop {
-        match lines.next_line().await {
-            Ok(Some(l)) if l == "READY" => break,
-            Ok(Some(_)) => {}
-            _ => return Err("the python server did not start".into()),
-        }
-    }
+    let mut server = PythonServer::start(&python, settings.end_year as u32).await;
     let seed = game_seed(settings.seed, g);
     let mut clients = Vec::new();
     for (power, name) in POWERS.iter().enumerate() {
         let s = (power + 7 - g % 7) % 7;
         let player = tablero::bots::make_with(&settings.seats[s], bot_seed(seed, s), &settings.jic)
             .map_err(|e| e.to_string())?;
-        let stream = loop {
-            match tokio::net::TcpStream::connect(("127.0.0.1", port)).await {
-                Ok(st) => break st,
-                Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-            }
-        };
+        let stream = server.connect().await;
         let config = ClientConfig {
             name: format!("{name}:{}", settings.seats[s]),
             think_time: settings.think_time,
@@ -90,7 +57,7 @@ async fn one_game(
         clients.push(tokio::spawn(run_client(stream, config, player)));
     }
     let mut result = None;
-    while let Ok(Some(l)) = lines.next_line().await {
+    while let Ok(Some(l)) = server.lines.next_line().await {
         if let Some(json) = l.strip_prefix("RESULT ") {
             result = Some(json.to_string());
             break;
@@ -99,7 +66,7 @@ async fn one_game(
     let result = result.ok_or("the python server ended without a result")?;
     let per_power: BTreeMap<String, BTreeMap<String, usize>> =
         serde_json::from_str(&result).map_err(|e| format!("{e}: {result}"))?;
-    let _ = child.kill().await;
+    let _ = server.child.kill().await;
     // The server is gone mid-game (the year cap is the harness's): the clients stop on EOF.
     for c in clients {
         c.abort();

@@ -445,18 +445,8 @@ fn locally(settings: &PlaySettings, players: Vec<SeatPlayer>) -> Result<Ended, S
     })
 }
 
-/// External programs of one game, killed when dropped.
-struct Programs(Vec<tokio::process::Child>);
-
-impl Drop for Programs {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.start_kill();
-        }
-    }
-}
-
-/// Starts an external seat's program for `power` on the server at `addr`.
+/// Starts an external seat's program for `power` on the server at `addr`; the process is
+/// killed when its handle is dropped.
 fn start_program(
     template: &str,
     addr: std::net::SocketAddr,
@@ -507,11 +497,12 @@ fn over_daide(
         cfg.deadline = settings.deadline;
         let server = tokio::spawn(run_game(listener, cfg));
         let mut clients = Vec::new();
-        let mut programs = Programs(Vec::new());
+        // External programs of this game, killed when dropped (`kill_on_drop`).
+        let mut programs = Vec::new();
         for (i, player) in players.into_iter().enumerate() {
             let player = match player {
                 SeatPlayer::External(template) => {
-                    programs.0.push(start_program(&template, addr, &names[i])?);
+                    programs.push(start_program(&template, addr, &names[i])?);
                     continue;
                 }
                 SeatPlayer::Builtin(p) => p,

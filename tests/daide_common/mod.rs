@@ -1,6 +1,8 @@
 //! Helpers shared by the DAIDE integration tests.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod python;
+
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
@@ -55,6 +57,7 @@ pub fn movement_observations(seen: &Seen) -> Vec<(Phase, BTreeSet<Power>)> {
 
 /// A seeded random player: moves 70 % of its units to random neighbours,
 /// retreats at random, builds in free home centres, removes the first units.
+#[allow(dead_code)] // tests/daide_python_games.rs shares this module, not the random player
 pub fn random_player(seed: u64) -> impl FnMut(&GameView, Budget) -> Vec<Order> + Send + 'static {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     move |view: &GameView, _budget: Budget| {
