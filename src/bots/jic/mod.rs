@@ -451,6 +451,7 @@ impl JicBot {
             spare.exempt(|p| {
                 self.model
                     .modelled(p, cfg.model_match, cfg.model_match_inferred)
+                    || self.model.passive(p)
             });
         }
         spare

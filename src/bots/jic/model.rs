@@ -77,6 +77,9 @@ pub struct PowerTally {
     /// `inferred` would count on a server that reports no other power's
     /// orders (for calibration; not used in decisions).
     pub positions: Tally,
+    /// Every phase: the power's units (`seen`) and those it moved or
+    /// ordered to move (`matched`).
+    pub activity: Tally,
 }
 
 /// One movement phase: the position it was ordered in, the orders reported
@@ -183,6 +186,19 @@ impl OpponentModel {
                 .collect();
             let reported = r.reported.iter().any(|o| o.power() == p);
             let tally = &mut self.tallies[p.0 as usize];
+            let moving = |u: &Unit| match (reported, &seen) {
+                (true, _) => r
+                    .reported
+                    .iter()
+                    .any(|o| o.unit() == Some(u) && matches!(o, Order::Move { .. })),
+                (false, Some(seen)) => matches!(seen.outcome(u), Some(Outcome::Moved(_))),
+                (false, None) => false,
+            };
+            if reported || seen.is_some() {
+                for u in &units {
+                    tally.activity.add(moving(u));
+                }
+            }
             if reported {
                 let given = &all[..samples];
                 for u in &units {
@@ -238,6 +254,15 @@ impl OpponentModel {
         let seen = t.reported.seen + t.inferred.seen;
         let need = reported * f64::from(t.reported.seen) + inferred * f64::from(t.inferred.seen);
         seen >= MIN_ORDERS && f64::from(t.reported.matched + t.inferred.matched) >= need
+    }
+
+    /// Whether `p` kept every unit in place: none of at least
+    /// [`MIN_ORDERS`] units observed was ordered (reported) or seen
+    /// (inferred) to move. Such a power plays nothing like us.
+    pub fn passive(&self, p: Power) -> bool {
+        self.tallies
+            .get(p.0 as usize)
+            .is_some_and(|t| t.activity.seen >= MIN_ORDERS && t.activity.matched == 0)
     }
 
     /// What was counted for `p` so far.
@@ -392,6 +417,7 @@ mod tests {
                     assert!(model.modelled(p, 0.7, 0.7), "{p:?} {t:?}");
                     modelled += 1;
                 }
+                assert!(!model.passive(p), "{p:?} {t:?}");
             }
             assert!(modelled >= 5, "{modelled} of 6 powers modelled");
             // Power 0 is us: never scored.
@@ -399,6 +425,8 @@ mod tests {
             let model = watch(3, reported, hold);
             for p in (1..7).map(Power) {
                 assert!(!model.modelled(p, 0.7, 0.7), "{p:?} {:?}", model.tally(p));
+                // Reported or seen, a holder is passive.
+                assert!(model.passive(p), "{p:?} {:?}", model.tally(p));
                 // Reported: seen, but not matched often enough. Positions
                 // only: a holder never moves, so nothing is compared.
                 let t = model.tally(p);
@@ -452,6 +480,9 @@ mod tests {
                 _ => assert_eq!(modelled, t.inferred.seen >= MIN_ORDERS, "{tallies:?}"),
             }
         }
+        // Only the holder is passive: JIC and DumbBot seats move.
+        let passive: Vec<u8> = (1..7).filter(|p| model.passive(Power(*p))).collect();
+        assert_eq!(passive, [5], "{tallies:?}");
         let dumbbots = [1, 3, 6]
             .iter()
             .filter(|p| model.modelled(Power(**p), 0.7, 0.7));
@@ -473,6 +504,7 @@ mod tests {
         model.update(Power(0), 8, 16, 1);
         // Three or four units each: below MIN_ORDERS, whatever the threshold.
         assert!((1..7).all(|p| !model.modelled(Power(p), 0.0, 0.0)));
+        assert!((1..7).all(|p| !model.passive(Power(p))));
         for p in (1..7).map(Power) {
             let t = model.tally(p);
             assert_eq!(t.reported.seen >= 3, p.0 >= 3, "{p:?} {t:?}");
