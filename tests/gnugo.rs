@@ -38,7 +38,7 @@ async fn full_games_against_gnugo_agree_on_the_score() {
     opts.clock = Some("0+10/1".parse().expect("clock"));
     let sgf = tempfile::tempdir().expect("temp dir");
     opts.sgf_dir = Some(sgf.path().to_path_buf());
-    let summary = run_match(&opts).await;
+    let summary = run_match(&opts, &|l: &str| eprintln!("{l}")).await;
     assert_eq!(summary.records.len(), 6);
     let mut scored = 0;
     for r in &summary.records {

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use tablero::daemon::ShutdownSignal;
 use tablero::tournament::diplomacy as tour;
 
+use super::progress::Progress;
 use super::{ConfigArgs, EXIT_FAILURE, failure, init_logging, print_json, runtime, usage};
 
 #[derive(Debug, Subcommand)]
@@ -112,7 +113,8 @@ pub fn bench_jic(games: usize, seed: u64, think_time: f64, cfg: &ConfigArgs) -> 
     if games == 0 {
         return usage("--games must be at least 1");
     }
-    let progress = |g: usize| eprintln!("game {}/{games} done", g + 1);
+    let bar = Progress::new(games, "games");
+    let progress = |g: usize| bar.step(&format!("game {}/{games} done", g + 1));
     match tablero::bots::jic::bench::run(&config.jic, games, seed, think_time, &progress) {
         Ok(report) => print_json(&report),
         Err(e) => failure(e),
@@ -300,7 +302,8 @@ fn play(args: PlayArgs) -> ExitCode {
             .external
             .insert(name.trim().to_string(), command.to_string());
     }
-    let progress = |g: &tour::GameResult| eprintln!("{}", g.describe(games));
+    let bar = Progress::new(games, "games");
+    let progress = |g: &tour::GameResult| bar.step(&g.describe(games));
     match tour::play(&settings, &progress) {
         Ok(summary) => print_json(&summary),
         Err(

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Subcommand;
 use tablero::config::Config;
 
+use super::progress::Progress;
 use super::{ConfigArgs, failure, init_logging, usage};
 
 #[derive(Debug, Subcommand)]
@@ -102,10 +103,24 @@ pub fn run(cmd: EvolveCommand) -> ExitCode {
             no_check,
             npc,
             ..
-        } => run::dungeon(&config.evolve, *seed, out, !no_check, npc),
+        } => {
+            let bar = Progress::new(
+                config.evolve.dungeon_params().generations + 1,
+                "generations",
+            );
+            let step = |line: &str| bar.step(line);
+            run::dungeon(&config.evolve, *seed, out, !no_check, npc, &step)
+        }
         EvolveCommand::Npc {
             seed, out, naive, ..
-        } => run::npc(&config.evolve, *seed, out, *naive),
+        } => {
+            let bar = Progress::new(
+                run::gp_params(&config.evolve).generations + 1,
+                "generations",
+            );
+            let step = |line: &str| bar.step(line);
+            run::npc(&config.evolve, *seed, out, *naive, &step)
+        }
     };
     match result {
         Ok(v) => {

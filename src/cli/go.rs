@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::progress::Progress;
 use super::{ConfigArgs, failure, init_logging, print_json, usage};
 
 #[derive(Debug, Args)]
@@ -94,7 +95,10 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
             return failure(format!("cannot start the tokio runtime: {e}"));
         }
     };
-    let mut summary = runtime.block_on(tablero::tournament::go_match::run_match(&opts));
+    let progress = Progress::new(opts.games, "games");
+    let step = |line: &str| progress.step(line);
+    let mut summary = runtime.block_on(tablero::tournament::go_match::run_match(&opts, &step));
+    drop(progress);
     if !args.records {
         summary.records.clear();
     }

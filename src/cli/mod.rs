@@ -20,6 +20,7 @@ pub mod diplomacy;
 pub mod evolve;
 pub mod go;
 pub mod gvgai;
+pub mod progress;
 
 /// Exit code for a bad configuration or bad arguments (clap uses 2 as well).
 pub const EXIT_USAGE: u8 = 2;

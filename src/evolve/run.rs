@@ -111,19 +111,16 @@ pub fn dungeon(
     out: &Path,
     check: bool,
     npc: &str,
+    progress: &dyn Fn(&str),
 ) -> Result<serde_json::Value, RunError> {
     let (enemies, npc_text) = npc_enemies(npc)?;
     let p = cfg.dungeon_params();
     let t0 = Instant::now();
     let res = dungeon::run(&p, seed, |r| {
-        tracing::info!(
+        progress(&format!(
             "generation {:>4}: best {:8.3}  mean {:8.3}  std {:7.3}  rooms {}",
-            r.generation,
-            r.stats.best,
-            r.stats.mean,
-            r.stats.std,
-            r.best_rooms
-        );
+            r.generation, r.stats.best, r.stats.mean, r.stats.std, r.best_rooms
+        ));
     });
     let ga_seconds = t0.elapsed().as_secs_f64();
     let points: Vec<CurvePoint> = res
@@ -243,6 +240,7 @@ pub fn npc(
     seed: u64,
     out: &Path,
     naive: bool,
+    progress: &dyn Fn(&str),
 ) -> Result<serde_json::Value, RunError> {
     let p = gp_params(cfg);
     let suite = eval::Suite::thesis(sim_params(cfg), seed);
@@ -259,16 +257,10 @@ pub fn npc(
     };
     let t0 = Instant::now();
     let res = gp::run(&p, &suite, seed, mode, |r| {
-        tracing::info!(
+        progress(&format!(
             "generation {:>4}: best {:8.3}  mean {:8.3}  std {:7.3}  evaluated {:>3}  cached {:>3}  {:.2}s",
-            r.generation,
-            r.stats.best,
-            r.stats.mean,
-            r.stats.std,
-            r.evaluated,
-            r.cached,
-            r.seconds
-        );
+            r.generation, r.stats.best, r.stats.mean, r.stats.std, r.evaluated, r.cached, r.seconds
+        ));
     });
     let seconds = t0.elapsed().as_secs_f64();
     let points: Vec<CurvePoint> = res

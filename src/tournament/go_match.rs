@@ -485,8 +485,8 @@ async fn referee_score(cmd: &str, game: &Game, opts: &MatchOptions) -> Option<St
     s
 }
 
-/// Plays the whole match, printing one progress line per game on stderr.
-pub async fn run_match(opts: &MatchOptions) -> MatchSummary {
+/// Plays the whole match; `progress` gets one line per game (the result and the tally).
+pub async fn run_match(opts: &MatchOptions, progress: &dyn Fn(&str)) -> MatchSummary {
     let mut records = Vec::with_capacity(opts.games);
     let mut wins = [0usize; 2];
     let mut draws = 0usize;
@@ -497,7 +497,7 @@ pub async fn run_match(opts: &MatchOptions) -> MatchSummary {
             Some(w) => wins[w] += 1,
             None => draws += 1,
         }
-        eprintln!(
+        progress(&format!(
             "game {}/{}: black={} {} in {} moves{} (wins {} : {}, draws {})",
             g + 1,
             opts.games,
@@ -511,7 +511,7 @@ pub async fn run_match(opts: &MatchOptions) -> MatchSummary {
             wins[0],
             wins[1],
             draws
-        );
+        ));
         records.push(rec);
     }
     summarize(opts, records)
