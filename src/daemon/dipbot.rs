@@ -2,12 +2,17 @@
 //! the games of a DAIDE server. A seat connects, joins (`NME`, or `IAM` with
 //! the passcode after a dropped connection; an `IAM` the server refuses falls
 //! back to a fresh `NME`), plays the game, and joins the next one; when the
-//! server is unreachable or goes away it retries with exponential backoff.
+//! server is unreachable or goes away it retries with exponential backoff,
+//! each delay drawn between half and all of its nominal value (seeded by the
+//! seat's seed and name), so that seats that lost one server do not return to
+//! it in lock-step.
 //! `tablero serve` runs one seat per `[[diplomacy.bots]]` entry;
 //! `tablero diplomacy bot` runs one seat for one game.
 
 use std::time::Duration;
 
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
@@ -60,6 +65,11 @@ pub struct SeatReport {
     pub connections: usize,
 }
 
+/// A delay between half and all of `d`.
+fn jittered(d: Duration, rng: &mut Xoshiro256PlusPlus) -> Duration {
+    d / 2 + d.mul_f64(rng.gen_range(0.0..=0.5))
+}
+
 async fn pause(d: Duration, cancel: &CancellationToken) -> bool {
     tokio::select! {
         () = tokio::time::sleep(d) => true,
@@ -84,6 +94,10 @@ pub async fn run_seat(
         None => seat.name.clone(),
     };
     let mut attempt = 0u64;
+    let name_hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seat.seed ^ name_hash);
     loop {
         if cancel.is_cancelled() {
             return Ok(report);
@@ -95,8 +109,9 @@ pub async fn run_seat(
         let stream = match stream {
             Ok(s) => s,
             Err(e) => {
-                warn!(server = %seat.server, bot = %seat.bot, "cannot connect: {e}; retrying in {delay:?}");
-                if !pause(delay, &cancel).await {
+                let wait = jittered(delay, &mut rng);
+                warn!(server = %seat.server, bot = %seat.bot, "cannot connect: {e}; retrying in {wait:?}");
+                if !pause(wait, &cancel).await {
                     return Ok(report);
                 }
                 delay = (delay * 2).min(backoff.max);
@@ -133,22 +148,47 @@ pub async fn run_seat(
                     Some((power, passcode)) => Join::Rejoin { power, passcode },
                     None => Join::Name,
                 };
-                warn!(server = %seat.server, bot = %seat.bot, "connection lost; reconnecting in {delay:?}");
+                warn!(server = %seat.server, bot = %seat.bot, "connection lost; reconnecting");
             }
             Err(ClientError::Refused(why)) => {
                 if matches!(join, Join::Rejoin { .. }) {
                     join = Join::Name;
                 }
-                warn!(server = %seat.server, bot = %seat.bot, "refused: {why}; retrying in {delay:?}");
+                warn!(server = %seat.server, bot = %seat.bot, "refused: {why}; retrying");
             }
             Err(e) => {
                 join = Join::Name;
-                warn!(server = %seat.server, bot = %seat.bot, "session failed: {e}; retrying in {delay:?}");
+                warn!(server = %seat.server, bot = %seat.bot, "session failed: {e}; retrying");
             }
         }
-        if !pause(delay, &cancel).await {
+        if !pause(jittered(delay, &mut rng), &cancel).await {
             return Ok(report);
         }
         delay = (delay * 2).min(backoff.max);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jitter_stays_between_half_and_all_and_spreads_seats() {
+        let d = Duration::from_secs(8);
+        let mut a = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut b = Xoshiro256PlusPlus::seed_from_u64(2);
+        let first: Vec<Duration> = (0..50).map(|_| jittered(d, &mut a)).collect();
+        assert!(first.iter().all(|w| *w >= d / 2 && *w <= d), "{first:?}");
+        // Seats with other seeds wait other times.
+        let other: Vec<Duration> = (0..50).map(|_| jittered(d, &mut b)).collect();
+        assert_ne!(first, other);
+        // The same seed waits the same times.
+        let mut again = Xoshiro256PlusPlus::seed_from_u64(1);
+        let replay: Vec<Duration> = (0..50).map(|_| jittered(d, &mut again)).collect();
+        assert_eq!(first, replay);
+        // Spread over the range, not stuck at one end.
+        let spread = first.iter().max().copied().unwrap_or_default()
+            - first.iter().min().copied().unwrap_or_default();
+        assert!(spread > d / 4, "{spread:?}");
     }
 }
