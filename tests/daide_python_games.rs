@@ -10,7 +10,7 @@
 //! ```
 //!
 //! `PY_SEATS` (default `jic,dumbbot,jic,dumbbot,jic,dumbbot,dumbbot`), `PY_END_YEAR` (1930),
-//! `PY_SEED` (0) and `PY_SET` (config overrides separated by spaces; default the README's
+//! `PY_SEED` (0), `PY_FIRST` (the first game's index, 0: to replay one game of a run) and `PY_SET` (config overrides separated by spaces; default the README's
 //! count budgets for JIC) change the setting. That server sets no deadline here, so every
 //! client thinks for at most its `think_time` (5 s) per phase.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -56,14 +56,28 @@ async fn one_game(
         };
         clients.push(tokio::spawn(run_client(stream, config, player)));
     }
-    let mut result = None;
-    while let Ok(Some(l)) = server.lines.next_line().await {
-        if let Some(json) = l.strip_prefix("RESULT ") {
-            result = Some(json.to_string());
-            break;
+    let mut phase = String::from("the start");
+    // A phase that lasts longer than every client's think time many times over is a stall.
+    let stall = settings.think_time * 24;
+    let result = loop {
+        let line = tokio::time::timeout(stall, server.lines.next_line()).await;
+        let Ok(Ok(Some(l))) = line else {
+            let _ = server.child.kill().await;
+            for c in &clients {
+                c.abort();
+            }
+            return Err(match line {
+                Err(_) => format!("the python server stalled at {phase}"),
+                Ok(_) => format!("the python server ended at {phase} without a result"),
+            });
+        };
+        if let Some(p) = l.strip_prefix("PHASE ") {
+            phase = p.to_string();
         }
-    }
-    let result = result.ok_or("the python server ended without a result")?;
+        if let Some(json) = l.strip_prefix("RESULT ") {
+            break json.to_string();
+        }
+    };
     let per_power: BTreeMap<String, BTreeMap<String, usize>> =
         serde_json::from_str(&result).map_err(|e| format!("{e}: {result}"))?;
     let _ = server.child.kill().await;
@@ -129,7 +143,8 @@ async fn python_server_tournament() {
     let settings = Arc::new(settings);
     let gate = Arc::new(tokio::sync::Semaphore::new(settings.jobs.max(1)));
     let mut tasks = Vec::new();
-    for g in 0..settings.games {
+    let first: usize = env_or("PY_FIRST", "0").parse().expect("PY_FIRST");
+    for g in first..first + settings.games {
         let (python, settings, gate) = (python.clone(), settings.clone(), gate.clone());
         tasks.push(tokio::spawn(async move {
             let _slot = gate.acquire().await.expect("gate");
@@ -142,9 +157,18 @@ async fn python_server_tournament() {
         }));
     }
     let mut games = Vec::new();
+    let mut failed = Vec::new();
     for t in tasks {
-        games.push(t.await.expect("task").expect("game"));
+        match t.await.expect("task") {
+            Ok(g) => games.push(g),
+            Err(e) => failed.push(e),
+        }
     }
     let summary = summarize(&settings, &games);
     println!("{}", serde_json::to_string(&summary).expect("json"));
+    assert!(
+        failed.is_empty(),
+        "{} games failed: {failed:?}",
+        failed.len()
+    );
 }

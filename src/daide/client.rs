@@ -16,9 +16,10 @@
 //!   servers where a SUB replaces the whole order set and that wait for GOF);
 //!   the player's set is completed (holds, disbands, waives, removals when
 //!   none is given), so a bare `GOF` is never relied on;
-//! - a `GOF` the server has not answered (`YES`/`REJ (GOF)`) when a later
-//!   `NOW` arrives was read after the server moved on: it is retracted with
-//!   `NOT (GOF)` at once, so readiness never leaks into a later turn
+//! - a `GOF` the server has not answered (`YES`/`REJ (GOF)`) when the `NOW`
+//!   of a turn with something to order arrives is retracted with
+//!   `NOT (GOF)` before that turn's `SUB`, so readiness never leaks into a
+//!   turn the power has orders for; a set of waives goes without `GOF`
 //!   (`protocols/daide.md`, "Turn readiness");
 //! - a `THX` other than `MBV` replaces that order with a hold / disband / is
 //!   dropped (builds become waives); after the `MIS` that ends the THX batch
@@ -364,7 +365,6 @@ impl ClientSession {
             }
             Message::Now(Some(pos)) => {
                 out.extend(self.take_observed());
-                out.extend(self.retract_stale_gof());
                 self.deadline = None;
                 self.submitted.clear();
                 self.resubmit = false;
@@ -374,6 +374,9 @@ impl ClientSession {
                             .me
                             .and_then(|p| self.names.as_ref().and_then(|n| n.power(p).ok()));
                         let needed = me.is_some_and(|p| view.needs_orders(p));
+                        if needed {
+                            out.extend(self.retract_stale_gof());
+                        }
                         self.view = Some(view.clone());
                         out.push(ClientEvent::Position(view.clone()));
                         if needed {
@@ -557,17 +560,25 @@ impl ClientSession {
                 .and_then(|v| turn_from_phase(v.phase).ok());
             out.push(ClientEvent::Send(Message::Sub { turn, orders }));
         }
-        out.push(ClientEvent::Send(Message::Gof));
-        self.unanswered_gofs = self.unanswered_gofs.saturating_add(1);
+        // A power that can only waive is not waited for by every server (the `diplomacy`
+        // 1.1.2 server processes the winter without it): its `GOF` could reach the next
+        // turn. Its complete `SUB` is all a server that waits for it needs.
+        let waive_only = self.submitted.iter().all(|o| matches!(o, Order::Waive(_)));
+        if !waive_only {
+            out.push(ClientEvent::Send(Message::Gof));
+            self.unanswered_gofs = self.unanswered_gofs.saturating_add(1);
+        }
         out
     }
 
-    /// A `NOW` arrived while `GOF`s are unanswered: the server read them
-    /// after it had sent this `NOW` (it answers a `GOF` when it reads it), so
-    /// they were sent for an earlier turn and a server that takes them would
-    /// count them for this one or a later one. `NOT (GOF)`, which follows
-    /// them on the connection, cancels them wherever they land; this turn's
-    /// `SUB` and `GOF` come after it.
+    /// A `NOW` of a turn with something to order arrived while `GOF`s are
+    /// unanswered: they may have been read after the server moved on (or
+    /// their answers overtaken by the `NOW`), and a server that takes them
+    /// would count them for this turn. `NOT (GOF)`, which follows them on the
+    /// connection, cancels them wherever they land; this turn's `SUB` and
+    /// `GOF` come after it. Never sent for a turn with nothing to order: no
+    /// `GOF` would follow it, and a server that waits for every power's
+    /// `GOF` would wait forever.
     fn retract_stale_gof(&mut self) -> Option<ClientEvent> {
         if self.unanswered_gofs == 0 {
             return None;
@@ -1001,14 +1012,16 @@ mod tests {
         ] {
             assert!(sends(&s.handle(server(m))).is_empty(), "{m}");
         }
-        // The turn moved on before the GOF was answered: retract it at once.
+        // The turn moved on before the GOF was answered. AUS has nothing to
+        // adjust: a NOT (GOF) would leave it unready in a turn it sends no GOF in.
         let ev = s.handle(server(&format!("NOW (WIN 1901) {units}")));
-        assert_eq!(sends(&ev), ["NOT (GOF)"]);
+        assert!(sends(&ev).is_empty(), "{ev:?}");
         assert!(orders_needed(&ev).is_none(), "AUS has nothing to adjust");
-        // Only GER builds; the NOW of S1902 comes before the stale GOF's answer.
+        // Only GER builds; the NOW of S1902 comes before the stale GOF's
+        // answer: retract it before this turn's SUB.
         let units = format!("{units} (GER AMY BER)");
         let ev = s.handle(server(&format!("NOW (SPR 1902) {units}")));
-        assert!(sends(&ev).is_empty(), "retracted once: {ev:?}");
+        assert_eq!(sends(&ev), ["NOT (GOF)"]);
         let view = orders_needed(&ev).unwrap();
         assert!(sends(&s.handle(server("YES (GOF)"))).is_empty());
         assert!(sends(&s.handle(server("YES (NOT (GOF))"))).is_empty());
@@ -1033,7 +1046,8 @@ mod tests {
         let view = orders_needed(&ev).unwrap();
         assert_eq!(
             sends(&s.submit(view.phase, vec![])),
-            ["SUB (WIN 1901) (AUS WVE) (AUS WVE)", "GOF"]
+            ["SUB (WIN 1901) (AUS WVE) (AUS WVE)"],
+            "waives go without GOF"
         );
         s.handle(server("SCO (AUS BUD)"));
         let ev = s.handle(server("NOW (WIN 1902) (AUS AMY BUD) (AUS AMY VIE)"));
