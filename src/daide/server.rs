@@ -1255,6 +1255,9 @@ impl Hub {
         };
         let key = (h.host.game().phase(), h.host.started());
         if h.seen != Some(key) {
+            if key.1 && !h.seen.is_some_and(|(_, started)| started) {
+                tracing::info!(target: "daide::server", game = gid, "game started");
+            }
             h.seen = Some(key);
             h.deadline = h
                 .host
@@ -1353,8 +1356,11 @@ pub struct GameRecord {
     pub game: u64,
     /// The seed of its power assignment and passcodes.
     pub seed: u64,
-    /// The phase it ended in, e.g. `W1902A`.
+    /// The phase it ended in: the first one not played, e.g. `S1903M` for a game that
+    /// ended by the year cap after 1902.
     pub phase: String,
+    /// When it ended, in seconds since the Unix epoch.
+    pub ended: u64,
     /// `solo` or `draw`.
     pub ending: String,
     /// The power that won a solo.
@@ -1397,6 +1403,9 @@ impl GameRecord {
             game,
             seed: host.config().seed,
             phase: host.game().phase().to_string(),
+            ended: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
             ending: ending.into(),
             winner,
             powers,
