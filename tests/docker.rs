@@ -94,14 +94,18 @@ fn ensure_base_image() -> bool {
         return true;
     }
     let root_user = run(Command::new("id").arg("-u")).trim() == "0";
-    if !root_user || !ok(Command::new("debootstrap").arg("--version")) {
+    // Root's PATH has /usr/sbin; another user's may not.
+    let debootstrap = ["debootstrap", "/usr/sbin/debootstrap"]
+        .into_iter()
+        .find(|d| ok(Command::new(d).arg("--version")));
+    let (true, Some(debootstrap)) = (root_user, debootstrap) else {
         missing("the base image needs debootstrap, run as root (apt-get install debootstrap)");
         return false;
-    }
+    };
     let t0 = Instant::now();
     let dir = tempfile::tempdir().unwrap();
     let rootfs = dir.path().join("rootfs");
-    let mut debootstrap = Command::new("debootstrap");
+    let mut debootstrap = Command::new(debootstrap);
     debootstrap
         .args(["--variant=minbase", "bookworm"])
         .arg(&rootfs);
@@ -236,6 +240,17 @@ impl Drop for Stack {
             .status();
         let _ = Command::new("docker")
             .args(["image", "rm", "-f", &self.image])
+            .stdout(Stdio::null())
+            .status();
+        // The build stage the legacy builder leaves untagged.
+        let _ = Command::new("docker")
+            .args([
+                "image",
+                "prune",
+                "-f",
+                "--filter",
+                "label=org.tablero.stage=build",
+            ])
             .stdout(Stdio::null())
             .status();
     }
