@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Run the daemon: GTP over TCP at server.gtp_listen, one engine per connection.
     Serve(ConfigArgs),
+    /// Check that listeners answer (container healthchecks); exit 1 naming the first that does not.
+    Probe(cli::daemon::ProbeArgs),
     /// Run one GTP engine on stdin/stdout (what GoGui, Sabaki and other GTP tools launch).
     Gtp(ConfigArgs),
     /// Measure speed; prints one JSON line on stdout.
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve(args) => cli::with_config(&args, cli::daemon::serve),
         Command::Gtp(args) => cli::with_config(&args, cli::daemon::gtp_stdio),
+        Command::Probe(args) => cli::daemon::probe(args),
         Command::Bench(cmd) => cli::bench::run(cmd),
         Command::Match(args) => {
             cli::init_logging("warn");

@@ -312,6 +312,8 @@ fn diplomacy_server_and_seven_bots_play_a_game() {
         .unwrap()
         .port();
     let addr = format!("127.0.0.1:{port}");
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.jsonl");
     let mut server = tablero()
         .args([
             "diplomacy",
@@ -321,6 +323,8 @@ fn diplomacy_server_and_seven_bots_play_a_game() {
             "--end-year",
             "1902",
         ])
+        .arg("--results")
+        .arg(&results)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -373,6 +377,120 @@ fn diplomacy_server_and_seven_bots_play_a_game() {
         assert_eq!(status.code(), Some(0));
     }
     stop_child(server);
+    // The finished game, one JSON line in the results file.
+    let text = std::fs::read_to_string(&results).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    let record: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(record["game"], 0);
+    assert_eq!(record["phase"], "S1903M", "{record}");
+    assert_eq!(record["ending"], "draw", "{record}");
+    let mut names: Vec<String> = record["powers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            format!(
+                "{}={}",
+                p["power"].as_str().unwrap(),
+                p["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    names.sort();
+    let expected: Vec<String> = powers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{p}={p}:b{i}"))
+        .collect();
+    assert_eq!(names, expected);
+}
+
+/// A listener on a free port of 127.0.0.1 that answers each connection's first line with
+/// `reply(line)` (then closes); returns its address.
+fn fake_listener(reply: fn(&str) -> String) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(&stream);
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let _ = std::io::Write::write_all(&mut &stream, reply(line.trim()).as_bytes());
+        }
+    });
+    addr
+}
+
+/// A port of 127.0.0.1 that nothing listens on.
+fn closed_port() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().to_string()
+}
+
+#[test]
+fn probe_passes_answering_listeners_and_names_the_first_that_fails() {
+    let gtp = fake_listener(|l| match l {
+        "name" => "= fake engine\n\n".into(),
+        _ => "? unknown command\n\n".into(),
+    });
+    let gvgai = fake_listener(|l| match l {
+        "0#START" => "0#START_DONE#JSON\n".into(),
+        _ => "0#START_FAILED\n".into(),
+    });
+    let out = tablero()
+        .args(["probe", "--gtp", &gtp, "--gvgai", &gvgai, "--tcp", &gtp])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("gtp {gtp}: = fake engine")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("gvgai {gvgai}: 0#START_DONE")),
+        "{stdout}"
+    );
+    // A GVG-AI listener is no GTP engine, and the other way round.
+    for (flag, addr) in [("--gtp", &gvgai), ("--gvgai", &gtp)] {
+        let out = tablero().args(["probe", flag, addr]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{flag} {addr}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("probe failed: {addr}: expected")),
+            "{stderr}"
+        );
+    }
+    let dead = closed_port();
+    let out = tablero()
+        .args(["probe", "--gtp", &gtp, "--tcp", &dead, "--timeout", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{dead}: cannot connect")),
+        "{stderr}"
+    );
+    // A listener that accepts but never answers fails at the timeout.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_addr = silent.local_addr().unwrap().to_string();
+    let t0 = Instant::now();
+    let out = tablero()
+        .args(["probe", "--gtp", &silent_addr, "--timeout", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no answer within the timeout"));
+    drop(silent);
+    let out = tablero().arg("probe").output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "no listener given is a usage error"
+    );
 }
 
 fn stop_child(mut child: Child) {

@@ -147,6 +147,7 @@ fn readme_is_a_short_guide() {
         "docs/results/gvgai.md",
         "docs/results/planning.md",
         "docs/results/evolution.md",
+        "docs/results/docker.md",
     ] {
         assert!(text.contains(link), "README.md does not link {link}");
         let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(link);

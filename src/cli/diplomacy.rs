@@ -38,6 +38,10 @@ pub struct ServerArgs {
     /// Connections served at once; more wait in the listen queue until one closes.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_connections: u32,
+    /// Append one JSON line per finished game to FILE (created if missing), written and
+    /// synced to disk as the game ends.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -138,8 +142,13 @@ fn server(args: ServerArgs) -> ExitCode {
         end_year,
         seed,
         max_connections,
+        results,
     } = args;
     init_logging("info");
+    let mut results = match results.map(ResultsFile::open).transpose() {
+        Ok(r) => r,
+        Err(e) => return failure(e),
+    };
     let Ok(addr) = listen.parse::<std::net::SocketAddr>() else {
         return usage(&format!("--listen must be IP:PORT, got {listen:?}"));
     };
@@ -160,7 +169,7 @@ fn server(args: ServerArgs) -> ExitCode {
             cfg.end_year = end_year;
             cfg
         };
-        let games = tablero::daide::server::run_server(
+        let games = tablero::daide::server::run_server_with(
             listener,
             tablero::daide::token::TokenTable::standard(),
             make,
@@ -171,6 +180,13 @@ fn server(args: ServerArgs) -> ExitCode {
             async move {
                 let name = signal.recv().await;
                 tracing::info!("{name} received, shutting down");
+            },
+            move |record| {
+                if let Some(file) = results.as_mut()
+                    && let Err(e) = file.append(&record)
+                {
+                    tracing::error!("{e}");
+                }
             },
         )
         .await
@@ -184,6 +200,50 @@ fn server(args: ServerArgs) -> ExitCode {
             tracing::error!("{e}");
             ExitCode::from(EXIT_FAILURE)
         }
+    }
+}
+
+/// The `--results` file of `tablero diplomacy server`: JSON lines, appended.
+struct ResultsFile {
+    path: std::path::PathBuf,
+    file: std::fs::File,
+}
+
+/// A results file that cannot be opened or written.
+#[derive(Debug, thiserror::Error)]
+#[error("results file {path}: {source}")]
+struct ResultsError {
+    path: String,
+    source: std::io::Error,
+}
+
+impl ResultsFile {
+    fn open(path: std::path::PathBuf) -> Result<ResultsFile, ResultsError> {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map(|file| ResultsFile {
+                path: path.clone(),
+                file,
+            })
+            .map_err(|source| ResultsError {
+                path: path.display().to_string(),
+                source,
+            })
+    }
+
+    /// Writes `record` as one line and syncs it to disk.
+    fn append(&mut self, record: &tablero::daide::server::GameRecord) -> Result<(), ResultsError> {
+        use std::io::Write;
+        let err = |source| ResultsError {
+            path: self.path.display().to_string(),
+            source,
+        };
+        let mut line = serde_json::to_string(record).map_err(|e| err(std::io::Error::other(e)))?;
+        line.push('\n');
+        self.file.write_all(line.as_bytes()).map_err(err)?;
+        self.file.sync_data().map_err(err)
     }
 }
 

@@ -1178,6 +1178,8 @@ struct Hub {
     finished: Vec<ServerGame>,
     /// At most this many games are ever opened.
     limit: Option<u64>,
+    /// Told of every game as it ends.
+    on_finish: Box<dyn FnMut(GameRecord) + Send>,
 }
 
 impl Hub {
@@ -1190,6 +1192,7 @@ impl Hub {
             next_game: 0,
             client_game: HashMap::new(),
             finished: Vec::new(),
+            on_finish: Box::new(|_| {}),
         }
     }
 
@@ -1252,6 +1255,9 @@ impl Hub {
         };
         let key = (h.host.game().phase(), h.host.started());
         if h.seen != Some(key) {
+            if key.1 && !h.seen.is_some_and(|(_, started)| started) {
+                tracing::info!(target: "daide::server", game = gid, "game started");
+            }
             h.seen = Some(key);
             h.deadline = h
                 .host
@@ -1265,6 +1271,16 @@ impl Hub {
             if self.forming == Some(gid) {
                 self.forming = None;
             }
+            let record = GameRecord::new(gid, &done.host);
+            tracing::info!(
+                target: "daide::server",
+                game = record.game,
+                phase = %record.phase,
+                ending = %record.ending,
+                centres = %record.centres_text(),
+                "game over"
+            );
+            (self.on_finish)(record);
             self.finished.push(done.host);
         }
     }
@@ -1329,6 +1345,81 @@ async fn accept_loop(
             connection(stream, id, table, events).await;
             drop(slot);
         });
+    }
+}
+
+/// One finished game, as the server logs it and `tablero diplomacy server --results` writes it
+/// (one JSON line per game).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GameRecord {
+    /// The game's number on this server, from 0 in the order games opened.
+    pub game: u64,
+    /// The seed of its power assignment and passcodes.
+    pub seed: u64,
+    /// The phase it ended in: the first one not played, e.g. `S1903M` for a game that
+    /// ended by the year cap after 1902.
+    pub phase: String,
+    /// When it ended, in seconds since the Unix epoch.
+    pub ended: u64,
+    /// `solo` or `draw`.
+    pub ending: String,
+    /// The power that won a solo.
+    pub winner: Option<String>,
+    /// Every power: its player's name and its centres at the end.
+    pub powers: Vec<PowerRecord>,
+}
+
+/// A power's line in a [`GameRecord`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PowerRecord {
+    /// The power, e.g. `AUS`.
+    pub power: String,
+    /// The name its player sent in `NME` (empty if nobody took it).
+    pub name: String,
+    /// Supply centres owned at the end.
+    pub centres: usize,
+}
+
+impl GameRecord {
+    /// The record of `host`, game number `game`.
+    pub fn new(game: u64, host: &ServerGame) -> GameRecord {
+        let map = host.game().map();
+        let power_name = |p: Power| map.power_name(p).unwrap_or("?").to_string();
+        let (ending, winner) = match host.ending() {
+            Some(Ending::Solo(p)) => ("solo", Some(power_name(*p))),
+            _ => ("draw", None),
+        };
+        let mut powers: Vec<PowerRecord> = host
+            .players()
+            .into_iter()
+            .map(|(p, name)| PowerRecord {
+                power: power_name(p),
+                name,
+                centres: host.game().centre_count(p),
+            })
+            .collect();
+        powers.sort_by(|a, b| a.power.cmp(&b.power));
+        GameRecord {
+            game,
+            seed: host.config().seed,
+            phase: host.game().phase().to_string(),
+            ended: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            ending: ending.into(),
+            winner,
+            powers,
+        }
+    }
+
+    /// `AUS=5 ENG=4 …`, for logs.
+    pub fn centres_text(&self) -> String {
+        let parts: Vec<String> = self
+            .powers
+            .iter()
+            .map(|p| format!("{}={}", p.power, p.centres))
+            .collect();
+        parts.join(" ")
     }
 }
 
@@ -1430,7 +1521,31 @@ pub async fn run_server(
     max_games: Option<usize>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> Result<Vec<ServerGame>, ServerError> {
-    let hub = Hub::new(Box::new(make), max_games.map(|n| n as u64));
+    run_server_with(
+        listener,
+        table,
+        make,
+        limits,
+        max_games,
+        shutdown,
+        |_: GameRecord| {},
+    )
+    .await
+}
+
+/// [`run_server`], calling `on_finish` with each game's record as it ends (before the next
+/// event is handled, so a record written there is on disk before the server goes on).
+pub async fn run_server_with(
+    listener: TcpListener,
+    table: TokenTable,
+    make: impl FnMut(u64) -> ServerConfig + Send + 'static,
+    limits: ListenerLimits,
+    max_games: Option<usize>,
+    shutdown: impl std::future::Future<Output = ()>,
+    on_finish: impl FnMut(GameRecord) + Send + 'static,
+) -> Result<Vec<ServerGame>, ServerError> {
+    let mut hub = Hub::new(Box::new(make), max_games.map(|n| n as u64));
+    hub.on_finish = Box::new(on_finish);
     run_hub(listener, table, hub, limits, max_games, shutdown).await
 }
 
