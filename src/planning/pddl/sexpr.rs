@@ -1,11 +1,16 @@
 //! The s-expression layer of PDDL: a nom lexer that turns text into nested lists of symbols,
 //! each remembering its byte offset for error messages.
+//!
+//! Tokens as Fast Downward's lexer reads them: `;` starts a comment to the end of the line,
+//! `(` and `)` are tokens of their own, a symbol ends before `?` (`(at?x)` is `(at ?x)`),
+//! `-` inside a name belongs to it (`red-block`; the type separator is a `-` standing
+//! alone), and every symbol is lower-cased.
 
 use super::PddlError;
 use nom::IResult;
 use nom::branch::alt;
-use nom::bytes::complete::{take_till, take_while1};
-use nom::character::complete::{char, multispace1};
+use nom::bytes::complete::{take_till, take_while};
+use nom::character::complete::{char, multispace1, satisfy};
 use nom::combinator::{recognize, value};
 use nom::multi::many0_count;
 use nom::sequence::pair;
@@ -40,8 +45,13 @@ fn symbol_char(c: char) -> bool {
     !c.is_whitespace() && c != '(' && c != ')' && c != ';'
 }
 
+/// One symbol: a first character (a `?` included), then everything up to a blank, a
+/// parenthesis, a comment or the next `?`.
 fn symbol(input: &str) -> IResult<&str, &str> {
-    recognize(take_while1(symbol_char))(input)
+    recognize(pair(
+        satisfy(symbol_char),
+        take_while(|c| symbol_char(c) && c != '?'),
+    ))(input)
 }
 
 /// Line and column (1-based) of a byte offset in `text`.
@@ -142,6 +152,28 @@ mod tests {
                 8
             )
         );
+    }
+
+    fn symbols(e: &SExpr) -> Vec<String> {
+        match e {
+            SExpr::Symbol(s, _) => vec![s.clone()],
+            SExpr::List(items, _) => items.iter().flat_map(symbols).collect(),
+        }
+    }
+
+    #[test]
+    fn symbols_end_before_question_marks_and_comments() {
+        let e = parse_single("(Aircraft?A ?x?y a-b?c - T;c\n?z)").unwrap();
+        assert_eq!(
+            symbols(&e),
+            ["aircraft", "?a", "?x", "?y", "a-b", "?c", "-", "t", "?z"]
+        );
+        let e = parse_single("(p?a;x\n ?b)").unwrap();
+        assert_eq!(symbols(&e), ["p", "?a", "?b"]);
+        let SExpr::List(items, _) = parse_single("(at?x)").unwrap() else {
+            panic!("not a list")
+        };
+        assert_eq!(items[1].offset(), 3);
     }
 
     #[test]

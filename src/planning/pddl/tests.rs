@@ -182,3 +182,59 @@ fn deep_nesting_is_rejected_not_overflowed() {
             .contains("nested deeper")
     );
 }
+
+/// The lexer cases of Fast Downward's tokenizer: a symbol ends before `?`, `;` comments run
+/// to the end of the line (also right after a symbol), names are case-insensitive, and a `-`
+/// inside a name is part of it while a `-` standing alone separates a type.
+#[test]
+fn tokenizer_matches_fast_downward() {
+    // zenotravel writes `(aircraft?a)` and `(at?x - locatable ?c - city)`.
+    let d = parse_domain(
+        "(define (domain zeno) (:requirements :typing)
+           (:types aircraft person - locatable locatable city)
+           (:predicates (at?x - locatable ?c - city) (aircraft-at ?a - aircraft))
+           (:action fly :parameters (?a - aircraft?from ?to - city)
+             :precondition (and (at?a ?from)(not (= ?from?to)))
+             :effect (and (not (at ?a?from)) (at ?a ?to))))",
+    )
+    .unwrap();
+    assert_eq!(d.predicates[0].params.len(), 2);
+    assert_eq!(d.predicates[0].params[0].name, "?x");
+    assert_eq!(d.predicates[0].params[0].ty, "locatable");
+    assert_eq!(d.predicates[1].name, "aircraft-at");
+    let fly = &d.actions[0];
+    let params: Vec<(&str, &str)> = fly
+        .params
+        .iter()
+        .map(|p| (p.name.as_str(), p.ty.as_str()))
+        .collect();
+    assert_eq!(
+        params,
+        [("?a", "aircraft"), ("?from", "city"), ("?to", "city")]
+    );
+    let Literal::Pos(at) = &fly.precondition[0] else {
+        panic!("{:?}", fly.precondition)
+    };
+    assert_eq!(at.args, [Term::Var("?a".into()), Term::Var("?from".into())]);
+    assert!(matches!(&fly.precondition[1], Literal::NotEq(a, b)
+        if a == &Term::Var("?from".into()) && b == &Term::Var("?to".into())));
+    // Comments glued to a symbol, upper case, a name with '-' and '?' splitting objects.
+    let p = parse_problem(
+        "(DEFINE (PROBLEM Z1);comment)\n (:DOMAIN Zeno) (:Objects Plane-1 - Aircraft C1 C2 - City)
+         (:INIT (AT plane-1 c1);; more\n) (:GOAL (At Plane-1 C2)))",
+    )
+    .unwrap();
+    assert_eq!(p.name, "z1");
+    assert_eq!(p.domain, "zeno");
+    assert_eq!(p.objects[0].name, "plane-1");
+    assert_eq!(p.objects[0].ty, "aircraft");
+    assert_eq!(p.objects[2].ty, "city");
+    assert_eq!(p.init[0].args[1], Term::Object("c1".into()));
+    // A '-' glued to a type is part of a name, as in FD: `?x -t` declares no type.
+    let e = err_domain("(define (domain d) (:predicates (p ?x -t)))");
+    assert!(e.message.contains("expected a variable"), "{e}");
+    // A '?' alone is an empty variable name, located.
+    let e = err_domain("(define (domain d) (:predicates (p ? x)))");
+    assert!(e.message.contains("empty variable name"), "{e}");
+    assert_eq!((e.line, e.column), (1, 36));
+}
