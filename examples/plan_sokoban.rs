@@ -12,6 +12,7 @@ fn main() {
     for (i, lvl) in examples::GVGAI_SOKOBAN_LEVELS.iter().enumerate() {
         let p = examples::sokoban_problem(&format!("l{i}"), lvl);
         let o = PlanOptions {
+            memory_limit: None,
             timeout: Duration::from_secs(timeout),
             optimal,
             threads,

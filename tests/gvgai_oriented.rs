@@ -42,6 +42,7 @@ fn snapshot() -> TranslateOptions {
 
 fn opts() -> PlanOptions {
     PlanOptions {
+        memory_limit: None,
         timeout: Duration::from_secs(30),
         optimal: false,
         threads: 1,

@@ -43,6 +43,7 @@ fn optimal_ticks(game: &str, level: usize) -> (usize, bool) {
     let st = g.start(level, 0).unwrap();
     let tr = Translator::new(&st, TranslateOptions::default()).unwrap();
     let opts = PlanOptions {
+        memory_limit: None,
         timeout: Duration::from_secs(60),
         optimal: true,
         threads: 1,

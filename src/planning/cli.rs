@@ -120,6 +120,7 @@ pub fn run_plan(args: &PlanArgs, cfg: &PlanningConfig) -> Result<String, String>
         _ => Backend::Embedded,
     };
     let opts = PlanOptions {
+        memory_limit: None,
         timeout: Duration::from_secs_f64(timeout),
         optimal: args.optimal,
         threads: args.threads,

@@ -112,6 +112,7 @@ fn plan_request_with(
     );
     let origin = observed(&tr.problem, &fluents);
     let opts = PlanOptions {
+        memory_limit: None,
         timeout: req.timeout,
         optimal: false,
         threads,

@@ -34,11 +34,17 @@ pub struct PlanOptions {
     pub anytime: bool,
     /// Run one named member (see [`portfolio::MEMBER_NAMES`]) instead of the portfolio.
     pub planner: Option<String>,
+    /// Most bytes of search node storage (state registries, per-node data, open lists; all
+    /// members together). Reaching it without a plan is [`PlanError::OutOfMemory`]. The
+    /// grounded task and heuristic tables are not counted. `None`: no bound beyond each
+    /// engine's state limit.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for PlanOptions {
     fn default() -> Self {
         PlanOptions {
+            memory_limit: None,
             timeout: Duration::from_secs(10),
             optimal: false,
             threads: 0,
@@ -65,6 +71,8 @@ pub struct PlanResult {
     pub optimal: bool,
     /// Nodes expanded by all members together.
     pub expanded: u64,
+    /// The most bytes of search node storage held at once (see [`PlanOptions::memory_limit`]).
+    pub peak_memory: u64,
     /// Operator indices into the grounded task (for replaying with [`task::Task`]).
     #[serde(skip)]
     pub ops: Vec<task::OpId>,
@@ -82,6 +90,10 @@ pub enum PlanError {
     Unsolvable,
     #[error("no plan found within {0:.3} s")]
     Timeout(f64),
+    #[error(
+        "out of memory: the search's node storage reached {limit_mib} MiB without a plan after {seconds:.3} s"
+    )]
+    OutOfMemory { limit_mib: u64, seconds: f64 },
     #[error("every planner gave up without a plan after {0:.3} s (only incomplete planners ran)")]
     GaveUp(f64),
     #[error("unknown planner '{0}' (known: {known})", known = portfolio::MEMBER_NAMES.join(", "))]
@@ -114,11 +126,34 @@ pub fn solve_task(
     options: &PlanOptions,
     start: Instant,
 ) -> Result<PlanResult, PlanError> {
+    search_task(task, options, start).outcome
+}
+
+/// What [`search_task`] did: the plan or why there is none, and the search's counters either way.
+#[derive(Debug, Clone)]
+pub struct Searched {
+    pub outcome: Result<PlanResult, PlanError>,
+    /// Nodes expanded by all members together.
+    pub expanded: u64,
+    /// The most bytes of search node storage held at once.
+    pub peak_memory: u64,
+}
+
+/// [`solve_task`] with the counters of a failed search too.
+pub fn search_task(task: task::Task, options: &PlanOptions, start: Instant) -> Searched {
     let members = match &options.planner {
-        Some(name) if name != "portfolio" => vec![
-            portfolio::member(name, options.anytime && !options.optimal)
-                .ok_or_else(|| PlanError::UnknownPlanner(name.clone()))?,
-        ],
+        Some(name) if name != "portfolio" => {
+            match portfolio::member(name, options.anytime && !options.optimal) {
+                Some(m) => vec![m],
+                None => {
+                    return Searched {
+                        outcome: Err(PlanError::UnknownPlanner(name.clone())),
+                        expanded: 0,
+                        peak_memory: 0,
+                    };
+                }
+            }
+        }
         _ => portfolio::default_members(options.optimal, options.anytime),
     };
     let shared = search::Shared::new(task);
@@ -129,10 +164,11 @@ pub fn solve_task(
             threads: options.threads,
             anytime: options.anytime,
             members,
+            memory_limit: options.memory_limit,
         },
     );
     let seconds = start.elapsed().as_secs_f64();
-    match report.best {
+    let outcome = match report.best {
         Some(found) => Ok(PlanResult {
             plan: found
                 .plan
@@ -146,11 +182,23 @@ pub fn solve_task(
             planner: found.planner,
             optimal: found.optimal,
             expanded: report.stats.expanded,
+            peak_memory: report.peak_memory,
             ops: found.plan,
         }),
-        None if report.outcome == portfolio::Outcome::Unsolvable => Err(PlanError::Unsolvable),
-        None if start.elapsed() < options.timeout => Err(PlanError::GaveUp(seconds)),
-        None => Err(PlanError::Timeout(seconds)),
+        None => Err(match report.outcome {
+            portfolio::Outcome::Unsolvable => PlanError::Unsolvable,
+            portfolio::Outcome::OutOfMemory => PlanError::OutOfMemory {
+                limit_mib: options.memory_limit.unwrap_or(0) / (1024 * 1024),
+                seconds,
+            },
+            _ if start.elapsed() < options.timeout => PlanError::GaveUp(seconds),
+            _ => PlanError::Timeout(seconds),
+        }),
+    };
+    Searched {
+        outcome,
+        expanded: report.stats.expanded,
+        peak_memory: report.peak_memory,
     }
 }
 

@@ -182,6 +182,10 @@ pub struct PortfolioOptions {
     /// Keep improving after the first plan until the deadline (or an optimal plan).
     pub anytime: bool,
     pub members: Vec<Member>,
+    /// Most bytes the engines' node storage may hold, all members together
+    /// ([`Engine::memory_bytes`]); reaching it stops the run (`Outcome::OutOfMemory` when
+    /// no plan was found). `None`: no bound beyond each engine's state limit.
+    pub memory_limit: Option<u64>,
 }
 
 /// A validated plan.
@@ -201,6 +205,8 @@ pub enum Outcome {
     Unsolvable,
     /// The deadline passed (or every member gave up) without a plan.
     NoPlan,
+    /// The engines' node storage reached the memory limit without a plan.
+    OutOfMemory,
 }
 
 /// What the portfolio did.
@@ -211,6 +217,8 @@ pub struct Report {
     /// Every plan accepted, in order (anytime improvement).
     pub history: Vec<Found>,
     pub stats: Stats,
+    /// The most bytes of node storage seen at once (every member's engines together).
+    pub peak_memory: u64,
 }
 
 struct Shared2 {
@@ -218,6 +226,10 @@ struct Shared2 {
     stop: AtomicBool,
     unsolvable: AtomicBool,
     bound: Bound,
+    out_of_memory: AtomicBool,
+    /// Node-storage bytes of each worker thread's engines, as of their last slice.
+    memory: Vec<AtomicU64>,
+    peak_memory: AtomicU64,
     expanded: AtomicU64,
     generated: AtomicU64,
     evaluated: AtomicU64,
@@ -245,6 +257,9 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
         stop: AtomicBool::new(false),
         unsolvable: AtomicBool::new(false),
         bound: Bound::default(),
+        out_of_memory: AtomicBool::new(false),
+        memory: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        peak_memory: AtomicU64::new(0),
         expanded: AtomicU64::new(0),
         generated: AtomicU64::new(0),
         evaluated: AtomicU64::new(0),
@@ -257,14 +272,14 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
     // Detached workers: the caller gets the result at the deadline (or as soon as the run is
     // decided) without waiting for the workers to notice and free their search spaces.
     let (tx, rx) = std::sync::mpsc::channel::<()>();
-    for group in groups {
+    for (slot, group) in groups.into_iter().enumerate() {
         let st = st.clone();
         let shared = shared.clone();
         let opts = opts.clone();
         let tx = tx.clone();
         if let Err(e) = std::thread::Builder::new()
             .name("planner".into())
-            .spawn(move || worker(shared, group, &st, &opts, &tx))
+            .spawn(move || worker(shared, group, slot, &st, &opts, &tx))
         {
             tracing::error!("cannot start a planner thread: {e}");
         }
@@ -288,6 +303,8 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
         Outcome::Solved
     } else if st.unsolvable.load(Ordering::Relaxed) {
         Outcome::Unsolvable
+    } else if st.out_of_memory.load(Ordering::Relaxed) {
+        Outcome::OutOfMemory
     } else {
         Outcome::NoPlan
     };
@@ -300,12 +317,43 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
             generated: st.generated.load(Ordering::Relaxed),
             evaluated: st.evaluated.load(Ordering::Relaxed),
         },
+        peak_memory: st.peak_memory.load(Ordering::Relaxed),
+    }
+}
+
+/// Records the node storage of one worker's engines; past the limit, stops the run.
+fn account_memory(
+    running: &[Running],
+    slot: usize,
+    st: &Shared2,
+    opts: &PortfolioOptions,
+    tx: &std::sync::mpsc::Sender<()>,
+) {
+    let mine: usize = running
+        .iter()
+        .filter_map(|r| r.engine.as_ref())
+        .map(|e| e.memory_bytes())
+        .sum();
+    if let Some(m) = st.memory.get(slot) {
+        m.store(mine as u64, Ordering::Relaxed);
+    }
+    let total: u64 = st.memory.iter().map(|m| m.load(Ordering::Relaxed)).sum();
+    st.peak_memory.fetch_max(total, Ordering::Relaxed);
+    if opts.memory_limit.is_some_and(|limit| total >= limit) {
+        tracing::warn!(
+            "the search reached its memory limit ({:.1} MiB of node storage); stopping",
+            total as f64 / (1024.0 * 1024.0)
+        );
+        st.out_of_memory.store(true, Ordering::Relaxed);
+        st.stop.store(true, Ordering::Relaxed);
+        let _ = tx.send(());
     }
 }
 
 fn worker(
     shared: Arc<Shared>,
     group: Vec<Member>,
+    slot: usize,
     st: &Shared2,
     opts: &PortfolioOptions,
     tx: &std::sync::mpsc::Sender<()>,
@@ -417,6 +465,7 @@ fn worker(
                 r.done = true;
             }
         }
+        account_memory(&running, slot, st, opts, tx);
         if !any {
             break;
         }
@@ -448,6 +497,7 @@ mod tests {
         let p = examples::sokoban_problem("l1", examples::GVGAI_SOKOBAN_LEVELS[1]);
         let sh = shared(examples::SOKOBAN, &p);
         let opts = PortfolioOptions {
+            memory_limit: None,
             deadline: Instant::now() + Duration::from_secs(60),
             threads: 1,
             anytime: false,
@@ -468,6 +518,7 @@ mod tests {
     fn anytime_history_strictly_improves_and_ends_optimal() {
         let sh = shared(examples::GRIPPER, examples::GRIPPER_4);
         let opts = PortfolioOptions {
+            memory_limit: None,
             deadline: Instant::now() + Duration::from_secs(60),
             threads: 2,
             anytime: true,
@@ -487,6 +538,7 @@ mod tests {
     fn deadline_in_the_past_gives_no_plan() {
         let sh = shared(examples::GRIPPER, examples::GRIPPER_4);
         let opts = PortfolioOptions {
+            memory_limit: None,
             deadline: Instant::now(),
             threads: 2,
             anytime: false,

@@ -4,6 +4,7 @@ use crate::planning::pddl::{parse_domain, parse_problem};
 
 fn opts(planner: Option<&str>, optimal: bool) -> PlanOptions {
     PlanOptions {
+        memory_limit: None,
         timeout: Duration::from_secs(20),
         optimal,
         threads: 2,
@@ -208,6 +209,42 @@ fn timeout_is_reported() {
         solve(examples::SOKOBAN, &problem, &o),
         Err(PlanError::Timeout(_))
     ));
+}
+
+/// The memory limit bounds the search's node storage: a bound far below what blind A* needs
+/// on Sokoban level 0 stops the run as out of memory, well before the deadline, and the peak
+/// reported stays within one slice of the bound.
+#[test]
+fn memory_limit_stops_the_search() {
+    let problem = examples::sokoban_problem("s0", examples::GVGAI_SOKOBAN_LEVELS[0]);
+    let limit = 2 * 1024 * 1024;
+    let o = PlanOptions {
+        timeout: Duration::from_secs(60),
+        planner: Some("astar-blind".into()),
+        memory_limit: Some(limit),
+        ..opts(None, true)
+    };
+    let start = Instant::now();
+    let domain = pddl::parse_domain(examples::SOKOBAN).unwrap();
+    let task = ground(&domain, &pddl::parse_problem(&problem).unwrap()).unwrap();
+    let s = search_task(task, &o, start);
+    assert!(
+        matches!(s.outcome, Err(PlanError::OutOfMemory { limit_mib: 2, .. })),
+        "{:?}",
+        s.outcome
+    );
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert!(s.peak_memory >= limit, "{}", s.peak_memory);
+    assert!(s.peak_memory < 16 * limit, "{}", s.peak_memory);
+    assert!(s.expanded > 0);
+    // Without a bound the same search reports its node storage too.
+    let r = solve(
+        examples::GRIPPER,
+        examples::GRIPPER_4,
+        &opts(Some("astar-blind"), true),
+    )
+    .unwrap();
+    assert!(r.peak_memory > 0);
 }
 
 #[test]

@@ -10,7 +10,7 @@
 
 use super::relaxed::{LmCut, RelaxedHeuristic, RelaxedKind};
 use super::structure::{StructureBound, WalkEnd, Walks};
-use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step};
+use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step, heap_bytes};
 use crate::planning::task::{OpId, State};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -365,5 +365,22 @@ impl Engine for AStar {
 
     fn stats(&self) -> Stats {
         self.stats
+    }
+
+    fn memory_bytes(&self) -> usize {
+        let buckets: usize = self
+            .open
+            .buckets
+            .iter()
+            .map(|b| {
+                heap_bytes(b, b.capacity())
+                    + b.iter().map(|v| heap_bytes(v, v.capacity())).sum::<usize>()
+            })
+            .sum();
+        self.reg.memory_bytes()
+            + heap_bytes(&self.h, self.h.capacity())
+            + heap_bytes(&self.walk_end, self.walk_end.capacity())
+            + buckets
+            + self.open.heap.capacity() * std::mem::size_of::<Reverse<(u64, u64, u64, u32)>>()
     }
 }

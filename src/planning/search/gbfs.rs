@@ -8,7 +8,7 @@
 
 use super::landmarks::LandmarkGraph;
 use super::relaxed::{LmCut, RelaxedHeuristic, RelaxedKind};
-use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step};
+use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step, heap_bytes};
 use crate::planning::task::OpId;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -344,5 +344,27 @@ impl Engine for LazySearch {
 
     fn stats(&self) -> Stats {
         self.stats
+    }
+
+    fn memory_bytes(&self) -> usize {
+        let queues: usize = self
+            .queues
+            .iter()
+            .map(|q| q.capacity() * std::mem::size_of::<Entry>())
+            .sum();
+        let types = self.types.as_ref().map_or(0, |t| {
+            t.buckets
+                .iter()
+                .map(|b| heap_bytes(b, b.capacity()))
+                .sum::<usize>()
+                + t.keys.capacity() * 40
+        });
+        let lm: usize = self.lm_acc.iter().map(|a| a.len() * 8 + 32).sum();
+        self.reg.memory_bytes()
+            + queues
+            + types
+            + lm
+            + heap_bytes(&self.best_h, self.best_h.capacity())
+            + heap_bytes(&self.closed, self.closed.capacity())
     }
 }

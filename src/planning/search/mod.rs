@@ -47,7 +47,18 @@ pub trait Engine: Send {
     fn optimal(&self) -> bool {
         false
     }
+    /// Bytes held by the search's node storage: the state registry, per-node data and the
+    /// open list or queue (an estimate from lengths and capacities; see [`heap_bytes`]).
+    fn memory_bytes(&self) -> usize;
 }
+
+/// Bytes of a vector's buffer (its capacity, not its length).
+pub fn heap_bytes<T>(v: &[T], capacity: usize) -> usize {
+    capacity.max(v.len()) * std::mem::size_of::<T>()
+}
+
+/// The allocator's bookkeeping per heap block (glibc malloc: 16 bytes).
+const ALLOC_OVERHEAD: usize = 16;
 
 /// A shared upper bound on plan cost: engines prune nodes that cannot beat it.
 #[derive(Debug, Clone)]
@@ -134,6 +145,21 @@ impl Registry {
         self.op.push(op);
         self.g.push(g);
         (id, true)
+    }
+
+    /// Bytes held: the state vector, every state's words (twice: the index keeps a copy of
+    /// each key), the hash index's buckets and the parent, operator and g columns.
+    pub fn memory_bytes(&self) -> usize {
+        let words = self.states.first().map_or(1, |s| s.0.len());
+        let per_state_heap = words * 8 + ALLOC_OVERHEAD;
+        // hashbrown: one (key, value) slot and one control byte per bucket.
+        let slot = std::mem::size_of::<(State, u32)>() + 1;
+        heap_bytes(&self.states, self.states.capacity())
+            + 2 * self.states.len() * per_state_heap
+            + self.index.capacity() * slot * 8 / 7
+            + heap_bytes(&self.parent, self.parent.capacity())
+            + heap_bytes(&self.op, self.op.capacity())
+            + heap_bytes(&self.g, self.g.capacity())
     }
 
     pub fn plan(&self, mut node: u32) -> Vec<OpId> {

@@ -15,6 +15,11 @@ struct NoveltyTable {
 }
 
 impl NoveltyTable {
+    /// Bytes held: the atom flags and the hash set of pairs (slot and control byte).
+    fn memory_bytes(&self) -> usize {
+        self.facts.capacity() + self.pairs.capacity() * 9 * 8 / 7
+    }
+
     /// The novelty of `s` (1, 2, or k_max + 1 when neither a new atom nor pair exists), and
     /// records its atoms (and pairs if `k_max >= 2`).
     fn novelty(&mut self, s: &State, n: usize, k_max: u32, buf: &mut Vec<FactId>) -> u32 {
@@ -161,6 +166,10 @@ impl Engine for Iw {
     fn stats(&self) -> Stats {
         self.stats
     }
+
+    fn memory_bytes(&self) -> usize {
+        self.reg.memory_bytes() + self.queue.capacity() * 4 + self.table.memory_bytes()
+    }
 }
 
 /// BFWS with novelty per number of unachieved goals; complete (no pruning).
@@ -260,6 +269,16 @@ impl Engine for Bfws {
     fn stats(&self) -> Stats {
         self.stats
     }
+
+    fn memory_bytes(&self) -> usize {
+        self.reg.memory_bytes()
+            + self.open.capacity() * std::mem::size_of::<Reverse<(u32, u32, u64, u32)>>()
+            + self
+                .tables
+                .values()
+                .map(NoveltyTable::memory_bytes)
+                .sum::<usize>()
+    }
 }
 
 /// Serialized IW: IW(1), then IW(2) if needed, from the current state until one more goal
@@ -349,5 +368,10 @@ impl Engine for Siw {
 
     fn stats(&self) -> Stats {
         self.stats
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.inner.as_ref().map_or(0, |i| i.memory_bytes())
+            + self.prefix.capacity() * std::mem::size_of::<OpId>()
     }
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 fn opts(optimal: bool) -> PlanOptions {
     PlanOptions {
+        memory_limit: None,
         timeout: Duration::from_secs(30),
         optimal,
         threads: 1,
