@@ -38,6 +38,9 @@ enum Command {
     /// GVG-AI: play and replay VGDL games, the learning-track line protocol (connect, host).
     #[command(subcommand)]
     Gvgai(cli::gvgai::GvgaiCommand),
+    /// Plan a PDDL task (domain and problem files); writes the plan as Fast Downward does and
+    /// prints one JSON line; the exit code says solved, unsolvable, out of time or memory.
+    Plan(cli::plan::PlanArgs),
     /// Evolutionary content: GA dungeons and GP NPC behaviour; one JSON line on stdout.
     #[command(subcommand)]
     Evolve(cli::evolve::EvolveCommand),
@@ -60,5 +63,9 @@ fn main() -> ExitCode {
             cli::gvgai::run(cmd)
         }
         Command::Evolve(cmd) => cli::evolve::run(cmd),
+        Command::Plan(args) => {
+            cli::init_logging("warn");
+            cli::plan::run(args)
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! The `tablero` command line, one file per family: `daemon` (serve, gtp), `go` (match and the
-//! Go benches), `diplomacy`, `gvgai`, `evolve`, and `bench` (the speed measurements of every
-//! family). Shared here: the configuration flags, exit codes, logging and the one JSON line
+//! Go benches), `diplomacy`, `gvgai`, `plan` (PDDL), `evolve`, and `bench` (the speed
+//! measurements of every family). Shared here: the configuration flags, exit codes, logging and the one JSON line
 //! every long job ends with. Logs go to stderr only; stdout is the protocol channel of
 //! `tablero gtp` and the JSON result line of the other subcommands.
 
@@ -20,6 +20,7 @@ pub mod diplomacy;
 pub mod evolve;
 pub mod go;
 pub mod gvgai;
+pub mod plan;
 pub mod progress;
 
 /// Exit code for a bad configuration or bad arguments (clap uses 2 as well).

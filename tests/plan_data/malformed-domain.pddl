@@ -1,0 +1,5 @@
+(define (domain broken)
+  (:predicates (p ?x))
+  (:action a :parameters (?x)
+    :precondition (p ?x)
+    :effect (and (not (p ?x)))

@@ -1,0 +1,3 @@
+(define (problem dead-end) (:domain trap)
+  (:init (at-start))
+  (:goal (and (at-door) (have-key))))

@@ -1,0 +1,3 @@
+(define (problem unreachable) (:domain trap)
+  (:init (at-start))
+  (:goal (open)))
