@@ -774,10 +774,11 @@ mod tests {
     fn spares_only_unmodelled(all_reported: bool) {
         let mut g = game();
         let map = g.map().clone();
-        let (tur, rus, aus) = (
+        let (tur, rus, aus, ger) = (
             map.power("TUR").unwrap(),
             map.power("RUS").unwrap(),
             map.power("AUS").unwrap(),
+            map.power("GER").unwrap(),
         );
         let mut jic = JicBot::new(
             JicConfig {
@@ -788,8 +789,10 @@ mod tests {
             },
             0,
         );
-        // Three years in which Russia plays DumbBot and everyone else holds.
+        // Three years in which Russia plays DumbBot, Austria RandBot and
+        // everyone else holds.
         let mut dumb = crate::bots::DumbBot::new(5);
+        let mut rand = crate::bots::RandBot::new(7);
         while g.phase().year < 1904 {
             jic.position(&g.view(Some(tur)));
             jic.model.update(
@@ -806,6 +809,8 @@ mod tests {
                 }
                 orders.extend(if p == rus {
                     dumb.orders(&view, budget(1000))
+                } else if p == aus {
+                    rand.orders(&view, budget(1000))
                 } else {
                     view.units
                         .iter()
@@ -833,18 +838,22 @@ mod tests {
             .map(|p| jic.opponent_model().tally(Power(p)))
             .collect();
         assert!(jic.models(rus) && !jic.models(aus), "{tallies:?}");
+        let model = jic.opponent_model();
+        assert!(model.passive(ger) && !model.passive(aus), "{tallies:?}");
         let inferred = jic.opponent_model().tally(rus).inferred;
         assert_eq!(inferred.seen > 0, !all_reported);
         let mut view = g.view(Some(tur));
         view.owners.retain(|_, p| *p == tur);
-        for (p, n) in [(rus, 1), (aus, 1)] {
+        for (p, n) in [(rus, 1), (aus, 1), (ger, 1)] {
             for c in map.home_centres(p).take(n) {
                 view.owners.insert(c, p);
             }
         }
         let spare = jic.spare(&view);
-        // Russia (modelled) is not spared; Austria (holding) is.
+        // Russia (modelled) and Germany (passive) are not spared; Austria
+        // (moving unlike DumbBot) is.
         assert_eq!(spare.take(&mut spare.counter(), 1000, Some(rus)), 1000);
+        assert_eq!(spare.take(&mut spare.counter(), 1000, Some(ger)), 1000);
         assert_eq!(spare.take(&mut spare.counter(), 1000, Some(aus)), -1000);
     }
 }
