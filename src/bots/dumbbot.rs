@@ -620,8 +620,22 @@ fn movement(
         queue.remove(0);
     }
 
-    // Wasted holds: a holding unit supports a needy neighbour instead.
-    for unit in &mine {
+    support_from_holds(g, vals, &mine, &by_prov, &moving, &mut decided);
+    orders_of(g, &by_prov, &decided)
+}
+
+/// Wasted holds: a holding unit supports the most valuable needy neighbour instead (a move
+/// into a contested province, or a unit holding where more than one enemy can strike).
+fn support_from_holds(
+    g: &Graph,
+    vals: &Values,
+    mine: &[Unit],
+    by_prov: &BTreeMap<Province, Unit>,
+    moving: &BTreeMap<Province, Province>,
+    decided: &mut HashMap<Province, Decision>,
+) {
+    let competition = |p: Province| vals.competition.get(p.0 as usize).copied().unwrap_or(0);
+    for unit in mine {
         let prov = &unit.location.province;
         if decided.get(prov) != Some(&Decision::Hold) {
             continue;
@@ -650,7 +664,14 @@ fn movement(
             decided.insert(*prov, d);
         }
     }
+}
 
+/// The orders of the decisions taken (a unit without one holds).
+fn orders_of(
+    g: &Graph,
+    by_prov: &BTreeMap<Province, Unit>,
+    decided: &HashMap<Province, Decision>,
+) -> Vec<Order> {
     by_prov
         .iter()
         .map(|(prov, unit)| {

@@ -3,7 +3,7 @@
 //! is the build site valid. Orders that pass may still fail in adjudication.
 
 use super::game::GameView;
-use super::model::{Order, PhaseKind, Power, ProvinceKind, Unit, UnitType};
+use super::model::{Location, Order, PhaseKind, Power, ProvinceKind, Unit, UnitType};
 
 /// Why an order was refused on submission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -79,38 +79,7 @@ pub fn check_order(
         (PhaseKind::Movement, Order::Hold(u)) => check_unit(view, power, u),
         (PhaseKind::Movement, Order::Move { unit, to, via }) => {
             check_unit(view, power, unit)?;
-            if via.is_some() {
-                if unit.kind != UnitType::Army {
-                    return Err(OrderError::NoSuchArmy);
-                }
-                return Ok(());
-            }
-            if map.can_move(unit.kind, unit.location, *to) {
-                return Ok(());
-            }
-            let to_info = map.info(to.province).ok_or(OrderError::NotAdjacent)?;
-            let from_info = map
-                .info(unit.location.province)
-                .ok_or(OrderError::NotAdjacent)?;
-            match unit.kind {
-                // An army may be convoyed between coasts: the adjudicator decides.
-                UnitType::Army
-                    if to.coast.is_none()
-                        && from_info.kind != ProvinceKind::Inland
-                        && to_info.kind != ProvinceKind::Inland
-                        && to_info.kind != ProvinceKind::Sea =>
-                {
-                    Ok(())
-                }
-                UnitType::Fleet
-                    if to_info.kind == ProvinceKind::Bicoastal
-                        && to.coast.is_none()
-                        && map.can_reach_province(UnitType::Fleet, unit.location, to.province) =>
-                {
-                    Err(OrderError::NoCoast)
-                }
-                _ => Err(OrderError::NotAdjacent),
-            }
+            check_move(view, unit, *to, via.is_some())
         }
         (PhaseKind::Movement, Order::SupportHold { unit, supported }) => {
             check_unit(view, power, unit)?;
@@ -168,36 +137,7 @@ pub fn check_order(
                 _ => Ok(()),
             }
         }
-        (PhaseKind::Adjustment, Order::Build(u)) => {
-            if u.power != power {
-                return Err(OrderError::NotYourUnit);
-            }
-            if adjustments_left <= 0 {
-                return Err(OrderError::NoMoreBuilds);
-            }
-            let p = u.location.province;
-            let info = map.info(p).ok_or(OrderError::NotSupplyCentre)?;
-            if !info.supply_centre {
-                return Err(OrderError::NotSupplyCentre);
-            }
-            if !info.home_of.contains(&power) {
-                return Err(OrderError::NotHomeCentre);
-            }
-            if view.owners.get(&p) != Some(&power) {
-                return Err(OrderError::NotYourCentre);
-            }
-            if view.units.iter().any(|x| x.location.province == p) {
-                return Err(OrderError::CentreOccupied);
-            }
-            if map.can_stand(u.kind, u.location) {
-                return Ok(());
-            }
-            Err(match (u.kind, info.kind) {
-                (UnitType::Fleet, ProvinceKind::Bicoastal) => OrderError::NoCoast,
-                (UnitType::Fleet, _) => OrderError::NoSuchFleet,
-                (UnitType::Army, _) => OrderError::NoSuchArmy,
-            })
-        }
+        (PhaseKind::Adjustment, Order::Build(u)) => check_build(view, power, u, adjustments_left),
         (PhaseKind::Adjustment, Order::Remove(u)) => {
             check_unit(view, power, u)?;
             if adjustments_left >= 0 {
@@ -217,6 +157,87 @@ pub fn check_order(
         }
         _ => Err(OrderError::WrongSeason),
     }
+}
+
+/// A move's geography: adjacent, or an army that may be convoyed between coasts (the
+/// adjudicator decides), or a fleet that must name the coast it goes to.
+fn check_move(
+    view: &GameView,
+    unit: &Unit,
+    to: Location,
+    via_convoy: bool,
+) -> Result<(), OrderError> {
+    let map = &view.map;
+    if via_convoy {
+        if unit.kind != UnitType::Army {
+            return Err(OrderError::NoSuchArmy);
+        }
+        return Ok(());
+    }
+    if map.can_move(unit.kind, unit.location, to) {
+        return Ok(());
+    }
+    let to_info = map.info(to.province).ok_or(OrderError::NotAdjacent)?;
+    let from_info = map
+        .info(unit.location.province)
+        .ok_or(OrderError::NotAdjacent)?;
+    match unit.kind {
+        // An army may be convoyed between coasts: the adjudicator decides.
+        UnitType::Army
+            if to.coast.is_none()
+                && from_info.kind != ProvinceKind::Inland
+                && to_info.kind != ProvinceKind::Inland
+                && to_info.kind != ProvinceKind::Sea =>
+        {
+            Ok(())
+        }
+        UnitType::Fleet
+            if to_info.kind == ProvinceKind::Bicoastal
+                && to.coast.is_none()
+                && map.can_reach_province(UnitType::Fleet, unit.location, to.province) =>
+        {
+            Err(OrderError::NoCoast)
+        }
+        _ => Err(OrderError::NotAdjacent),
+    }
+}
+
+/// A build: the power's own, vacant home centre, with builds left and a unit that can stand there.
+fn check_build(
+    view: &GameView,
+    power: Power,
+    u: &Unit,
+    adjustments_left: i32,
+) -> Result<(), OrderError> {
+    let map = &view.map;
+    if u.power != power {
+        return Err(OrderError::NotYourUnit);
+    }
+    if adjustments_left <= 0 {
+        return Err(OrderError::NoMoreBuilds);
+    }
+    let p = u.location.province;
+    let info = map.info(p).ok_or(OrderError::NotSupplyCentre)?;
+    if !info.supply_centre {
+        return Err(OrderError::NotSupplyCentre);
+    }
+    if !info.home_of.contains(&power) {
+        return Err(OrderError::NotHomeCentre);
+    }
+    if view.owners.get(&p) != Some(&power) {
+        return Err(OrderError::NotYourCentre);
+    }
+    if view.units.iter().any(|x| x.location.province == p) {
+        return Err(OrderError::CentreOccupied);
+    }
+    if map.can_stand(u.kind, u.location) {
+        return Ok(());
+    }
+    Err(match (u.kind, info.kind) {
+        (UnitType::Fleet, ProvinceKind::Bicoastal) => OrderError::NoCoast,
+        (UnitType::Fleet, _) => OrderError::NoSuchFleet,
+        (UnitType::Army, _) => OrderError::NoSuchArmy,
+    })
 }
 
 #[cfg(test)]

@@ -436,16 +436,7 @@ impl Command {
             }
             "list_commands" => Command::ListCommands,
             "quit" => Command::Quit,
-            "boardsize" => {
-                let n: i64 = arg(0)
-                    .and_then(|n| n.parse().ok())
-                    .ok_or(E::BoardsizeNotInteger)?;
-                let n = usize::try_from(n).map_err(|_| E::UnacceptableSize)?;
-                if !(crate::go::MIN_SIZE..=crate::go::MAX_SIZE).contains(&n) {
-                    return Err(E::UnacceptableSize);
-                }
-                Command::Boardsize(n)
-            }
+            "boardsize" => Command::Boardsize(parse_boardsize(arg(0))?),
             "clear_board" => Command::ClearBoard,
             "komi" => Command::Komi(
                 arg(0)
@@ -467,17 +458,7 @@ impl Command {
             "undo" => Command::Undo,
             "fixed_handicap" => Command::FixedHandicap(handicap_arg(args)?),
             "place_free_handicap" => Command::PlaceFreeHandicap(handicap_arg(args)?),
-            "set_free_handicap" => {
-                let mut vertices = Vec::with_capacity(args.len());
-                for a in args {
-                    let v = Vertex::parse(a, size).map_err(|_| E::InvalidCoordinate)?;
-                    if vertices.contains(&v) {
-                        return Err(E::RepeatedVertex);
-                    }
-                    vertices.push(v);
-                }
-                Command::SetFreeHandicap(vertices)
-            }
+            "set_free_handicap" => Command::SetFreeHandicap(parse_distinct_vertices(args, size)?),
             "time_settings" => {
                 let parsed = (
                     arg(0).and_then(seconds),
@@ -506,15 +487,7 @@ impl Command {
                 }
             }
             "final_score" => Command::FinalScore,
-            "final_status_list" => {
-                let status = arg(0).ok_or(E::MissingStatus)?;
-                Command::FinalStatusList(match status.to_ascii_lowercase().as_str() {
-                    "alive" => StoneStatus::Alive,
-                    "dead" => StoneStatus::Dead,
-                    "seki" => StoneStatus::Seki,
-                    _ => return Err(E::InvalidStatus),
-                })
-            }
+            "final_status_list" => Command::FinalStatusList(parse_status(arg(0))?),
             "showboard" => Command::Showboard,
             "loadsgf" => {
                 let file = arg(0).ok_or(E::MissingFilename)?.to_string();
@@ -526,32 +499,9 @@ impl Command {
             }
             "printsgf" => Command::Printsgf,
             "kgs-time_settings" => Command::KgsTimeSettings(parse_kgs_time(args)?),
-            "kgs-rules" => {
-                Command::KgsRules(match arg(0).map(str::to_ascii_lowercase).as_deref() {
-                    Some("chinese") => KgsRules::Chinese,
-                    Some("aga") => KgsRules::Aga,
-                    Some("japanese") => KgsRules::Japanese,
-                    Some("new_zealand") => KgsRules::NewZealand,
-                    _ => return Err(E::UnknownRules),
-                })
-            }
+            "kgs-rules" => Command::KgsRules(parse_kgs_rules(arg(0))?),
             "kgs-game_over" => Command::KgsGameOver,
-            "kgs-chat" => {
-                let place = match arg(0).map(str::to_ascii_lowercase).as_deref() {
-                    Some("game") => ChatPlace::Game,
-                    Some("private") => ChatPlace::Private,
-                    _ => return Err(E::BadChat),
-                };
-                let from = arg(1).ok_or(E::BadChat)?.to_string();
-                if args.len() < 3 {
-                    return Err(E::BadChat);
-                }
-                Command::KgsChat {
-                    place,
-                    from,
-                    message: args[2..].join(" "),
-                }
-            }
+            "kgs-chat" => parse_kgs_chat(args)?,
             "tablero-params" => Command::Params(match args {
                 [] => None,
                 [key, value] => Some((key.clone(), value.clone())),
@@ -560,38 +510,99 @@ impl Command {
             "gogui-analyze_commands" => Command::GoguiAnalyzeCommands,
             "gogui-interrupt" => Command::GoguiInterrupt,
             "cputime" => Command::Cputime,
-            name @ ("lz-analyze"
-            | "kata-analyze"
-            | "analyze"
-            | "lz-genmove_analyze"
-            | "kata-genmove_analyze"
-            | "genmove_analyze") => {
-                let Some((dialect, genmove)) = Dialect::of_command(name) else {
-                    return Err(E::UnknownCommand);
-                };
-                let parsed = AnalyzeArgs::parse(dialect, args, size)?;
-                if genmove {
-                    Command::GenmoveAnalyze(parsed)
-                } else {
-                    Command::Analyze(parsed)
+            name => match Dialect::of_command(name) {
+                Some((dialect, genmove)) => {
+                    let parsed = AnalyzeArgs::parse(dialect, args, size)?;
+                    if genmove {
+                        Command::GenmoveAnalyze(parsed)
+                    } else {
+                        Command::Analyze(parsed)
+                    }
                 }
-            }
-            name @ ("tablero-pv" | "tablero-visits" | "tablero-winrates" | "tablero-ownership") => {
-                let kind = match name {
-                    "tablero-pv" => GfxKind::Pv,
-                    "tablero-visits" => GfxKind::Visits,
-                    "tablero-winrates" => GfxKind::Winrates,
-                    _ => GfxKind::Ownership,
-                };
-                let color = match arg(0) {
-                    None => None,
-                    Some(c) => Some(c.parse().map_err(|_| E::InvalidColor)?),
-                };
-                Command::Gfx(kind, color)
-            }
-            _ => return Err(E::UnknownCommand),
+                None => parse_gfx(name, arg(0))?,
+            },
         })
     }
+}
+
+/// `boardsize`'s argument: an integer within the sizes tablero plays.
+fn parse_boardsize(arg: Option<&str>) -> Result<usize, CommandError> {
+    let n: i64 = arg
+        .and_then(|n| n.parse().ok())
+        .ok_or(CommandError::BoardsizeNotInteger)?;
+    let n = usize::try_from(n).map_err(|_| CommandError::UnacceptableSize)?;
+    if (crate::go::MIN_SIZE..=crate::go::MAX_SIZE).contains(&n) {
+        Ok(n)
+    } else {
+        Err(CommandError::UnacceptableSize)
+    }
+}
+
+/// `set_free_handicap`'s vertices, each on the board and none twice.
+fn parse_distinct_vertices(args: &[String], size: usize) -> Result<Vec<Vertex>, CommandError> {
+    let mut vertices = Vec::with_capacity(args.len().min(size * size));
+    for a in args {
+        let v = Vertex::parse(a, size).map_err(|_| CommandError::InvalidCoordinate)?;
+        if vertices.contains(&v) {
+            return Err(CommandError::RepeatedVertex);
+        }
+        vertices.push(v);
+    }
+    Ok(vertices)
+}
+
+fn parse_status(arg: Option<&str>) -> Result<StoneStatus, CommandError> {
+    let status = arg.ok_or(CommandError::MissingStatus)?;
+    match status.to_ascii_lowercase().as_str() {
+        "alive" => Ok(StoneStatus::Alive),
+        "dead" => Ok(StoneStatus::Dead),
+        "seki" => Ok(StoneStatus::Seki),
+        _ => Err(CommandError::InvalidStatus),
+    }
+}
+
+fn parse_kgs_rules(arg: Option<&str>) -> Result<KgsRules, CommandError> {
+    match arg.map(str::to_ascii_lowercase).as_deref() {
+        Some("chinese") => Ok(KgsRules::Chinese),
+        Some("aga") => Ok(KgsRules::Aga),
+        Some("japanese") => Ok(KgsRules::Japanese),
+        Some("new_zealand") => Ok(KgsRules::NewZealand),
+        _ => Err(CommandError::UnknownRules),
+    }
+}
+
+/// `kgs-chat game|private FROM MESSAGE...`.
+fn parse_kgs_chat(args: &[String]) -> Result<Command, CommandError> {
+    let place = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+        Some("game") => ChatPlace::Game,
+        Some("private") => ChatPlace::Private,
+        _ => return Err(CommandError::BadChat),
+    };
+    match args {
+        [_, from, message @ ..] if !message.is_empty() => Ok(Command::KgsChat {
+            place,
+            from: from.clone(),
+            message: message.join(" "),
+        }),
+        _ => Err(CommandError::BadChat),
+    }
+}
+
+/// The `tablero-*` GoGui analyze commands, with their optional colour; any other name is
+/// unknown.
+fn parse_gfx(name: &str, color: Option<&str>) -> Result<Command, CommandError> {
+    let kind = match name {
+        "tablero-pv" => GfxKind::Pv,
+        "tablero-visits" => GfxKind::Visits,
+        "tablero-winrates" => GfxKind::Winrates,
+        "tablero-ownership" => GfxKind::Ownership,
+        _ => return Err(CommandError::UnknownCommand),
+    };
+    let color = match color {
+        None => None,
+        Some(c) => Some(c.parse().map_err(|_| CommandError::InvalidColor)?),
+    };
+    Ok(Command::Gfx(kind, color))
 }
 
 fn parse_kgs_time(args: &[String]) -> Result<KgsTime, CommandError> {

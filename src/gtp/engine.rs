@@ -268,6 +268,31 @@ const ANALYSIS_HORIZON: Duration = Duration::from_secs(30 * 24 * 3600);
 /// How often live graphics are written during genmove.
 const LIVE_GFX_INTERVAL: Duration = Duration::from_millis(300);
 
+/// The clock of a `kgs-time_settings` command; a system with no overtime periods is absolute.
+fn kgs_time_system(system: KgsTime) -> TimeSystem {
+    match system {
+        KgsTime::None => TimeSystem::Unlimited,
+        KgsTime::Absolute { main } => TimeSystem::Absolute { main: secs(main) },
+        KgsTime::Canadian {
+            main,
+            period,
+            stones,
+        } if stones > 0 && period > 0.0 => TimeSystem::from_gtp(secs(main), secs(period), stones),
+        KgsTime::Byoyomi {
+            main,
+            period,
+            periods,
+        } if periods > 0 && period > 0.0 => TimeSystem::Byoyomi {
+            main: secs(main),
+            period: secs(period),
+            periods,
+        },
+        KgsTime::Canadian { main, .. } | KgsTime::Byoyomi { main, .. } => {
+            TimeSystem::Absolute { main: secs(main) }
+        }
+    }
+}
+
 /// Where `gogui-gfx:` text goes (stderr unless a test captures it).
 pub type GfxSink = Box<dyn FnMut(&str) + Send>;
 
@@ -676,24 +701,8 @@ impl GoEngine {
                     Err(E::CannotUndo)
                 }
             }
-            Command::FixedHandicap(n) | Command::PlaceFreeHandicap(n) => {
-                if !self.board_is_empty() {
-                    return Err(E::BoardNotEmpty);
-                }
-                let size = self.game.size();
-                let stones = if matches!(cmd, Command::FixedHandicap(_)) {
-                    Game::fixed_handicap_vertices(size, n)
-                } else {
-                    Game::free_handicap_vertices(size, n)
-                }
-                .ok_or(E::InvalidHandicap)?;
-                self.set_handicap(&stones)?;
-                Ok(stones
-                    .iter()
-                    .map(Vertex::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" "))
-            }
+            Command::FixedHandicap(n) => self.place_handicap(n, true),
+            Command::PlaceFreeHandicap(n) => self.place_handicap(n, false),
             Command::SetFreeHandicap(stones) => {
                 self.set_handicap(&stones)?;
                 ok()
@@ -708,36 +717,7 @@ impl GoEngine {
                 ok()
             }
             Command::KgsTimeSettings(system) => {
-                self.clock.set_system(match system {
-                    KgsTime::None => TimeSystem::Unlimited,
-                    KgsTime::Absolute { main } => TimeSystem::Absolute { main: secs(main) },
-                    KgsTime::Canadian {
-                        main,
-                        period,
-                        stones,
-                    } => {
-                        if stones == 0 || period <= 0.0 {
-                            TimeSystem::Absolute { main: secs(main) }
-                        } else {
-                            TimeSystem::from_gtp(secs(main), secs(period), stones)
-                        }
-                    }
-                    KgsTime::Byoyomi {
-                        main,
-                        period,
-                        periods,
-                    } => {
-                        if periods == 0 || period <= 0.0 {
-                            TimeSystem::Absolute { main: secs(main) }
-                        } else {
-                            TimeSystem::Byoyomi {
-                                main: secs(main),
-                                period: secs(period),
-                                periods,
-                            }
-                        }
-                    }
-                });
+                self.clock.set_system(kgs_time_system(system));
                 ok()
             }
             Command::TimeLeft {
@@ -771,17 +751,7 @@ impl GoEngine {
             Command::GoguiAnalyzeCommands => Ok(gogui::ANALYZE_COMMANDS.join("\n")),
             Command::GoguiInterrupt => ok(),
             Command::KgsGameOver => {
-                // The game may only be adjourned: the board stays as it is.
-                let last: Vec<String> = self
-                    .game
-                    .history()
-                    .map(|(c, m)| format!("{c} {m}"))
-                    .collect();
-                tracing::info!(
-                    moves = self.game.move_count(),
-                    last = last.last().map_or("none", String::as_str),
-                    "kgs-game_over: the game ended"
-                );
+                self.log_game_over();
                 ok()
             }
             Command::KgsChat {
@@ -799,6 +769,41 @@ impl GoEngine {
                 ok()
             }
         }
+    }
+
+    /// `fixed_handicap` (`fixed`) or `place_free_handicap`: places the stones on an empty
+    /// board and lists them.
+    fn place_handicap(&mut self, n: usize, fixed: bool) -> Result<String, CommandError> {
+        if !self.board_is_empty() {
+            return Err(CommandError::BoardNotEmpty);
+        }
+        let size = self.game.size();
+        let stones = if fixed {
+            Game::fixed_handicap_vertices(size, n)
+        } else {
+            Game::free_handicap_vertices(size, n)
+        }
+        .ok_or(CommandError::InvalidHandicap)?;
+        self.set_handicap(&stones)?;
+        Ok(stones
+            .iter()
+            .map(Vertex::to_string)
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// `kgs-game_over`: logs the end. The game may only be adjourned, so the board stays.
+    fn log_game_over(&self) {
+        let last = self
+            .game
+            .history()
+            .next_back()
+            .map(|(c, m)| format!("{c} {m}"));
+        tracing::info!(
+            moves = self.game.move_count(),
+            last = last.as_deref().unwrap_or("none"),
+            "kgs-game_over: the game ended"
+        );
     }
 
     /// Whether `name` is listed by `list_commands` / `known_command`: every command but

@@ -15,5 +15,6 @@ pub use engine::{
     Decision, EngineLimits, GoEngine, GoPlayer, RandomPlayer, SgfAccess, daemon_engine, go_engine,
 };
 pub use session::{
-    CommandContext, CommandKind, Engine, GtpError, SessionOptions, run_session, run_session_with,
+    CommandContext, CommandKind, Engine, GtpError, SessionOptions, answer_line, run_session,
+    run_session_with,
 };

@@ -545,31 +545,10 @@ fn engine_loop(
                 flag: flag.clone(),
             });
         });
-        let mut ctx = CommandContext {
-            id: cmd.id,
-            received,
-            cancel: flag,
-            out: &out,
-            streamed: false,
-        };
         busy(true);
-        let result = catch_unwind(AssertUnwindSafe(|| engine.execute(&cmd, &mut ctx)));
+        let text = execute(engine.as_mut(), &cmd, received, flag, &out);
         control.update(|s| s.running = None);
         busy(false);
-        let text = match (ctx.streamed, result) {
-            (true, Ok(Ok(tail))) => response::stream_lines(&tail) + response::STREAM_END,
-            (true, Ok(Err(message))) => {
-                tracing::warn!("streamed command {} failed: {message}", cmd.name);
-                response::STREAM_END.to_string()
-            }
-            (true, Err(_)) => response::STREAM_END.to_string(),
-            (false, Ok(Ok(result))) => response::success(cmd.id, &result),
-            (false, Ok(Err(message))) => response::failure(cmd.id, &message),
-            (false, Err(_)) => {
-                tracing::error!("engine panicked on {cmd}");
-                response::failure(cmd.id, "internal error")
-            }
-        };
         tracing::trace!(seq, "GTP response: {}", text.trim_end());
         if out.blocking_send(text).is_err() {
             break;
@@ -577,6 +556,67 @@ fn engine_loop(
         answered = seq;
         idle_due = true;
     }
+}
+
+/// Runs one command with `flag` as its cancellation and returns the text that ends its
+/// response (the whole response unless it streamed its start and body into `out`).
+fn execute(
+    engine: &mut (dyn Engine + Send),
+    cmd: &RawCommand,
+    received: Instant,
+    flag: CancelFlag,
+    out: &mpsc::Sender<String>,
+) -> String {
+    let mut ctx = CommandContext {
+        id: cmd.id,
+        received,
+        cancel: flag,
+        out,
+        streamed: false,
+    };
+    let result = catch_unwind(AssertUnwindSafe(|| engine.execute(cmd, &mut ctx)));
+    match (ctx.streamed, result) {
+        (true, Ok(Ok(tail))) => response::stream_lines(&tail) + response::STREAM_END,
+        (true, Ok(Err(message))) => {
+            tracing::warn!("streamed command {} failed: {message}", cmd.name);
+            response::STREAM_END.to_string()
+        }
+        (true, Err(_)) => response::STREAM_END.to_string(),
+        (false, Ok(Ok(result))) => response::success(cmd.id, &result),
+        (false, Ok(Err(message))) => response::failure(cmd.id, &message),
+        (false, Err(_)) => {
+            tracing::error!("engine panicked on {cmd}");
+            response::failure(cmd.id, "internal error")
+        }
+    }
+}
+
+/// Answers one input line at once, on the calling thread, as a session does when nothing
+/// else is queued: the whole response text, or `None` for a line that gets none (blank,
+/// comment, `# interrupt`). A streaming command runs with its flag already raised, as if the
+/// next line had arrived, so it returns its first report. For in-process drivers (fuzzing,
+/// tests); must not be called from inside a tokio runtime.
+pub fn answer_line(engine: &mut (dyn Engine + Send), raw: &[u8]) -> Option<String> {
+    let cmd = match parse_line(raw) {
+        Line::Blank | Line::Interrupt => return None,
+        Line::Malformed { id, error } => return Some(response::failure(id, &error.to_string())),
+        Line::Command(cmd) => cmd,
+    };
+    if cmd.name == "quit" {
+        return Some(response::success(cmd.id, ""));
+    }
+    let flag = CancelFlag::new();
+    if engine.kind(&cmd) == CommandKind::Streaming {
+        flag.cancel();
+    }
+    let (out, mut streamed) = mpsc::channel::<String>(OUTPUT_QUEUE);
+    let tail = execute(engine, &cmd, Instant::now(), flag, &out);
+    let mut text = String::new();
+    while let Ok(chunk) = streamed.try_recv() {
+        text.push_str(&chunk);
+    }
+    text.push_str(&tail);
+    Some(text)
 }
 
 /// Runs the engine's idle work unless a line arrived after the one answered last; any input
@@ -646,6 +686,28 @@ mod tests {
                 CommandKind::Normal
             }
         }
+    }
+
+    #[test]
+    fn answer_line_gives_one_response_per_answered_line() {
+        let mut engine = Mock;
+        let answer = |e: &mut Mock, line: &str| answer_line(e, line.as_bytes());
+        assert_eq!(
+            answer(&mut engine, "7 echo a b").as_deref(),
+            Some("=7 a b\n\n")
+        );
+        assert_eq!(answer(&mut engine, "fail").as_deref(), Some("? failed\n\n"));
+        assert_eq!(answer(&mut engine, "# interrupt"), None);
+        assert_eq!(answer(&mut engine, "   "), None);
+        assert_eq!(answer(&mut engine, "3 quit").as_deref(), Some("=3\n\n"));
+        let malformed = answer(&mut engine, "12 \u{1}").unwrap_or_default();
+        assert!(malformed.starts_with("?12 "), "{malformed:?}");
+        // A streaming command is stopped at once and still ends its response.
+        let streamed = answer(&mut engine, "2 stream").unwrap_or_default();
+        assert!(
+            streamed.starts_with("=2\n") && streamed.ends_with("\n\n"),
+            "{streamed:?}"
+        );
     }
 
     /// Reads one response (up to and including its empty line).

@@ -92,6 +92,27 @@ pub struct GameRecord {
     pub time_left_seconds: [Option<f64>; 2],
 }
 
+impl GameRecord {
+    /// The record of game `game` before its first move.
+    fn empty(game: usize, black_engine: usize) -> GameRecord {
+        GameRecord {
+            game,
+            black_engine,
+            winner: None,
+            reason: EndReason::Score,
+            result: String::new(),
+            moves: 0,
+            engine_scores: [None, None],
+            referee_score: None,
+            fault: None,
+            seconds: [0.0; 2],
+            max_move_seconds: [0.0; 2],
+            genmoves: [0; 2],
+            time_left_seconds: [None; 2],
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineSummary {
     pub command: String,
@@ -174,21 +195,7 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
         ko: KoRule::Positional,
         komi: opts.komi,
     };
-    let mut record = GameRecord {
-        game: game_index,
-        black_engine,
-        winner: None,
-        reason: EndReason::Score,
-        result: String::new(),
-        moves: 0,
-        engine_scores: [None, None],
-        referee_score: None,
-        fault: None,
-        seconds: [0.0; 2],
-        max_move_seconds: [0.0; 2],
-        genmoves: [0; 2],
-        time_left_seconds: [None; 2],
-    };
+    let mut record = GameRecord::empty(game_index, black_engine);
     let mut game = match Game::new(opts.size, rules) {
         Ok(g) => g,
         Err(e) => {
@@ -199,33 +206,10 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
     };
     // seats[0] plays Black, seats[1] White.
     let engines = [black_engine, 1 - black_engine];
-    let mut seats: Vec<Seat> = Vec::new();
-    for (i, &e) in engines.iter().enumerate() {
-        let name = format!("{}({})", if i == 0 { "black" } else { "white" }, e);
-        let started = GtpClient::spawn(&name, &cmds[e]);
-        let mut client = match started {
-            Ok(c) => c,
-            Err(err) => {
-                return fault(
-                    record,
-                    Color::BOTH[i],
-                    EndReason::EngineError,
-                    err,
-                    &engines,
-                );
-            }
-        };
-        if let Err(err) = setup(&mut client, opts).await {
-            return fault(
-                record,
-                Color::BOTH[i],
-                EndReason::EngineError,
-                err,
-                &engines,
-            );
-        }
-        seats.push(Seat { client, engine: e });
-    }
+    let mut seats = match start_seats(opts, &cmds, engines).await {
+        Ok(seats) => seats,
+        Err((color, err)) => return fault(record, color, EndReason::EngineError, err, &engines),
+    };
     let mut clock = opts
         .clock
         .map(|spec| RefereeClock::new(spec, Duration::from_secs_f64(opts.lag)));
@@ -318,8 +302,38 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
         )
         .await;
     }
-    // Scoring: ask both engines, then the referee; the referee decides, else agreement of the
-    // engines, else tablero's own count with every stone alive.
+    let margin = final_margin(&mut record, &mut seats, &game, opts).await;
+    let winner = Color::winner_by_margin(margin);
+    finish(record, winner, margin, end, &engines, seats, &game, opts).await
+}
+
+/// Starts both engines (Black's first) and sets up their game; the colour of the first that
+/// fails, with its error.
+async fn start_seats(
+    opts: &MatchOptions,
+    cmds: &[String; 2],
+    engines: [usize; 2],
+) -> Result<Vec<Seat>, (Color, ClientError)> {
+    let mut seats = Vec::with_capacity(2);
+    for (i, &e) in engines.iter().enumerate() {
+        let color = Color::BOTH[i];
+        let name = format!("{}({})", if i == 0 { "black" } else { "white" }, e);
+        let mut client = GtpClient::spawn(&name, &cmds[e]).map_err(|err| (color, err))?;
+        setup(&mut client, opts).await.map_err(|err| (color, err))?;
+        seats.push(Seat { client, engine: e });
+    }
+    Ok(seats)
+}
+
+/// The game's margin for Black (positive) or White: both engines are asked for their score,
+/// then the referee; the referee decides, else the engines when they agree, else tablero's own
+/// count with every stone alive.
+async fn final_margin(
+    record: &mut GameRecord,
+    seats: &mut [Seat],
+    game: &Game,
+    opts: &MatchOptions,
+) -> f64 {
     for (i, seat) in seats.iter_mut().enumerate() {
         record.engine_scores[i] = seat
             .client
@@ -327,9 +341,9 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
             .await
             .ok();
     }
-    let mut margin = score(&game, &[]).margin();
+    let mut margin = score(game, &[]).margin();
     if let Some(r) = &opts.referee {
-        record.referee_score = referee_score(r, &game, opts).await;
+        record.referee_score = referee_score(r, game, opts).await;
     }
     let engine_margins: Vec<Option<f64>> = record
         .engine_scores
@@ -343,8 +357,7 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
             margin = a;
         }
     }
-    let winner = Color::winner_by_margin(margin);
-    finish(record, winner, margin, end, &engines, seats, &game, opts).await
+    margin
 }
 
 /// Sends `genmove` to the side to move under the referee's clock (its `time_left` first) and

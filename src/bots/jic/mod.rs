@@ -343,54 +343,17 @@ impl JicBot {
                 .first()
                 .map(|b| (b.2.clone(), CoordinatorMode::FullSearch))
         } else {
-            // Mode 2: partitions in plan-type order, earlier ones fixed.
-            let sub: Vec<Vec<Plan>> = plans.clone();
-            let parts: Vec<Vec<usize>> = partitions(&sub, cfg.partition_max_units)
-                .into_iter()
-                .map(|p| {
-                    p.into_iter()
-                        .filter(|i| free.contains(i))
-                        .collect::<Vec<_>>()
-                })
-                .filter(|p| !p.is_empty())
-                .collect();
-            let mut acc = fixed.clone();
-            let mut ok = true;
-            let mut nodes_left = node_cap;
-            for (pi, part) in parts.iter().enumerate() {
-                let now = Instant::now();
-                let left = search_deadline.saturating_duration_since(now);
-                let share = (parts.len() - pi) as u32;
-                let slice = now + left / share;
-                let r = search(
-                    board.map,
-                    &plans,
-                    part,
-                    &acc,
-                    params(cfg.candidates, slice, false, nodes_left / u64::from(share)),
-                );
-                nodes_left = nodes_left.saturating_sub(r.nodes);
-                self.stats.nodes += r.nodes;
-                complete &= r.complete;
-                match r.best.first() {
-                    Some(b) => {
-                        acc = b.2.clone();
-                        if pi + 1 == parts.len() {
-                            kept = r.best.iter().map(|b| b.2.clone()).collect();
-                        }
-                    }
-                    None => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            if ok {
-                improve(board.map, &plans, &mut acc, &all, cap, search_deadline);
-                Some((acc, CoordinatorMode::Partitioned))
-            } else {
-                None
-            }
+            let limits = (search_deadline, node_cap);
+            self.partitioned(
+                board,
+                &plans,
+                &free,
+                &fixed,
+                limits,
+                &mut kept,
+                &mut complete,
+            )
+            .map(|acc| (acc, CoordinatorMode::Partitioned))
         };
         if let Some((a, m)) = found
             && score(&plans, &a, cap) >= score(&plans, &best, cap)
@@ -434,6 +397,61 @@ impl JicBot {
         self.memory.last_orders = orders.clone();
         self.memory.last_centres = board.owner.iter().filter(|o| **o == Some(board.me)).count();
         orders
+    }
+
+    /// Mode 2: the `free` units searched one partition at a time, in plan-type order, each with
+    /// the earlier ones fixed and an equal share of the time and nodes left (`limits`: the
+    /// search deadline and node cap), then improved; `None` if a partition has no valid
+    /// combination. `kept` gets the last partition's candidates.
+    #[allow(clippy::too_many_arguments)]
+    fn partitioned(
+        &mut self,
+        board: &Board,
+        plans: &[Vec<Plan>],
+        free: &[usize],
+        fixed: &[Option<Choice>],
+        limits: (Instant, u64),
+        kept: &mut Vec<Vec<Option<Choice>>>,
+        complete: &mut bool,
+    ) -> Option<Vec<Option<Choice>>> {
+        let (search_deadline, node_cap) = limits;
+        let cfg = &self.config;
+        let parts: Vec<Vec<usize>> = partitions(plans, cfg.partition_max_units)
+            .into_iter()
+            .map(|p| {
+                p.into_iter()
+                    .filter(|i| free.contains(i))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|p| !p.is_empty())
+            .collect();
+        let mut acc = fixed.to_vec();
+        let mut nodes_left = node_cap;
+        for (pi, part) in parts.iter().enumerate() {
+            let now = Instant::now();
+            let left = search_deadline.saturating_duration_since(now);
+            let share = (parts.len() - pi) as u32;
+            let params = SearchParams {
+                support_gain_cap: cfg.support_gain_cap,
+                keep: cfg.candidates,
+                deadline: now + left / share,
+                first_only: false,
+                max_nodes: (nodes_left / u64::from(share)).max(1),
+            };
+            let r = search(board.map, plans, part, &acc, params);
+            nodes_left = nodes_left.saturating_sub(r.nodes);
+            self.stats.nodes += r.nodes;
+            *complete &= r.complete;
+            let b = r.best.first()?;
+            acc = b.2.clone();
+            if pi + 1 == parts.len() {
+                *kept = r.best.iter().map(|b| b.2.clone()).collect();
+            }
+        }
+        let all: Vec<usize> = (0..plans.len()).collect();
+        let cap = self.config.support_gain_cap;
+        improve(board.map, plans, &mut acc, &all, cap, search_deadline);
+        Some(acc)
     }
 
     /// The configured spare rule for this phase's centre counts (at

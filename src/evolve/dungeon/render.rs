@@ -104,25 +104,7 @@ pub fn render_with(d: &Dungeon, seed: u64, enemies: &Enemies) -> Result<Rendered
     let n = d.len();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let adj = d.adjacency();
-    // Interior sizes.
-    let sizes: Vec<(usize, usize)> = (0..n)
-        .map(|r| {
-            let room = d.rooms[r];
-            let need = 2 * adj[r].len()
-                + room.enemies as usize
-                + room.chests as usize
-                + [start, key, end].iter().filter(|&&x| x == r).count();
-            let (mut w, mut h) = (room.width.max(1) as usize, room.height.max(1) as usize);
-            while w * h < need {
-                if w <= h {
-                    w += 1;
-                } else {
-                    h += 1;
-                }
-            }
-            (w, h)
-        })
-        .collect();
+    let sizes = interior_sizes(d, &adj, [start, key, end]);
     let cols = (1..=n).find(|c| c * c >= n).unwrap_or(1);
     let rows = n.div_ceil(cols);
     let mut col_w = vec![0; cols];
@@ -186,6 +168,39 @@ pub fn render_with(d: &Dungeon, seed: u64, enemies: &Enemies) -> Result<Rendered
             put(r, 'c', &mut grid);
         }
     }
+    let game = game_text(enemies, &entrances, &arrivals, &mapping);
+    Ok(Rendered {
+        level: level_text(&grid, &rects),
+        game,
+        rooms: rects,
+    })
+}
+
+/// Each room's interior (width, height): its genome size, grown until every portal end,
+/// enemy, chest and marker it holds has a cell.
+fn interior_sizes(d: &Dungeon, adj: &[Vec<usize>], markers: [usize; 3]) -> Vec<(usize, usize)> {
+    (0..d.len())
+        .map(|r| {
+            let room = d.rooms[r];
+            let need = 2 * adj[r].len()
+                + room.enemies as usize
+                + room.chests as usize
+                + markers.iter().filter(|&&x| x == r).count();
+            let (mut w, mut h) = (room.width.max(1) as usize, room.height.max(1) as usize);
+            while w * h < need {
+                if w <= h {
+                    w += 1;
+                } else {
+                    h += 1;
+                }
+            }
+            (w, h)
+        })
+        .collect()
+}
+
+/// The VGDL game: the template with the enemies' lines and the portals filled in.
+fn game_text(enemies: &Enemies, entrances: &str, arrivals: &str, mapping: &str) -> String {
     let mut game = String::new();
     for line in GAME_TEMPLATE.lines() {
         let line = match (line.split_once("#@"), enemies) {
@@ -198,15 +213,20 @@ pub fn render_with(d: &Dungeon, seed: u64, enemies: &Enemies) -> Result<Rendered
         };
         let line = line.as_str();
         match line.trim() {
-            "# @entrances" => game.push_str(&entrances),
-            "# @arrivals" => game.push_str(&arrivals),
-            "# @mapping" => game.push_str(&mapping),
+            "# @entrances" => game.push_str(entrances),
+            "# @arrivals" => game.push_str(arrivals),
+            "# @mapping" => game.push_str(mapping),
             _ => {
                 game.push_str(line);
                 game.push('\n');
             }
         }
     }
+    game
+}
+
+/// The level text of `grid`.
+fn level_text(grid: &[Vec<char>], rects: &[Rect]) -> String {
     // Floor is an empty cell (no sprite), and wall tiles no room touches (not even
     // diagonally) are left empty: nothing can reach them, and fewer sprites make the forward
     // model (and the playability check) faster.
@@ -231,11 +251,7 @@ pub fn render_with(d: &Dungeon, seed: u64, enemies: &Enemies) -> Result<Rendered
         }
         level.push('\n');
     }
-    Ok(Rendered {
-        game,
-        level,
-        rooms: rects,
-    })
+    level
 }
 
 #[cfg(test)]

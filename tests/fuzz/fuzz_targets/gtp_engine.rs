@@ -1,0 +1,7 @@
+//! The Go engine fed a GTP command sequence.
+#![no_main]
+
+#[global_allocator]
+static ALLOC: tablero_fuzz::Bounded = tablero_fuzz::Bounded;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tablero_fuzz::gtp::engine(data));
