@@ -379,6 +379,11 @@ impl MessageError {
     pub fn reply(&self, tokens: &[Token]) -> Message {
         match self {
             MessageError::Unbalanced => Message::Prn(tokens.to_vec()),
+            // A PRN is parsed without the bracket check; if it is also unbalanced, a HUH would
+            // quote unbalanced brackets, so it is answered as a bracket error.
+            MessageError::Syntax { .. } if !brackets_balanced(tokens) => {
+                Message::Prn(tokens.to_vec())
+            }
             MessageError::Empty => Message::Huh(vec![Token::Param(Param::Err)]),
             MessageError::Syntax { position } => {
                 let p = (*position).min(tokens.len());
@@ -1379,6 +1384,16 @@ mod tests {
             panic!()
         };
         assert_eq!(*inner, Parsed::Ok(Message::Map(Some("standard".into()))));
+    }
+
+    #[test]
+    fn a_bad_unbalanced_prn_is_answered_by_a_prn_that_parses_back() {
+        let t = TokenTable::standard();
+        let toks = parse_text("PRN ERR )", &t).unwrap();
+        let e = parse_message(&toks).unwrap_err();
+        let reply = e.reply(&toks);
+        assert_eq!(format_tokens(&reply.to_tokens(), &t), "PRN (PRN ERR ))");
+        assert_eq!(parse_message(&reply.to_tokens()), Ok(reply));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
+pub mod daide;
 pub mod gtp;
 
 /// Largest single allocation a target may make: anything bigger is a bug in the code under

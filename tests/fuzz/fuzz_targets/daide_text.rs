@@ -1,0 +1,7 @@
+//! DAIDE: see `tablero_fuzz::daide::text`.
+#![no_main]
+
+#[global_allocator]
+static ALLOC: tablero_fuzz::Bounded = tablero_fuzz::Bounded;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tablero_fuzz::daide::text(data));
