@@ -1392,7 +1392,7 @@ mod tests {
         let toks = parse_text("PRN ERR )", &t).unwrap();
         let e = parse_message(&toks).unwrap_err();
         let reply = e.reply(&toks);
-        assert_eq!(format_tokens(&reply.to_tokens(), &t), "PRN (PRN ERR ))");
+        assert_eq!(format_tokens(&reply.to_tokens(), &t), "PRN (PRN ERR))");
         assert_eq!(parse_message(&reply.to_tokens()), Ok(reply));
     }
 
