@@ -379,11 +379,6 @@ impl MessageError {
     pub fn reply(&self, tokens: &[Token]) -> Message {
         match self {
             MessageError::Unbalanced => Message::Prn(tokens.to_vec()),
-            // A PRN is parsed without the bracket check; if it is also unbalanced, a HUH would
-            // quote unbalanced brackets, so it is answered as a bracket error.
-            MessageError::Syntax { .. } if !brackets_balanced(tokens) => {
-                Message::Prn(tokens.to_vec())
-            }
             MessageError::Empty => Message::Huh(vec![Token::Param(Param::Err)]),
             MessageError::Syntax { position } => {
                 let p = (*position).min(tokens.len());
@@ -868,11 +863,20 @@ pub fn parse_message(tokens: &[Token]) -> Result<Message, MessageError> {
     if tokens.is_empty() {
         return Err(MessageError::Empty);
     }
-    // A PRN quotes an unbalanced message, so it is exempt from the check.
-    if tokens[0] != Token::Command(Command::Prn) && !brackets_balanced(tokens) {
+    // A PRN quotes an unbalanced message, so a well-formed one is exempt from the check; one
+    // that is not well-formed is a bracket error like any other (a HUH quoting it would not
+    // balance).
+    let balanced = brackets_balanced(tokens);
+    if tokens[0] != Token::Command(Command::Prn) && !balanced {
         return Err(MessageError::Unbalanced);
     }
-    message_exact(tokens).map_err(|position| MessageError::Syntax { position })
+    message_exact(tokens).map_err(|position| {
+        if balanced {
+            MessageError::Syntax { position }
+        } else {
+            MessageError::Unbalanced
+        }
+    })
 }
 
 /// Parses the tokens of one order (with its brackets), e.g. for THX handling.
@@ -1391,6 +1395,7 @@ mod tests {
         let t = TokenTable::standard();
         let toks = parse_text("PRN ERR )", &t).unwrap();
         let e = parse_message(&toks).unwrap_err();
+        assert_eq!(e, MessageError::Unbalanced);
         let reply = e.reply(&toks);
         assert_eq!(format_tokens(&reply.to_tokens(), &t), "PRN (PRN ERR))");
         assert_eq!(parse_message(&reply.to_tokens()), Ok(reply));

@@ -196,7 +196,6 @@ mod seeds {
         std::fs::create_dir_all(dir.join("daide_frames")).unwrap();
         std::fs::write(dir.join("daide_frames").join("seed-game"), &stream).unwrap();
         let mut rm = vec![2u8, 255, 3];
-        tablero::daide::codec::encode_full_rm(&table, &mut BytesMut::new());
         let mut full = BytesMut::new();
         tablero::daide::codec::encode_full_rm(&table, &mut full);
         rm.extend_from_slice(&full);
