@@ -784,18 +784,32 @@ impl Config {
     /// Loads the configuration: built-in defaults, then the TOML file at `path` (if any), then
     /// each `section.key=value` override in order, then validation.
     pub fn load(path: Option<&Path>, overrides: &[String]) -> Result<Config, ConfigError> {
+        let file = match path {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                Some((path, text))
+            }
+            None => None,
+        };
+        Config::from_text(file.as_ref().map(|(p, t)| (*p, t.as_str())), overrides)
+    }
+
+    /// As [`Config::load`], with the file's text given (and its path, for messages).
+    pub fn from_text(
+        file: Option<(&Path, &str)>,
+        overrides: &[String],
+    ) -> Result<Config, ConfigError> {
         let schema = schema()?;
         let mut tree = Table::new();
-        if let Some(path) = path {
-            let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        if let Some((path, text)) = file {
             let file: Table = text
                 .parse()
                 .map_err(|e: toml::de::Error| ConfigError::Syntax {
                     path: path.to_path_buf(),
-                    message: locate(&text, &e),
+                    message: locate(text, &e),
                 })?;
             tree = check_table(file, &schema, "")?;
         }
@@ -812,7 +826,7 @@ impl Config {
         fn inv(key: &str, message: impl Into<String>) -> ConfigError {
             ConfigError::invalid(key, message)
         }
-        tracing_subscriber::EnvFilter::try_new(&self.log.level).map_err(|e| {
+        log_filter(&self.log.level).map_err(|e| {
             inv(
                 "log.level",
                 format!("{:?} is not a tracing filter: {e}", self.log.level),
@@ -1239,8 +1253,27 @@ fn deserialize(tree: Table, schema: &Table) -> Result<Config, ConfigError> {
     }
 }
 
+/// A tracing filter (`log.level`, `RUST_LOG`). Directives are ASCII: anything else is refused
+/// here, because the filter parser panics on some multi-byte characters.
+pub fn log_filter(spec: &str) -> Result<tracing_subscriber::EnvFilter, String> {
+    if let Some(c) = spec.chars().find(|c| !c.is_ascii()) {
+        return Err(format!("{c:?} is not ASCII"));
+    }
+    tracing_subscriber::EnvFilter::try_new(spec).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_log_level_that_is_not_ascii_is_an_error_not_a_panic() {
+        // A multi-byte character before `[` in a directive after `, ` makes tracing-subscriber's
+        // filter parser slice inside the character and panic.
+        for level in ["e, 3\u{fffd}[", "info, tablero\u{e9}[span]"] {
+            let e = super::Config::from_text(None, &[format!("log.level={level}")]).unwrap_err();
+            assert!(e.to_string().contains("not ASCII"), "{e}");
+        }
+    }
+
     use super::*;
     use std::io::Write;
 

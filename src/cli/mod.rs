@@ -116,7 +116,7 @@ pub fn init_logging(level: &str) {
     let from_env = std::env::var("RUST_LOG")
         .ok()
         .filter(|v| !v.trim().is_empty());
-    let (filter, env_problem) = match from_env.as_deref().map(EnvFilter::try_new) {
+    let (filter, env_problem) = match from_env.as_deref().map(tablero::config::log_filter) {
         Some(Ok(filter)) => (filter, None),
         Some(Err(e)) => (EnvFilter::new(level), Some(e)),
         None => (EnvFilter::new(level), None),

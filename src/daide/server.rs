@@ -216,7 +216,7 @@ pub enum Ending {
 }
 
 /// One game hosted over DAIDE, sans I/O.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ServerGame {
     cfg: ServerConfig,
     names: Names,

@@ -97,6 +97,10 @@ pub struct Game {
     to_move: Color,
     passes: u32,
     handicap: Vec<Vertex>,
+    /// Setup stones other than handicap (SGF `AB`, `AW`), sorted.
+    setup_stones: [Vec<Vertex>; 2],
+    /// The side to move before the first move of the history (SGF `PL`).
+    start_to_move: Color,
     history: Vec<Played>,
     /// Hashes of every position since the setup (for positional superko).
     hashes: Vec<u64>,
@@ -127,6 +131,8 @@ impl Game {
             to_move: Color::Black,
             passes: 0,
             handicap: Vec::new(),
+            setup_stones: [Vec::new(), Vec::new()],
+            start_to_move: Color::Black,
             history: Vec::new(),
         })
     }
@@ -160,6 +166,14 @@ impl Game {
     }
     pub fn handicap(&self) -> &[Vertex] {
         &self.handicap
+    }
+    /// Setup stones other than handicap: (black, white), sorted.
+    pub fn setup_stones(&self) -> (&[Vertex], &[Vertex]) {
+        (&self.setup_stones[0], &self.setup_stones[1])
+    }
+    /// The side to move before the first move of the history.
+    pub fn start_to_move(&self) -> Color {
+        self.start_to_move
     }
     /// Moves played since the setup, in order.
     pub fn history(
@@ -323,6 +337,9 @@ impl Game {
     /// Sets the side to move (SGF `PL`, `loadsgf`).
     pub fn set_to_move(&mut self, color: Color) {
         self.to_move = color;
+        if self.history.is_empty() {
+            self.start_to_move = color;
+        }
     }
 
     /// Puts setup stones of both colours on an empty board (SGF `AB`/`AW` in the root).
@@ -350,6 +367,12 @@ impl Game {
         board.pass();
         self.board = board;
         self.hashes = vec![self.board.hash()];
+        let sorted = |list: &[Vertex]| {
+            let mut v = list.to_vec();
+            v.sort();
+            v
+        };
+        self.setup_stones = [sorted(black), sorted(white)];
         Ok(())
     }
 
@@ -378,6 +401,7 @@ impl Game {
         self.board.pass();
         self.handicap = stones.to_vec();
         self.to_move = Color::White;
+        self.start_to_move = Color::White;
         self.hashes = vec![self.board.hash()];
         Ok(())
     }

@@ -28,6 +28,8 @@ pub enum SgfError {
     },
     #[error("SGF setup (AB/AW/AE) after the root node is not supported")]
     LateSetup,
+    #[error("SGF komi {0} is not a finite number")]
+    Komi(f64),
 }
 
 fn vertex(p: &Point, size: usize) -> Result<Option<Vertex>, SgfError> {
@@ -61,6 +63,9 @@ pub fn load(text: &str, rules: Rules, upto: Option<usize>) -> Result<Game, SgfEr
     };
     let mut rules = rules;
     if let Some(Prop::KM(k)) = root.get_property("KM") {
+        if !k.is_finite() {
+            return Err(SgfError::Komi(*k));
+        }
         rules.komi = *k;
     }
     if let Some(Prop::RU(r)) = root.get_property("RU") {
@@ -154,6 +159,25 @@ pub fn save(game: &Game) -> String {
         root.push(Prop::HA(handicap.len() as i64));
         root.push(Prop::AB(handicap.iter().map(|&v| point(v, size)).collect()));
     }
+    let (black, white) = game.setup_stones();
+    if !black.is_empty() {
+        root.push(Prop::AB(black.iter().map(|&v| point(v, size)).collect()));
+    }
+    if !white.is_empty() {
+        root.push(Prop::AW(white.iter().map(|&v| point(v, size)).collect()));
+    }
+    // Who moves first, where a reader would assume otherwise (White after handicap).
+    let implied = if handicap.is_empty() {
+        Color::Black
+    } else {
+        Color::White
+    };
+    if game.start_to_move() != implied {
+        root.push(Prop::PL(match game.start_to_move() {
+            Color::Black => sgf_parse::Color::Black,
+            Color::White => sgf_parse::Color::White,
+        }));
+    }
     let moves: Vec<Prop> = game
         .history()
         .map(|(c, m)| {
@@ -179,6 +203,32 @@ pub fn save(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn setup_stones_and_the_side_to_move_survive_a_round_trip() {
+        let text = "(;GM[1]FF[4]SZ[9]AB[cc][dd]AW[ee]PL[W];W[ff];B[gg])";
+        let g = load(text, Rules::default(), None).unwrap();
+        let saved = save(&g);
+        let back = load(&saved, Rules::default(), None).unwrap();
+        assert_eq!(back.board().hash(), g.board().hash(), "{saved}");
+        assert_eq!(back.setup_stones(), g.setup_stones());
+        assert_eq!(back.start_to_move(), Color::White);
+        assert_eq!(back.to_move(), g.to_move());
+        let empty = load("(;GM[1]SZ[9]PL[W])", Rules::default(), None).unwrap();
+        let back = load(&save(&empty), Rules::default(), None).unwrap();
+        assert_eq!(back.to_move(), Color::White);
+    }
+
+    #[test]
+    fn a_komi_that_is_not_a_number_is_refused() {
+        for km in ["inf", "NaN", "-inf"] {
+            let text = format!("(;GM[1]SZ[9]KM[{km}])");
+            assert!(matches!(
+                load(&text, Rules::default(), None),
+                Err(SgfError::Komi(_))
+            ));
+        }
+    }
 
     #[test]
     fn round_trip_with_handicap_and_passes() {

@@ -25,10 +25,51 @@ pub enum GroundError {
     DomainMismatch(String, String),
     #[error("grounding exceeded the limit of {0} ground actions")]
     TooLarge(usize),
+    #[error("grounding exceeded the limit of {0} candidate bindings examined")]
+    TooMuchWork(u64),
 }
 
 /// The maximum number of ground actions before grounding gives up.
 pub const MAX_GROUND_ACTIONS: usize = 2_000_000;
+
+/// How much grounding may do before it gives up: ground actions kept, and candidate bindings
+/// (of parameters, forall variables and joined facts) examined, which bounds the time spent on
+/// schemas that enumerate many bindings and keep few.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroundLimits {
+    pub max_actions: usize,
+    pub max_bindings: u64,
+}
+
+impl Default for GroundLimits {
+    fn default() -> Self {
+        GroundLimits {
+            max_actions: MAX_GROUND_ACTIONS,
+            max_bindings: 4_000_000_000,
+        }
+    }
+}
+
+/// Candidate bindings examined so far, against the limit.
+struct Work {
+    done: std::cell::Cell<u64>,
+    max: u64,
+}
+
+impl Work {
+    /// Counts one binding; false once the limit is passed (the enumeration then stops).
+    fn tick(&self) -> bool {
+        let n = self.done.get() + 1;
+        self.done.set(n);
+        n <= self.max
+    }
+    fn check(&self) -> Result<(), GroundError> {
+        if self.done.get() > self.max {
+            return Err(GroundError::TooMuchWork(self.max));
+        }
+        Ok(())
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Arg {
@@ -367,6 +408,7 @@ fn join(
     atoms: &[(&LAtom, Window)],
     used: &mut Vec<bool>,
     binding: &mut Vec<Option<u32>>,
+    work: &Work,
     out: &mut dyn FnMut(&[Option<u32>]),
 ) {
     let mut pick: Option<(usize, usize)> = None;
@@ -403,6 +445,9 @@ fn join(
         }
     }
     for &fid in candidates {
+        if !work.tick() {
+            break;
+        }
         if !window.ok(facts.round[fid as usize]) {
             continue;
         }
@@ -431,7 +476,7 @@ fn join(
             }
         }
         if ok {
-            join(facts, atoms, used, binding, out);
+            join(facts, atoms, used, binding, work, out);
         }
         for i in newly {
             binding[i] = None;
@@ -445,6 +490,7 @@ fn complete(
     domains: &[Vec<u32>],
     partial: &[Option<u32>],
     vars: &[usize],
+    work: &Work,
     out: &mut dyn FnMut(&[u32]),
 ) {
     let mut b: Vec<u32> = partial.iter().map(|x| x.unwrap_or(u32::MAX)).collect();
@@ -461,17 +507,28 @@ fn complete(
             }
         }
     }
-    fn rec(domains: &[Vec<u32>], free: &[usize], b: &mut Vec<u32>, out: &mut dyn FnMut(&[u32])) {
+    fn rec(
+        domains: &[Vec<u32>],
+        free: &[usize],
+        b: &mut Vec<u32>,
+        work: &Work,
+        out: &mut dyn FnMut(&[u32]),
+    ) {
         let Some((&v, rest)) = free.split_first() else {
-            out(b);
+            if work.tick() {
+                out(b);
+            }
             return;
         };
         for &o in &domains[v] {
+            if work.done.get() > work.max {
+                return;
+            }
             b[v] = o;
-            rec(domains, rest, b, out);
+            rec(domains, rest, b, work, out);
         }
     }
-    rec(domains, &free, &mut b, out);
+    rec(domains, &free, &mut b, work, out);
 }
 
 /// The head parameters of a derived rule plus its free (existential) body variables.
@@ -504,8 +561,22 @@ struct GroundAction {
     binding: Vec<u32>,
 }
 
-/// Grounds a domain and problem into a task with relaxed-reachability pruning.
+/// Grounds a domain and problem into a task with relaxed-reachability pruning, within the
+/// default [`GroundLimits`].
 pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
+    ground_within(domain, problem, GroundLimits::default())
+}
+
+/// [`ground`] within `limits`.
+pub fn ground_within(
+    domain: &Domain,
+    problem: &Problem,
+    limits: GroundLimits,
+) -> Result<Task, GroundError> {
+    let work = Work {
+        done: std::cell::Cell::new(0),
+        max: limits.max_bindings,
+    };
     if !problem.domain.is_empty() && problem.domain != domain.name {
         return Err(GroundError::DomainMismatch(
             problem.domain.clone(),
@@ -565,7 +636,7 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
         for (si, s) in schemas.iter().enumerate() {
             let params: Vec<usize> = (0..s.num_params).collect();
             let mut emit = |b: &[Option<u32>]| {
-                complete(&s.domains, b, &params, &mut |full: &[u32]| {
+                complete(&s.domains, b, &params, &work, &mut |full: &[u32]| {
                     let full = full.to_vec();
                     for &(x, y, eq) in &s.eqs {
                         if (val(x, &full) == val(y, &full)) != eq {
@@ -622,7 +693,14 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
                         }
                     }
                     if ok {
-                        join(&facts, &rest_order, &mut used, &mut binding, &mut emit);
+                        join(
+                            &facts,
+                            &rest_order,
+                            &mut used,
+                            &mut binding,
+                            &work,
+                            &mut emit,
+                        );
                     }
                     for v in newly {
                         binding[v] = None;
@@ -630,13 +708,14 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
                 }
             }
         }
+        work.check()?;
         let mut new_facts = false;
         for (si, b) in found {
             if !seen.insert((si, b.clone())) {
                 continue;
             }
-            if actions.len() >= MAX_GROUND_ACTIONS {
-                return Err(GroundError::TooLarge(MAX_GROUND_ACTIONS));
+            if actions.len() >= limits.max_actions {
+                return Err(GroundError::TooLarge(limits.max_actions));
             }
             let s = &schemas[si];
             for e in &s.effects {
@@ -646,7 +725,7 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
                     partial[i] = Some(o);
                 }
                 let all: Vec<usize> = (0..s.num_params).chain(vars.iter().copied()).collect();
-                complete(&s.domains, &partial, &all, &mut |full: &[u32]| {
+                complete(&s.domains, &partial, &all, &work, &mut |full: &[u32]| {
                     let mut conds = Vec::new();
                     for c in &e.cond {
                         match c {
@@ -709,6 +788,7 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
                 break;
             }
         }
+        work.check()?;
         if !new_facts {
             break;
         }
@@ -790,7 +870,7 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
                 partial[i] = Some(o);
             }
             let all: Vec<usize> = (0..s.num_params).chain(vars.iter().copied()).collect();
-            complete(&s.domains, &partial, &all, &mut |full: &[u32]| {
+            complete(&s.domains, &partial, &all, &work, &mut |full: &[u32]| {
                 let mut ce = CondEffect::default();
                 for c in &e.cond {
                     match c {
@@ -927,5 +1007,6 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
     task.goal_pos.dedup();
     task.goal_neg.sort_unstable();
     task.goal_neg.dedup();
+    work.check()?;
     Ok(task)
 }

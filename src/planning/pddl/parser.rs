@@ -464,11 +464,21 @@ fn parse_action(
     };
     let mut i = 1;
     let mut vars: Vec<String> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
     while i < body.len() {
         let key = ctx.sym(&body[i], "an action keyword")?;
         let Some(val) = body.get(i + 1) else {
             return Err(ctx.err(&body[i], format!("'{key}' without a value")));
         };
+        // Each keyword once: a second `:parameters` would rebind what the first's
+        // precondition refers to.
+        if seen.contains(&key) {
+            return Err(ctx.err(
+                &body[i],
+                format!("action '{}' has more than one '{key}'", a.name),
+            ));
+        }
+        seen.push(key);
         match key {
             ":parameters" => {
                 a.params = ctx.typed_list(ctx.list(val, "the parameter list")?, true)?;

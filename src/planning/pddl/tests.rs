@@ -17,6 +17,22 @@ fn examples_parse_and_round_trip() {
 }
 
 #[test]
+fn an_action_keyword_given_twice_is_an_error() {
+    let d = "(define (domain d) (:predicates (p ?x) (q))
+      (:action a :parameters (?x) :precondition (p ?x) :parameters () :effect (q)))";
+    let e = parse_domain(d).unwrap_err();
+    assert!(e.message.contains("more than one ':parameters'"), "{e}");
+    assert_eq!(e.line, 2);
+}
+
+#[test]
+fn a_problem_without_a_domain_name_round_trips() {
+    let p = parse_problem("(define (problem unreachable) (:goal (open)))").unwrap();
+    assert_eq!(p.domain, "");
+    assert_eq!(parse_problem(&write_problem(&p)), Ok(p));
+}
+
+#[test]
 fn model_details() {
     let d = parse_domain(examples::BRIEFCASE).unwrap();
     assert_eq!(d.name, "briefcase");

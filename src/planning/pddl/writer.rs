@@ -117,7 +117,11 @@ pub fn write_domain(d: &Domain) -> String {
 
 /// Writes a problem as PDDL text.
 pub fn write_problem(p: &Problem) -> String {
-    let mut s = format!("(define (problem {})\n  (:domain {})\n", p.name, p.domain);
+    let mut s = format!("(define (problem {})\n", p.name);
+    // A problem without `:domain` has an empty domain name: it stays without one.
+    if !p.domain.is_empty() {
+        let _ = writeln!(s, "  (:domain {})", p.domain);
+    }
     let _ = writeln!(s, "  (:objects {})", typed(&p.objects));
     s.push_str("  (:init");
     for a in &p.init {

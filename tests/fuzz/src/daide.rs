@@ -84,7 +84,7 @@ fn check_message_tokens(tokens: &[Token]) {
     }
 }
 
-fn round_trip(message: &Message) {
+pub(crate) fn round_trip(message: &Message) {
     let printed = message.to_tokens();
     assert_eq!(
         parse_message(&printed).as_ref(),

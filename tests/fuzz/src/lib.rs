@@ -4,8 +4,13 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
+pub mod config;
 pub mod daide;
+pub mod daide_game;
+pub mod go;
 pub mod gtp;
+pub mod gvgai;
+pub mod planning;
 
 /// Largest single allocation a target may make: anything bigger is a bug in the code under
 /// test (every limit tablero has is far smaller), reported as a crash.

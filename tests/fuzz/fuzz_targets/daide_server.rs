@@ -1,0 +1,7 @@
+//! DAIDE: see `tablero_fuzz::daide_game::server`.
+#![no_main]
+
+#[global_allocator]
+static ALLOC: tablero_fuzz::Bounded = tablero_fuzz::Bounded;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tablero_fuzz::daide_game::server(data));

@@ -1,0 +1,7 @@
+//! Go: see `tablero_fuzz::go::sgf`.
+#![no_main]
+
+#[global_allocator]
+static ALLOC: tablero_fuzz::Bounded = tablero_fuzz::Bounded;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tablero_fuzz::go::sgf(data));
