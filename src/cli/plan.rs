@@ -215,7 +215,9 @@ fn load(args: &PlanArgs) -> Result<Task, (Exit, String)> {
     );
     ground::ground(&domain, &problem).map_err(|e| match e {
         ground::GroundError::GoalUnreachable(_) => (Exit::UnsolvableGround, e.to_string()),
-        ground::GroundError::TooLarge(_) => (Exit::Incomplete, e.to_string()),
+        ground::GroundError::TooLarge(_) | ground::GroundError::TooMuchWork(_) => {
+            (Exit::Incomplete, e.to_string())
+        }
         e => (Exit::Usage, format!("grounding: {e}")),
     })
 }

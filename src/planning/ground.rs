@@ -573,10 +573,6 @@ pub fn ground_within(
     problem: &Problem,
     limits: GroundLimits,
 ) -> Result<Task, GroundError> {
-    let work = Work {
-        done: std::cell::Cell::new(0),
-        max: limits.max_bindings,
-    };
     if !problem.domain.is_empty() && problem.domain != domain.name {
         return Err(GroundError::DomainMismatch(
             problem.domain.clone(),
@@ -584,9 +580,55 @@ pub fn ground_within(
         ));
     }
     let g = Grounder::new(domain, problem)?;
-    // Derived-predicate rules are grounded like actions that add their head; their ground
-    // instances become axioms of the task.
-    let n_ops = domain.actions.len();
+    let schemas = lift_schemas(&g, domain)?;
+    let work = Work {
+        done: std::cell::Cell::new(0),
+        max: limits.max_bindings,
+    };
+    let mut reach = Reach {
+        g: &g,
+        schemas: &schemas,
+        work: &work,
+        facts: initial_facts(&g, problem)?,
+        actions: Vec::new(),
+        seen: HashSet::new(),
+        pending: Vec::new(),
+    };
+    reach.run(limits.max_actions)?;
+    let facts = reach.facts;
+    let ids = Ids::new(&g, &facts);
+    let mut task = Task {
+        facts: ids.names.clone(),
+        ..Task::default()
+    };
+    task.derived_facts = facts
+        .keys
+        .iter()
+        .filter(|k| g.derived[k.0 as usize])
+        .filter_map(|k| ids.of(k))
+        .collect();
+    task.init = ground_init(&g, &ids, problem)?;
+    let build = Build {
+        g: &g,
+        ids: &ids,
+        work: &work,
+    };
+    for ga in &reach.actions {
+        let s = &schemas[ga.schema];
+        if ga.schema >= domain.actions.len() {
+            task.axioms.extend(build.axiom(s, &ga.binding)?);
+        } else {
+            task.operators.extend(build.operator(s, &ga.binding));
+        }
+    }
+    (task.goal_pos, task.goal_neg) = ground_goal(&g, &ids, problem)?;
+    work.check()?;
+    Ok(task)
+}
+
+/// The domain's action schemas, then its derived-predicate rules as schemas that add their
+/// head (their ground instances become the task's axioms).
+fn lift_schemas(g: &Grounder, domain: &Domain) -> Result<Vec<LAction>, GroundError> {
     let rules: Vec<pddl::Action> = domain
         .derived
         .iter()
@@ -605,14 +647,16 @@ pub fn ground_within(
             })],
         })
         .collect();
-    let schemas: Vec<LAction> = domain
+    domain
         .actions
         .iter()
         .chain(&rules)
         .map(|a| g.lift_action(a))
-        .collect::<Result<_, _>>()?;
-    let no_vars = HashMap::new();
+        .collect()
+}
 
+/// The problem's initial facts, all of round 0.
+fn initial_facts(g: &Grounder, problem: &Problem) -> Result<FactTable, GroundError> {
     let mut facts = FactTable {
         index: HashMap::new(),
         keys: Vec::new(),
@@ -621,392 +665,464 @@ pub fn ground_within(
         by_arg: HashMap::new(),
     };
     for a in &problem.init {
-        let la = g.latom(a, &no_vars)?;
+        let la = g.latom(a, &HashMap::new())?;
         facts.insert(g.ground_key(&la, &[]), 0);
     }
-    let static_true = |facts: &FactTable, k: &Key| facts.index.contains_key(k);
+    Ok(facts)
+}
 
-    let mut actions: Vec<GroundAction> = Vec::new();
-    let mut seen: HashSet<(usize, Vec<u32>)> = HashSet::new();
-    // Pending conditional adds: (condition keys, add keys).
-    let mut pending: Vec<(Vec<Key>, Vec<Key>)> = Vec::new();
-    let mut round = 1u32;
-    loop {
-        let mut found: Vec<(usize, Vec<u32>)> = Vec::new();
-        for (si, s) in schemas.iter().enumerate() {
-            let params: Vec<usize> = (0..s.num_params).collect();
-            let mut emit = |b: &[Option<u32>]| {
-                complete(&s.domains, b, &params, &work, &mut |full: &[u32]| {
-                    let full = full.to_vec();
-                    for &(x, y, eq) in &s.eqs {
-                        if (val(x, &full) == val(y, &full)) != eq {
-                            return;
-                        }
-                    }
-                    for n in &s.neg {
-                        if !g.fluent[n.pred as usize]
-                            && static_true(&facts, &g.ground_key(n, &full))
-                        {
-                            return;
-                        }
-                    }
-                    found.push((si, full[..s.num_params].to_vec()));
-                });
-            };
-            let mut binding = vec![None; s.domains.len()];
-            if s.pos.is_empty() {
-                if round == 1 {
-                    emit(&binding);
-                }
-                continue;
+/// Relaxed reachability: a semi-naive fixpoint over rounds, each finding the bindings whose
+/// positive preconditions hold among the facts reached so far (at least one reached in the
+/// previous round), keeping the new ground actions and adding what their effects add.
+struct Reach<'a> {
+    g: &'a Grounder<'a>,
+    schemas: &'a [LAction],
+    work: &'a Work,
+    facts: FactTable,
+    actions: Vec<GroundAction>,
+    seen: HashSet<(usize, Vec<u32>)>,
+    /// Conditional adds waiting for their conditions: (condition keys, add keys).
+    pending: Vec<(Vec<Key>, Vec<Key>)>,
+}
+
+impl Reach<'_> {
+    fn run(&mut self, max_actions: usize) -> Result<(), GroundError> {
+        let mut round = 1u32;
+        loop {
+            let mut found = Vec::new();
+            for si in 0..self.schemas.len() {
+                self.bindings(si, round, &mut found);
             }
-            for i in 0..s.pos.len() {
-                let mut order: Vec<(&LAtom, Window)> = vec![(&s.pos[i], Window::Delta(round - 1))];
-                for (j, a) in s.pos.iter().enumerate() {
-                    if j < i {
-                        order.push((a, Window::Old(round - 1)));
-                    } else if j > i {
-                        order.push((a, Window::Upto(round - 1)));
+            self.work.check()?;
+            self.add_actions(found, max_actions)?;
+            let new_facts = self.fire_pending(round);
+            self.work.check()?;
+            if !new_facts {
+                return Ok(());
+            }
+            round += 1;
+        }
+    }
+
+    /// The bindings of schema `si` new in `round`: each positive precondition in turn matched
+    /// against the previous round's facts, the others against older ones (earlier atoms) or
+    /// all (later atoms), so that every binding is found once.
+    fn bindings(&self, si: usize, round: u32, found: &mut Vec<(usize, Vec<u32>)>) {
+        let (g, facts, s) = (self.g, &self.facts, &self.schemas[si]);
+        let params: Vec<usize> = (0..s.num_params).collect();
+        let mut emit = |b: &[Option<u32>]| {
+            complete(&s.domains, b, &params, self.work, &mut |full: &[u32]| {
+                if s.eqs
+                    .iter()
+                    .any(|&(x, y, eq)| (val(x, full) == val(y, full)) != eq)
+                {
+                    return;
+                }
+                let static_false = |n: &LAtom| {
+                    !g.fluent[n.pred as usize] && facts.index.contains_key(&g.ground_key(n, full))
+                };
+                if !s.neg.iter().any(static_false) {
+                    found.push((si, full[..s.num_params].to_vec()));
+                }
+            });
+        };
+        let mut binding = vec![None; s.domains.len()];
+        if s.pos.is_empty() {
+            if round == 1 {
+                emit(&binding);
+            }
+            return;
+        }
+        for i in 0..s.pos.len() {
+            let mut order: Vec<(&LAtom, Window)> = vec![(&s.pos[i], Window::Delta(round - 1))];
+            for (j, a) in s.pos.iter().enumerate() {
+                if j < i {
+                    order.push((a, Window::Old(round - 1)));
+                } else if j > i {
+                    order.push((a, Window::Upto(round - 1)));
+                }
+            }
+            let mut used = vec![false; order.len()];
+            // The delta atom goes first: it has the fewest candidate facts.
+            used[0] = true;
+            let (a0, w0) = order[0];
+            for &fid in &facts.by_pred[a0.pred as usize] {
+                if !w0.ok(facts.round[fid as usize]) {
+                    continue;
+                }
+                let args = &facts.keys[fid as usize].1;
+                let mut ok = true;
+                let mut newly = Vec::new();
+                for (a, &o) in a0.args.iter().zip(args) {
+                    match *a {
+                        Arg::Obj(x) => ok &= x == o,
+                        Arg::Var(v) => match binding[v] {
+                            Some(x) => ok &= x == o,
+                            None => {
+                                binding[v] = Some(o);
+                                newly.push(v);
+                            }
+                        },
                     }
                 }
-                let mut used = vec![false; order.len()];
-                // The delta atom goes first: it has the fewest candidate facts.
-                used[0] = true;
-                let (a0, w0) = order[0];
-                let rest_order = order.clone();
-                let mut cands: Vec<u32> = facts.by_pred[a0.pred as usize].clone();
-                cands.retain(|&f| w0.ok(facts.round[f as usize]));
-                for fid in cands {
-                    let args = &facts.keys[fid as usize].1;
-                    let mut ok = true;
-                    let mut newly = Vec::new();
-                    for (a, &o) in a0.args.iter().zip(args) {
-                        match *a {
-                            Arg::Obj(x) => ok &= x == o,
-                            Arg::Var(v) => match binding[v] {
-                                Some(x) => ok &= x == o,
-                                None => {
-                                    binding[v] = Some(o);
-                                    newly.push(v);
-                                }
-                            },
-                        }
-                    }
-                    if ok {
-                        join(
-                            &facts,
-                            &rest_order,
-                            &mut used,
-                            &mut binding,
-                            &work,
-                            &mut emit,
-                        );
-                    }
-                    for v in newly {
-                        binding[v] = None;
-                    }
+                if ok {
+                    join(facts, &order, &mut used, &mut binding, self.work, &mut emit);
+                }
+                for v in newly {
+                    binding[v] = None;
                 }
             }
         }
-        work.check()?;
-        let mut new_facts = false;
+    }
+
+    /// Keeps the new ground actions and queues what their effects add.
+    fn add_actions(
+        &mut self,
+        found: Vec<(usize, Vec<u32>)>,
+        max_actions: usize,
+    ) -> Result<(), GroundError> {
         for (si, b) in found {
-            if !seen.insert((si, b.clone())) {
+            if !self.seen.insert((si, b.clone())) {
                 continue;
             }
-            if actions.len() >= limits.max_actions {
-                return Err(GroundError::TooLarge(limits.max_actions));
+            if self.actions.len() >= max_actions {
+                return Err(GroundError::TooLarge(max_actions));
             }
-            let s = &schemas[si];
-            for e in &s.effects {
-                let vars: Vec<usize> = e.forall_vars.iter().map(|(v, _)| *v).collect();
-                let mut partial: Vec<Option<u32>> = vec![None; s.domains.len()];
-                for (i, &o) in b.iter().enumerate() {
-                    partial[i] = Some(o);
-                }
-                let all: Vec<usize> = (0..s.num_params).chain(vars.iter().copied()).collect();
-                complete(&s.domains, &partial, &all, &work, &mut |full: &[u32]| {
-                    let mut conds = Vec::new();
-                    for c in &e.cond {
-                        match c {
-                            LLit::Pos(a) => {
-                                let k = g.ground_key(a, full);
-                                if g.fluent[a.pred as usize] {
-                                    conds.push(k);
-                                } else if !static_true(&facts, &k) {
-                                    return;
-                                }
-                            }
-                            LLit::Neg(a) => {
-                                if !g.fluent[a.pred as usize]
-                                    && static_true(&facts, &g.ground_key(a, full))
-                                {
-                                    return;
-                                }
-                            }
-                            LLit::Eq(x, y) => {
-                                if val(*x, full) != val(*y, full) {
-                                    return;
-                                }
-                            }
-                            LLit::NotEq(x, y) => {
-                                if val(*x, full) == val(*y, full) {
-                                    return;
-                                }
-                            }
-                        }
-                    }
-                    let adds: Vec<Key> = e.add.iter().map(|a| g.ground_key(a, full)).collect();
-                    if !adds.is_empty() {
-                        pending.push((conds, adds));
-                    }
-                });
+            for e in &self.schemas[si].effects {
+                self.queue_adds(&self.schemas[si], e, &b);
             }
-            actions.push(GroundAction {
+            self.actions.push(GroundAction {
                 schema: si,
                 binding: b,
             });
         }
-        // Fire pending conditional adds until nothing changes.
+        Ok(())
+    }
+
+    /// Queues the adds of effect `e` of a ground action, for each instance of its `forall`
+    /// variables whose static conditions hold, with its fluent conditions.
+    fn queue_adds(&mut self, s: &LAction, e: &LEffect, b: &[u32]) {
+        let (g, facts, pending) = (self.g, &self.facts, &mut self.pending);
+        let all = effect_vars(s, e);
+        complete(
+            &s.domains,
+            &bound(s, b),
+            &all,
+            self.work,
+            &mut |full: &[u32]| {
+                let mut conds = Vec::new();
+                for c in &e.cond {
+                    let holds = match c {
+                        LLit::Pos(a) => {
+                            let k = g.ground_key(a, full);
+                            if g.fluent[a.pred as usize] {
+                                conds.push(k);
+                                true
+                            } else {
+                                facts.index.contains_key(&k)
+                            }
+                        }
+                        LLit::Neg(a) => {
+                            g.fluent[a.pred as usize]
+                                || !facts.index.contains_key(&g.ground_key(a, full))
+                        }
+                        LLit::Eq(x, y) => val(*x, full) == val(*y, full),
+                        LLit::NotEq(x, y) => val(*x, full) != val(*y, full),
+                    };
+                    if !holds {
+                        return;
+                    }
+                }
+                let adds: Vec<Key> = e.add.iter().map(|a| g.ground_key(a, full)).collect();
+                if !adds.is_empty() {
+                    pending.push((conds, adds));
+                }
+            },
+        );
+    }
+
+    /// Adds the queued facts whose conditions are reached, until nothing changes; true if a
+    /// fact is new.
+    fn fire_pending(&mut self, round: u32) -> bool {
+        let mut new_facts = false;
         loop {
             let mut changed = false;
-            let mut keep = Vec::with_capacity(pending.len());
-            for (conds, adds) in pending.drain(..) {
-                if conds.iter().all(|k| facts.index.contains_key(k)) {
+            let mut keep = Vec::with_capacity(self.pending.len());
+            for (conds, adds) in self.pending.drain(..) {
+                if conds.iter().all(|k| self.facts.index.contains_key(k)) {
                     for k in adds {
-                        if facts.insert(k, round) {
-                            new_facts = true;
-                            changed = true;
-                        }
+                        changed |= self.facts.insert(k, round);
                     }
                 } else {
                     keep.push((conds, adds));
                 }
             }
-            pending = keep;
+            self.pending = keep;
+            new_facts |= changed;
             if !changed {
-                break;
+                return new_facts;
             }
         }
-        work.check()?;
-        if !new_facts {
-            break;
+    }
+}
+
+/// The variables an effect is instantiated over: the parameters, then its `forall` ones.
+fn effect_vars(s: &LAction, e: &LEffect) -> Vec<usize> {
+    (0..s.num_params)
+        .chain(e.forall_vars.iter().map(|(v, _)| *v))
+        .collect()
+}
+
+/// A ground action's binding as a partial binding of all the schema's variables.
+fn bound(s: &LAction, b: &[u32]) -> Vec<Option<u32>> {
+    let mut partial: Vec<Option<u32>> = vec![None; s.domains.len()];
+    for (i, &o) in b.iter().enumerate() {
+        partial[i] = Some(o);
+    }
+    partial
+}
+
+/// Task fact ids of the reached facts: fluent facts only, in the order reached.
+struct Ids<'a> {
+    facts: &'a FactTable,
+    id: HashMap<u32, FactId>,
+    names: Vec<String>,
+}
+
+impl<'a> Ids<'a> {
+    fn new(g: &Grounder, facts: &'a FactTable) -> Self {
+        let mut ids = Ids {
+            facts,
+            id: HashMap::new(),
+            names: Vec::new(),
+        };
+        for (i, k) in facts.keys.iter().enumerate() {
+            if g.fluent[k.0 as usize] {
+                ids.id.insert(i as u32, ids.names.len() as FactId);
+                ids.names.push(g.fact_name(k));
+            }
         }
-        round += 1;
+        ids
     }
 
-    // Build the task over the reachable fluent facts.
-    let mut task = Task::default();
-    let mut fact_id: HashMap<u32, FactId> = HashMap::new();
-    for (i, k) in facts.keys.iter().enumerate() {
-        if g.fluent[k.0 as usize] {
-            fact_id.insert(i as u32, task.facts.len() as FactId);
-            task.facts.push(g.fact_name(k));
-        }
+    /// The task fact of a reached fluent fact.
+    fn of(&self, k: &Key) -> Option<FactId> {
+        self.facts
+            .index
+            .get(k)
+            .and_then(|i| self.id.get(i))
+            .copied()
     }
-    let id_of = |k: &Key| facts.index.get(k).and_then(|i| fact_id.get(i)).copied();
-    task.derived_facts = facts
-        .keys
-        .iter()
-        .filter(|k| g.derived[k.0 as usize])
-        .filter_map(&id_of)
-        .collect();
+
+    /// Whether a fact is reached (static facts: whether it holds).
+    fn reached(&self, k: &Key) -> bool {
+        self.facts.index.contains_key(k)
+    }
+}
+
+fn sorted(mut v: Vec<FactId>) -> Vec<FactId> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn ground_init(g: &Grounder, ids: &Ids, problem: &Problem) -> Result<Vec<FactId>, GroundError> {
+    let mut init = Vec::new();
     for a in &problem.init {
-        let la = g.latom(a, &no_vars)?;
-        if let Some(f) = id_of(&g.ground_key(&la, &[])) {
-            task.init.push(f);
-        }
+        let la = g.latom(a, &HashMap::new())?;
+        init.extend(ids.of(&g.ground_key(&la, &[])));
     }
-    task.init.sort_unstable();
-    task.init.dedup();
-    for ga in &actions {
-        let s = &schemas[ga.schema];
-        let b = &ga.binding;
-        let mut pre_pos: Vec<FactId> = s
-            .pos
-            .iter()
-            .filter_map(|a| id_of(&g.ground_key(a, b)))
-            .collect();
-        let mut pre_neg: Vec<FactId> = s
+    Ok(sorted(init))
+}
+
+/// Builds the task's operators and axioms from the reached ground actions.
+struct Build<'a> {
+    g: &'a Grounder<'a>,
+    ids: &'a Ids<'a>,
+    work: &'a Work,
+}
+
+impl Build<'_> {
+    /// A ground action's fluent preconditions, positive and negative; None if they contradict.
+    fn preconditions(&self, s: &LAction, b: &[u32]) -> Option<(Vec<FactId>, Vec<FactId>)> {
+        let (g, ids) = (self.g, self.ids);
+        let pos = s.pos.iter().filter_map(|a| ids.of(&g.ground_key(a, b)));
+        let neg = s.neg.iter().filter(|a| g.fluent[a.pred as usize]);
+        let pre_pos = sorted(pos.collect());
+        let pre_neg = sorted(neg.filter_map(|a| ids.of(&g.ground_key(a, b))).collect());
+        let contradiction = pre_pos.iter().any(|f| pre_neg.binary_search(f).is_ok());
+        (!contradiction).then_some((pre_pos, pre_neg))
+    }
+
+    /// The axiom of a ground derived-predicate rule, if its head is reached.
+    fn axiom(&self, s: &LAction, b: &[u32]) -> Result<Option<Axiom>, GroundError> {
+        let (g, ids) = (self.g, self.ids);
+        let Some((pre_pos, pre_neg)) = self.preconditions(s, b) else {
+            return Ok(None);
+        };
+        let negated_derived = s
             .neg
             .iter()
-            .filter(|a| g.fluent[a.pred as usize])
-            .filter_map(|a| id_of(&g.ground_key(a, b)))
-            .collect();
-        pre_pos.sort_unstable();
-        pre_pos.dedup();
-        pre_neg.sort_unstable();
-        pre_neg.dedup();
-        if pre_pos.iter().any(|f| pre_neg.binary_search(f).is_ok()) {
-            continue;
+            .any(|a| g.derived[a.pred as usize] && ids.of(&g.ground_key(a, b)).is_some());
+        if negated_derived {
+            return Err(GroundError::Unsupported(format!(
+                "a negated derived predicate in the rule for '{}'",
+                s.name
+            )));
         }
-        if ga.schema >= n_ops {
-            let negated_derived = s
-                .neg
-                .iter()
-                .any(|a| g.derived[a.pred as usize] && id_of(&g.ground_key(a, b)).is_some());
-            if negated_derived {
-                return Err(GroundError::Unsupported(format!(
-                    "a negated derived predicate in the rule for '{}'",
-                    s.name
-                )));
-            }
-            let head = &s.effects[0].add[0];
-            if let Some(h) = id_of(&g.ground_key(head, b)) {
-                task.axioms.push(Axiom {
-                    pre_pos,
-                    pre_neg,
-                    head: h,
-                });
-            }
-            continue;
-        }
+        let head = &s.effects[0].add[0];
+        Ok(ids.of(&g.ground_key(head, b)).map(|head| Axiom {
+            pre_pos,
+            pre_neg,
+            head,
+        }))
+    }
+
+    /// The operator of a ground action; None if it can never apply or changes nothing.
+    fn operator(&self, s: &LAction, b: &[u32]) -> Option<Operator> {
+        let (pre_pos, pre_neg) = self.preconditions(s, b)?;
         let mut uncond = CondEffect::default();
         let mut conds: Vec<CondEffect> = Vec::new();
         for e in &s.effects {
-            let vars: Vec<usize> = e.forall_vars.iter().map(|(v, _)| *v).collect();
-            let mut partial: Vec<Option<u32>> = vec![None; s.domains.len()];
-            for (i, &o) in b.iter().enumerate() {
-                partial[i] = Some(o);
-            }
-            let all: Vec<usize> = (0..s.num_params).chain(vars.iter().copied()).collect();
-            complete(&s.domains, &partial, &all, &work, &mut |full: &[u32]| {
-                let mut ce = CondEffect::default();
-                for c in &e.cond {
-                    match c {
-                        LLit::Pos(a) => {
-                            let k = g.ground_key(a, full);
-                            if g.fluent[a.pred as usize] {
-                                match id_of(&k) {
-                                    Some(f) => ce.cond_pos.push(f),
-                                    None => return, // never true
-                                }
-                            } else if !static_true(&facts, &k) {
-                                return;
-                            }
-                        }
-                        LLit::Neg(a) => {
-                            let k = g.ground_key(a, full);
-                            if g.fluent[a.pred as usize] {
-                                if let Some(f) = id_of(&k) {
-                                    ce.cond_neg.push(f);
-                                }
-                            } else if static_true(&facts, &k) {
-                                return;
-                            }
-                        }
-                        LLit::Eq(x, y) => {
-                            if val(*x, full) != val(*y, full) {
-                                return;
-                            }
-                        }
-                        LLit::NotEq(x, y) => {
-                            if val(*x, full) == val(*y, full) {
-                                return;
-                            }
-                        }
+            let all = effect_vars(s, e);
+            complete(
+                &s.domains,
+                &bound(s, b),
+                &all,
+                self.work,
+                &mut |full: &[u32]| {
+                    let Some(ce) = self.instance(e, full, &pre_pos, &pre_neg) else {
+                        return;
+                    };
+                    if ce.cond_pos.is_empty() && ce.cond_neg.is_empty() {
+                        uncond.add.extend(ce.add);
+                        uncond.del.extend(ce.del);
+                    } else if !ce.add.is_empty() || !ce.del.is_empty() {
+                        conds.push(ce);
                     }
-                }
-                // Conditions already implied by the precondition are dropped.
-                ce.cond_pos.retain(|f| pre_pos.binary_search(f).is_err());
-                ce.cond_neg.retain(|f| pre_neg.binary_search(f).is_err());
-                if ce.cond_pos.iter().any(|f| pre_neg.binary_search(f).is_ok())
-                    || ce.cond_neg.iter().any(|f| pre_pos.binary_search(f).is_ok())
-                {
-                    return;
-                }
-                ce.add = e
-                    .add
-                    .iter()
-                    .filter_map(|a| id_of(&g.ground_key(a, full)))
-                    .collect();
-                ce.del = e
-                    .del
-                    .iter()
-                    .filter_map(|a| id_of(&g.ground_key(a, full)))
-                    .collect();
-                if ce.cond_pos.is_empty() && ce.cond_neg.is_empty() {
-                    uncond.add.extend(ce.add);
-                    uncond.del.extend(ce.del);
-                } else if !ce.add.is_empty() || !ce.del.is_empty() {
-                    ce.cond_pos.sort_unstable();
-                    ce.cond_neg.sort_unstable();
-                    conds.push(ce);
-                }
-            });
+                },
+            );
         }
-        uncond.add.sort_unstable();
-        uncond.add.dedup();
-        uncond.del.sort_unstable();
-        uncond.del.dedup();
+        uncond.add = sorted(uncond.add);
+        uncond.del = sorted(uncond.del);
         let mut effects = Vec::new();
         if !uncond.add.is_empty() || !uncond.del.is_empty() {
             effects.push(uncond);
         }
         effects.extend(conds);
         if effects.is_empty() {
-            continue;
+            return None;
         }
         let mut name = format!("({}", s.name);
         for &o in &b[..s.num_params] {
             name.push(' ');
-            name.push_str(&g.objects[o as usize]);
+            name.push_str(&self.g.objects[o as usize]);
         }
         name.push(')');
-        task.operators.push(Operator {
+        Some(Operator {
             name,
             pre_pos,
             pre_neg,
             effects,
             cost: 1,
-        });
+        })
     }
+
+    /// One instance of an effect: its fluent conditions (without those the precondition
+    /// implies) and what it adds and deletes; None if it can never fire.
+    fn instance(
+        &self,
+        e: &LEffect,
+        full: &[u32],
+        pre_pos: &[FactId],
+        pre_neg: &[FactId],
+    ) -> Option<CondEffect> {
+        let (g, ids) = (self.g, self.ids);
+        let mut ce = CondEffect::default();
+        for c in &e.cond {
+            match c {
+                LLit::Pos(a) => {
+                    let k = g.ground_key(a, full);
+                    if g.fluent[a.pred as usize] {
+                        // A fluent condition never reached never holds.
+                        ce.cond_pos.push(ids.of(&k)?);
+                    } else if !ids.reached(&k) {
+                        return None;
+                    }
+                }
+                LLit::Neg(a) => {
+                    let k = g.ground_key(a, full);
+                    if g.fluent[a.pred as usize] {
+                        ce.cond_neg.extend(ids.of(&k));
+                    } else if ids.reached(&k) {
+                        return None;
+                    }
+                }
+                LLit::Eq(x, y) if val(*x, full) != val(*y, full) => return None,
+                LLit::NotEq(x, y) if val(*x, full) == val(*y, full) => return None,
+                LLit::Eq(..) | LLit::NotEq(..) => {}
+            }
+        }
+        ce.cond_pos.retain(|f| pre_pos.binary_search(f).is_err());
+        ce.cond_neg.retain(|f| pre_neg.binary_search(f).is_err());
+        if ce.cond_pos.iter().any(|f| pre_neg.binary_search(f).is_ok())
+            || ce.cond_neg.iter().any(|f| pre_pos.binary_search(f).is_ok())
+        {
+            return None;
+        }
+        ce.add = e
+            .add
+            .iter()
+            .filter_map(|a| ids.of(&g.ground_key(a, full)))
+            .collect();
+        ce.del = e
+            .del
+            .iter()
+            .filter_map(|a| ids.of(&g.ground_key(a, full)))
+            .collect();
+        ce.cond_pos.sort_unstable();
+        ce.cond_neg.sort_unstable();
+        Some(ce)
+    }
+}
+
+/// The goal's fluent facts, positive and negative; an error if a static part is false.
+fn ground_goal(
+    g: &Grounder,
+    ids: &Ids,
+    problem: &Problem,
+) -> Result<(Vec<FactId>, Vec<FactId>), GroundError> {
+    let (mut pos, mut neg) = (Vec::new(), Vec::new());
+    let unreachable = |what: String| Err(GroundError::GoalUnreachable(what));
     for l in &problem.goal {
-        match g.llit(l, &no_vars)? {
+        match g.llit(l, &HashMap::new())? {
             LLit::Pos(a) => {
                 let k = g.ground_key(&a, &[]);
                 if g.fluent[a.pred as usize] {
-                    match id_of(&k) {
-                        Some(f) => task.goal_pos.push(f),
-                        None => return Err(GroundError::GoalUnreachable(g.fact_name(&k))),
+                    match ids.of(&k) {
+                        Some(f) => pos.push(f),
+                        None => return unreachable(g.fact_name(&k)),
                     }
-                } else if !static_true(&facts, &k) {
-                    return Err(GroundError::GoalUnreachable(g.fact_name(&k)));
+                } else if !ids.reached(&k) {
+                    return unreachable(g.fact_name(&k));
                 }
             }
             LLit::Neg(a) => {
                 let k = g.ground_key(&a, &[]);
                 if g.fluent[a.pred as usize] {
-                    if let Some(f) = id_of(&k) {
-                        task.goal_neg.push(f);
-                    }
-                } else if static_true(&facts, &k) {
-                    return Err(GroundError::GoalUnreachable(format!(
-                        "(not {})",
-                        g.fact_name(&k)
-                    )));
+                    neg.extend(ids.of(&k));
+                } else if ids.reached(&k) {
+                    return unreachable(format!("(not {})", g.fact_name(&k)));
                 }
             }
-            LLit::Eq(x, y) => {
-                if val(x, &[]) != val(y, &[]) {
-                    return Err(GroundError::GoalUnreachable(
-                        "an equality of distinct objects".into(),
-                    ));
-                }
+            LLit::Eq(x, y) if val(x, &[]) != val(y, &[]) => {
+                return unreachable("an equality of distinct objects".into());
             }
-            LLit::NotEq(x, y) => {
-                if val(x, &[]) == val(y, &[]) {
-                    return Err(GroundError::GoalUnreachable(
-                        "an inequality of an object with itself".into(),
-                    ));
-                }
+            LLit::NotEq(x, y) if val(x, &[]) == val(y, &[]) => {
+                return unreachable("an inequality of an object with itself".into());
             }
+            LLit::Eq(..) | LLit::NotEq(..) => {}
         }
     }
-    task.goal_pos.sort_unstable();
-    task.goal_pos.dedup();
-    task.goal_neg.sort_unstable();
-    task.goal_neg.dedup();
-    work.check()?;
-    Ok(task)
+    Ok((sorted(pos), sorted(neg)))
 }

@@ -339,3 +339,28 @@ fn derived_predicates_are_evaluated_by_axioms() {
     let e = ground(&parse_domain(&bad).unwrap(), &parse_problem(prob).unwrap()).unwrap_err();
     assert!(matches!(e, GroundError::Unsupported(_)), "{e}");
 }
+
+#[test]
+fn grounding_stops_at_the_binding_limit_before_enumerating_everything() {
+    // Six parameters over 20 objects without preconditions: 64 million bindings.
+    let dom = "(define (domain wide) (:predicates (p ?a ?b ?c ?d ?e ?f))
+      (:action a :parameters (?a ?b ?c ?d ?e ?f) :precondition (and) :effect (p ?a ?b ?c ?d ?e ?f)))";
+    let objects: Vec<String> = (0..20).map(|i| format!("o{i}")).collect();
+    let prob = format!(
+        "(define (problem w) (:domain wide) (:objects {}) (:init) (:goal (p o1 o2 o3 o4 o5 o6)))",
+        objects.join(" ")
+    );
+    let limits = crate::planning::ground::GroundLimits {
+        max_actions: usize::MAX,
+        max_bindings: 100_000,
+    };
+    let start = std::time::Instant::now();
+    let e = crate::planning::ground::ground_within(
+        &parse_domain(dom).unwrap(),
+        &parse_problem(&prob).unwrap(),
+        limits,
+    )
+    .unwrap_err();
+    assert_eq!(e, GroundError::TooMuchWork(100_000));
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+}
