@@ -823,17 +823,35 @@ impl Config {
 
     /// Checks every value range; the first problem found is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        fn inv(key: &str, message: impl Into<String>) -> ConfigError {
-            ConfigError::invalid(key, message)
-        }
         log_filter(&self.log.level).map_err(|e| {
             inv(
                 "log.level",
                 format!("{:?} is not a tracing filter: {e}", self.log.level),
             )
         })?;
+        self.server.validate()?;
+        self.gvgai.validate()?;
+        self.planning.validate()?;
+        self.gtp.validate()?;
+        self.go.validate()?;
+        self.evolve.validate()?;
+        self.search.validate()?;
+        self.diplomacy.validate()?;
+        if let Err((key, message)) = self.jic.validate() {
+            return Err(inv(&format!("jic.{key}"), message));
+        }
+        Ok(())
+    }
+}
 
-        let server = &self.server;
+fn inv(key: &str, message: impl Into<String>) -> ConfigError {
+    ConfigError::invalid(key, message)
+}
+
+impl ServerConfig {
+    /// Checks this section's value ranges.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let server = self;
         server.gtp_listen_addr()?;
         if server.max_connections == 0 {
             return Err(inv("server.max_connections", "must be at least 1"));
@@ -864,8 +882,14 @@ impl Config {
         if server.search_cores > 256 {
             return Err(inv("server.search_cores", "must be at most 256"));
         }
+        Ok(())
+    }
+}
 
-        let gv = &self.gvgai;
+impl GvgaiConfig {
+    /// Checks this section's value ranges.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let gv = self;
         gv.listen_addr()?;
         if gv.max_connections == 0 {
             return Err(inv("gvgai.max_connections", "must be at least 1"));
@@ -888,7 +912,14 @@ impl Config {
                 "must be a number of seconds > 0",
             ));
         }
-        let planning = &self.planning;
+        Ok(())
+    }
+}
+
+impl PlanningConfig {
+    /// Checks this section's value ranges.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let planning = self;
         if !(planning.timeout.is_finite() && planning.timeout > 0.0) {
             return Err(inv(
                 "planning.timeout",
@@ -901,8 +932,14 @@ impl Config {
                 "fd_alias and fd_search cannot both be empty",
             ));
         }
+        Ok(())
+    }
+}
 
-        let gtp = &self.gtp;
+impl GtpConfig {
+    /// Checks this section's value ranges.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let gtp = self;
         if gtp.max_line_length == 0 {
             return Err(inv("gtp.max_line_length", "must be at least 1"));
         }
@@ -915,8 +952,14 @@ impl Config {
                 ),
             ));
         }
+        Ok(())
+    }
+}
 
-        let go = &self.go;
+impl GoConfig {
+    /// Checks this section's value ranges.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let go = self;
         if !(crate::go::MIN_SIZE..=crate::go::MAX_SIZE).contains(&go.boardsize) {
             return Err(inv(
                 "go.boardsize",
@@ -934,10 +977,14 @@ impl Config {
                 format!("must be a finite number, got {}", go.komi),
             ));
         }
+        Ok(())
+    }
+}
 
-        self.evolve.validate()?;
-
-        let search = &self.search;
+impl SearchConfig {
+    /// Checks this section's value ranges.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let search = self;
         if !(search.uct_c.is_finite() && search.uct_c >= 0.0) {
             return Err(inv(
                 "search.uct_c",
@@ -998,7 +1045,14 @@ impl Config {
                 ),
             ));
         }
-        let dip = &self.diplomacy;
+        Ok(())
+    }
+}
+
+impl DiplomacyConfig {
+    /// Checks this section's value ranges.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let dip = self;
         for (key, v) in [
             ("diplomacy.reconnect_initial", dip.reconnect_initial),
             ("diplomacy.reconnect_max", dip.reconnect_max),
@@ -1033,9 +1087,6 @@ impl Config {
             {
                 return Err(inv(&key, format!("power must be three letters, got {p:?}")));
             }
-        }
-        if let Err((key, message)) = self.jic.validate() {
-            return Err(inv(&format!("jic.{key}"), message));
         }
         Ok(())
     }
