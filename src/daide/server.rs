@@ -64,6 +64,14 @@ use crate::diplomacy::phases::{AdjustmentResult, RetreatResult};
 use crate::diplomacy::validate::{OrderError, check_order};
 use crate::diplomacy::{Map, Order, Phase, PhaseKind, Power, Season, Unit};
 
+fn yes(m: Message) -> Message {
+    Message::Yes(Box::new(Parsed::Ok(m)))
+}
+
+fn rej(m: Message) -> Message {
+    Message::Rej(Box::new(Parsed::Ok(m)))
+}
+
 /// A connection's id, chosen by the driver.
 pub type ClientId = u64;
 
@@ -550,230 +558,227 @@ impl ServerGame {
                 return out;
             }
         };
-        let role = match self.clients.get(&id) {
-            Some(r) => *r,
-            None => return out,
+        let Some(&role) = self.clients.get(&id) else {
+            return out;
         };
-        let rej = |m: Message| Message::Rej(Box::new(Parsed::Ok(m)));
-        let yes = |m: Message| Message::Yes(Box::new(Parsed::Ok(m)));
+        let send = |out: &mut Vec<Output>, m: Message| out.push(Output::Send(id, m));
+        let map_name = || Message::Map(Some(self.cfg.map_name.clone()));
         match (role, msg) {
-            (Role::Joining, m @ Message::Nme { .. }) => {
-                let open = |s: &Seat| s.client.is_none() && s.name.is_empty();
-                // Power choice as in the `diplomacy` server: a name `POW:rest`
-                // asks for that power's seat (refused when it is taken).
-                let wanted = match &m {
-                    Message::Nme { name, .. } => name
-                        .split_once(':')
-                        .and_then(|(pw, _)| self.cfg.map.power(&pw.to_ascii_uppercase())),
-                    _ => None,
-                };
-                let free = match wanted {
-                    Some(pw) => self.seats.iter().position(|s| s.power == pw && open(s)),
-                    None => self.seats.iter().position(open),
-                };
-                match free {
-                    Some(i) if !self.started && self.ending.is_none() => {
-                        if let Message::Nme { name, version } = &m {
-                            self.seats[i].name = name.clone();
-                            self.seats[i].version = version.clone();
-                        }
-                        self.seats[i].client = Some(id);
-                        self.clients.insert(id, Role::Player(i));
-                        out.push(Output::Send(id, yes(m)));
-                        out.push(Output::Send(
-                            id,
-                            Message::Map(Some(self.cfg.map_name.clone())),
-                        ));
-                    }
-                    _ => out.push(Output::Send(id, rej(m))),
-                }
-            }
+            (Role::Joining, m @ Message::Nme { .. }) => self.join_by_name(id, m, &mut out),
             (Role::Joining, Message::Obs) => {
                 self.clients.insert(id, Role::Observer { accepted: false });
-                out.push(Output::Send(id, yes(Message::Obs)));
-                out.push(Output::Send(
-                    id,
-                    Message::Map(Some(self.cfg.map_name.clone())),
-                ));
+                send(&mut out, yes(Message::Obs));
+                send(&mut out, map_name());
             }
-            (Role::Joining, m @ Message::Iam { .. }) => {
-                let Message::Iam { power, passcode } = m else {
-                    return out;
-                };
-                let seat = self.seats.iter().position(|s| {
-                    s.token == power
-                        && s.passcode == passcode
-                        && s.client.is_none()
-                        && !s.name.is_empty()
-                });
-                match seat {
-                    Some(i) if self.ending.is_none() => {
-                        self.seats[i].client = Some(id);
-                        self.clients.insert(id, Role::Player(i));
-                        out.push(Output::Send(id, yes(Message::Iam { power, passcode })));
-                        if self.started {
-                            let m = Message::Not(Box::new(Parsed::Ok(Message::Ccd {
-                                power,
-                                turn: None,
-                            })));
-                            self.broadcast(&mut out, m);
-                        }
-                    }
-                    _ => out.push(Output::Send(id, rej(Message::Iam { power, passcode }))),
-                }
+            (Role::Joining, Message::Iam { power, passcode }) => {
+                self.rejoin(id, power, passcode, &mut out)
             }
-            (Role::Joining, m) => out.push(Output::Send(id, rej(m))),
+            (Role::Joining, m) => send(&mut out, rej(m)),
             (_, Message::Mdf(None)) => match self.names.mdf(&self.cfg.map) {
-                Ok(def) => out.push(Output::Send(id, Message::Mdf(Some(Box::new(def))))),
-                Err(_) => out.push(Output::Send(id, rej(Message::Mdf(None)))),
+                Ok(def) => send(&mut out, Message::Mdf(Some(Box::new(def)))),
+                Err(_) => send(&mut out, rej(Message::Mdf(None))),
             },
-            (_, Message::Map(None)) => out.push(Output::Send(
-                id,
-                Message::Map(Some(self.cfg.map_name.clone())),
-            )),
+            (_, Message::Map(None)) => send(&mut out, map_name()),
             (role, Message::Yes(inner)) if matches!(*inner, Parsed::Ok(Message::Map(_))) => {
-                match role {
-                    Role::Player(i) => self.seats[i].accepted_map = true,
-                    Role::Observer { .. } => {
-                        self.clients.insert(id, Role::Observer { accepted: true });
-                    }
-                    Role::Joining => {}
-                }
-                if self.started {
-                    // A late observer or a rejoining player catches up.
-                    if let Role::Player(i) = role {
-                        out.push(Output::Send(id, self.hlo(&self.seats[i])));
-                    }
-                    out.push(Output::Send(id, self.sco()));
-                    out.push(Output::Send(id, self.now()));
-                } else {
-                    self.try_start(&mut out);
-                }
+                self.map_accepted(id, role, &mut out)
             }
             (role, Message::Rej(inner)) if matches!(*inner, Parsed::Ok(Message::Map(_))) => {
-                if let Role::Player(i) = role {
-                    self.seats[i].client = None;
-                    if !self.started {
-                        self.seats[i].name.clear();
-                    }
-                }
-                self.clients.remove(&id);
-                out.push(Output::Send(id, Message::Off));
-                out.push(Output::Close(id));
+                self.map_refused(id, role, &mut out)
             }
             (Role::Player(i), Message::Hlo(None)) if self.started => {
-                out.push(Output::Send(id, self.hlo(&self.seats[i])))
+                send(&mut out, self.hlo(&self.seats[i]))
             }
-            (_, Message::Sco(g)) if g.is_empty() && self.started => {
-                out.push(Output::Send(id, self.sco()))
-            }
-            (_, Message::Now(None)) if self.started => out.push(Output::Send(id, self.now())),
-            (_, Message::Tme(None)) => match self.tme() {
-                Some(t) => out.push(Output::Send(id, t)),
-                None => out.push(Output::Send(id, rej(Message::Tme(None)))),
-            },
+            (_, Message::Sco(g)) if g.is_empty() && self.started => send(&mut out, self.sco()),
+            (_, Message::Now(None)) if self.started => send(&mut out, self.now()),
+            (_, Message::Tme(None)) => send(
+                &mut out,
+                self.tme().unwrap_or_else(|| rej(Message::Tme(None))),
+            ),
             (_, Message::Hst(turn)) if self.started => match self.history.get(&turn) {
-                Some(msgs) => {
-                    for m in msgs {
-                        out.push(Output::Send(id, m.clone()));
-                    }
-                }
-                None => out.push(Output::Send(id, rej(Message::Hst(turn)))),
+                Some(msgs) => out.extend(msgs.iter().map(|m| Output::Send(id, m.clone()))),
+                None => send(&mut out, rej(Message::Hst(turn))),
             },
             (_, Message::Ord(None)) if self.started => {
-                for m in &self.last_ord {
-                    out.push(Output::Send(id, m.clone()));
-                }
+                out.extend(self.last_ord.iter().map(|m| Output::Send(id, m.clone())))
             }
             (Role::Player(i), Message::Mis(Missing::Units(u))) if u.is_empty() && self.started => {
-                out.push(Output::Send(id, self.missing(&self.seats[i])))
+                send(&mut out, self.missing(&self.seats[i]))
             }
             (Role::Player(i), Message::Sub { turn, orders })
                 if self.started && self.ending.is_none() =>
             {
-                if let Some(t) = turn
-                    && Some(t) != self.current_turn()
-                {
-                    self.seats[i].stats.rejected_subs += 1;
-                    out.push(Output::Send(id, rej(Message::Sub { turn, orders })));
-                    return out;
-                }
-                self.seats[i].submitted = true;
-                self.seats[i].last_sub = Some(Instant::now());
-                for o in orders {
-                    let note = self.accept_order(i, &o);
-                    if note != ThxNote::Mbv {
-                        self.seats[i].stats.refused_orders += 1;
-                    }
-                    out.push(Output::Send(id, Message::Thx { order: o, note }));
-                }
-                out.push(Output::Send(id, self.missing(&self.seats[i])));
-                if self.seats[i].nmr {
-                    self.seats[i].nmr = false;
-                    let power = self.seats[i].token;
-                    let m = Message::Not(Box::new(Parsed::Ok(Message::Ccd { power, turn: None })));
-                    self.broadcast(&mut out, m);
-                }
-                self.maybe_process(&mut out);
+                self.submit(id, i, turn, orders, &mut out)
             }
-            (Role::Player(i), Message::Not(inner)) if self.started => match *inner {
-                Parsed::Ok(Message::Sub { orders, .. }) => {
-                    if orders.is_empty() {
-                        self.seats[i].orders.clear();
-                    } else {
-                        for o in &orders {
-                            if let Ok(m) = self.names.order(o) {
-                                self.seats[i].orders.retain(|x| *x != m);
-                            }
-                        }
-                    }
-                    out.push(Output::Send(
-                        id,
-                        yes(Message::Not(Box::new(Parsed::Ok(Message::Sub {
-                            turn: None,
-                            orders,
-                        })))),
-                    ));
-                }
-                Parsed::Ok(Message::Gof) => {
-                    self.seats[i].gof = false;
-                    self.seats[i].not_gof = true;
-                    out.push(Output::Send(
-                        id,
-                        yes(Message::Not(Box::new(Parsed::Ok(Message::Gof)))),
-                    ));
-                }
-                Parsed::Ok(Message::Drw(p)) if p.is_empty() => {
-                    self.seats[i].drw = false;
-                    out.push(Output::Send(
-                        id,
-                        yes(Message::Not(Box::new(Parsed::Ok(Message::Drw(p))))),
-                    ));
-                }
-                other => out.push(Output::Send(id, rej(Message::Not(Box::new(other))))),
-            },
+            (Role::Player(i), Message::Not(inner)) if self.started => {
+                self.retract(id, i, *inner, &mut out)
+            }
             (Role::Player(i), Message::Gof) if self.started => {
                 if self.seats[i].submitted {
                     self.seats[i].gof = true;
                     self.seats[i].not_gof = false;
-                    out.push(Output::Send(id, yes(Message::Gof)));
+                    send(&mut out, yes(Message::Gof));
                     self.maybe_process(&mut out);
                 } else {
                     // Sent for an earlier turn, or without orders: never counts.
-                    out.push(Output::Send(id, rej(Message::Gof)));
+                    send(&mut out, rej(Message::Gof));
                 }
             }
             (Role::Player(i), Message::Drw(p))
                 if p.is_empty() && self.started && self.ending.is_none() =>
             {
                 self.seats[i].drw = true;
-                out.push(Output::Send(id, yes(Message::Drw(p))));
+                send(&mut out, yes(Message::Drw(p)));
                 self.maybe_draw(&mut out);
             }
             (_, Message::Huh(_) | Message::Prn(_)) => {}
-            (_, m) => out.push(Output::Send(id, rej(m))),
+            (_, m) => send(&mut out, rej(m)),
         }
         out
+    }
+
+    /// `NME` from a joining client: a free seat (the named power's, for a name `POW:rest`, as
+    /// in the `diplomacy` server) before the game starts, else `REJ`.
+    fn join_by_name(&mut self, id: ClientId, m: Message, out: &mut Vec<Output>) {
+        let Message::Nme { name, version } = &m else {
+            return;
+        };
+        let open = |s: &Seat| s.client.is_none() && s.name.is_empty();
+        let wanted = name
+            .split_once(':')
+            .and_then(|(pw, _)| self.cfg.map.power(&pw.to_ascii_uppercase()));
+        let free = match wanted {
+            Some(pw) => self.seats.iter().position(|s| s.power == pw && open(s)),
+            None => self.seats.iter().position(open),
+        };
+        match free {
+            Some(i) if !self.started && self.ending.is_none() => {
+                self.seats[i].name = name.clone();
+                self.seats[i].version = version.clone();
+                self.seats[i].client = Some(id);
+                self.clients.insert(id, Role::Player(i));
+                out.push(Output::Send(id, yes(m)));
+                let map = Message::Map(Some(self.cfg.map_name.clone()));
+                out.push(Output::Send(id, map));
+            }
+            _ => out.push(Output::Send(id, rej(m))),
+        }
+    }
+
+    /// `IAM`: a dropped player takes its seat back with its passcode.
+    fn rejoin(&mut self, id: ClientId, power: PowerToken, passcode: i16, out: &mut Vec<Output>) {
+        let seat = self.seats.iter().position(|s| {
+            s.token == power && s.passcode == passcode && s.client.is_none() && !s.name.is_empty()
+        });
+        match seat {
+            Some(i) if self.ending.is_none() => {
+                self.seats[i].client = Some(id);
+                self.clients.insert(id, Role::Player(i));
+                out.push(Output::Send(id, yes(Message::Iam { power, passcode })));
+                if self.started {
+                    let m = Message::Not(Box::new(Parsed::Ok(Message::Ccd { power, turn: None })));
+                    self.broadcast(out, m);
+                }
+            }
+            _ => out.push(Output::Send(id, rej(Message::Iam { power, passcode }))),
+        }
+    }
+
+    /// `YES (MAP …)`: the game starts when every seat has accepted; a late observer or a
+    /// rejoining player catches up.
+    fn map_accepted(&mut self, id: ClientId, role: Role, out: &mut Vec<Output>) {
+        match role {
+            Role::Player(i) => self.seats[i].accepted_map = true,
+            Role::Observer { .. } => {
+                self.clients.insert(id, Role::Observer { accepted: true });
+            }
+            Role::Joining => {}
+        }
+        if !self.started {
+            self.try_start(out);
+            return;
+        }
+        if let Role::Player(i) = role {
+            out.push(Output::Send(id, self.hlo(&self.seats[i])));
+        }
+        out.push(Output::Send(id, self.sco()));
+        out.push(Output::Send(id, self.now()));
+    }
+
+    /// `REJ (MAP …)`: the client leaves (its seat opens again before the game starts).
+    fn map_refused(&mut self, id: ClientId, role: Role, out: &mut Vec<Output>) {
+        if let Role::Player(i) = role {
+            self.seats[i].client = None;
+            if !self.started {
+                self.seats[i].name.clear();
+            }
+        }
+        self.clients.remove(&id);
+        out.push(Output::Send(id, Message::Off));
+        out.push(Output::Close(id));
+    }
+
+    /// `SUB`: each order answered with `THX`, then `MIS`; a power in civil disorder is back.
+    fn submit(
+        &mut self,
+        id: ClientId,
+        i: usize,
+        turn: Option<super::message::Turn>,
+        orders: Vec<DOrder>,
+        out: &mut Vec<Output>,
+    ) {
+        if let Some(t) = turn
+            && Some(t) != self.current_turn()
+        {
+            self.seats[i].stats.rejected_subs += 1;
+            out.push(Output::Send(id, rej(Message::Sub { turn, orders })));
+            return;
+        }
+        self.seats[i].submitted = true;
+        self.seats[i].last_sub = Some(Instant::now());
+        for o in orders {
+            let note = self.accept_order(i, &o);
+            if note != ThxNote::Mbv {
+                self.seats[i].stats.refused_orders += 1;
+            }
+            out.push(Output::Send(id, Message::Thx { order: o, note }));
+        }
+        out.push(Output::Send(id, self.missing(&self.seats[i])));
+        if self.seats[i].nmr {
+            self.seats[i].nmr = false;
+            let power = self.seats[i].token;
+            let m = Message::Not(Box::new(Parsed::Ok(Message::Ccd { power, turn: None })));
+            self.broadcast(out, m);
+        }
+        self.maybe_process(out);
+    }
+
+    /// `NOT (SUB …)`, `NOT (GOF)`, `NOT (DRW)`: take back orders, readiness or a draw vote.
+    fn retract(&mut self, id: ClientId, i: usize, inner: Parsed<Message>, out: &mut Vec<Output>) {
+        let not = |m: Message| yes(Message::Not(Box::new(Parsed::Ok(m))));
+        let reply = match inner {
+            Parsed::Ok(Message::Sub { orders, .. }) => {
+                if orders.is_empty() {
+                    self.seats[i].orders.clear();
+                }
+                for o in &orders {
+                    if let Ok(m) = self.names.order(o) {
+                        self.seats[i].orders.retain(|x| *x != m);
+                    }
+                }
+                not(Message::Sub { turn: None, orders })
+            }
+            Parsed::Ok(Message::Gof) => {
+                self.seats[i].gof = false;
+                self.seats[i].not_gof = true;
+                not(Message::Gof)
+            }
+            Parsed::Ok(Message::Drw(p)) if p.is_empty() => {
+                self.seats[i].drw = false;
+                not(Message::Drw(p))
+            }
+            other => rej(Message::Not(Box::new(other))),
+        };
+        out.push(Output::Send(id, reply));
     }
 
     fn accept_order(&mut self, seat: usize, o: &DOrder) -> ThxNote {
