@@ -50,7 +50,10 @@ use tokio_util::codec::Framed;
 
 use super::codec::{DaideCodec, ErrorCode, Frame, FrameError, Role};
 use super::convert::{Names, map_from_mdf, phase_from_turn, turn_from_phase};
-use super::message::{Message, Missing, OrderReport, Owners, Parsed, PlacedUnit, parse_message};
+use super::message::{
+    CentreGroup, MapDef, Message, Missing, OrderReport, Owners, Parsed, PlacedUnit, Position,
+    parse_message,
+};
 use super::token::{Param, PowerToken, PressName, PressToken, ThxNote, Token, TokenTable};
 use crate::budget::{Budget, CancelFlag};
 use crate::diplomacy::judge::Dislodgement;
@@ -312,28 +315,7 @@ impl ClientSession {
                 self.state = ClientState::MapRequested;
                 out.push(ClientEvent::Send(Message::Mdf(None)));
             }
-            Message::Mdf(Some(def)) => {
-                let name = self.map_name.clone().unwrap_or_default();
-                let answer = Message::Map(Some(name));
-                match map_from_mdf(&def, &self.table) {
-                    Ok(map) => {
-                        self.names = Some(Names::new(&self.table, &map));
-                        self.map = Some(Arc::new(map));
-                        if self.state != ClientState::Playing {
-                            self.state = ClientState::Waiting;
-                        }
-                        out.push(ClientEvent::Send(Message::Yes(Box::new(Parsed::Ok(
-                            answer,
-                        )))));
-                    }
-                    Err(e) => {
-                        out.push(ClientEvent::Notice(format!("unusable MDF: {e}")));
-                        out.push(ClientEvent::Send(Message::Rej(Box::new(Parsed::Ok(
-                            answer,
-                        )))));
-                    }
-                }
-            }
+            Message::Mdf(Some(def)) => self.on_mdf(&def, &mut out),
             Message::Yes(inner) if matches!(*inner, Parsed::Ok(Message::Iam { .. })) => {
                 out.push(ClientEvent::Send(Message::Map(None)));
             }
@@ -345,47 +327,9 @@ impl ClientSession {
             }
             Message::Sco(groups) if !groups.is_empty() => {
                 out.extend(self.take_observed());
-                if let Some(names) = &self.names {
-                    self.owners.clear();
-                    for g in groups {
-                        if let Owners::Power(p) = g.owners
-                            && let Ok(pw) = names.power(p)
-                        {
-                            for c in g.centres {
-                                if let Ok(prov) = names.province(c) {
-                                    self.owners.insert(prov, pw);
-                                }
-                            }
-                        }
-                    }
-                    if let Some(v) = &mut self.view {
-                        v.owners = self.owners.clone();
-                    }
-                }
+                self.on_sco(groups);
             }
-            Message::Now(Some(pos)) => {
-                out.extend(self.take_observed());
-                self.deadline = None;
-                self.submitted.clear();
-                self.resubmit = false;
-                match self.build_view(phase_from_turn(pos.turn), &pos.units) {
-                    Ok(view) => {
-                        let me = self
-                            .me
-                            .and_then(|p| self.names.as_ref().and_then(|n| n.power(p).ok()));
-                        let needed = me.is_some_and(|p| view.needs_orders(p));
-                        if needed {
-                            out.extend(self.retract_stale_gof());
-                        }
-                        self.view = Some(view.clone());
-                        out.push(ClientEvent::Position(view.clone()));
-                        if needed {
-                            out.push(ClientEvent::OrdersNeeded(view));
-                        }
-                    }
-                    Err(e) => out.push(ClientEvent::Notice(format!("cannot use NOW: {e}"))),
-                }
-            }
+            Message::Now(Some(pos)) => self.on_now(&pos, &mut out),
             Message::Tme(Some(s)) => {
                 self.deadline = Some(s);
                 out.push(ClientEvent::Deadline(s));
@@ -442,25 +386,7 @@ impl ClientSession {
                 other => out.push(ClientEvent::Notice(format!("rejected: {other:?}"))),
             },
             Message::Frm { from, press, .. } => {
-                // A no-press bot: HUH the press, then TRY () (no press tokens understood).
-                let mut huh = vec![Token::Param(Param::Err)];
-                huh.extend(press.iter().copied());
-                let wrap = |inner: Vec<Token>| {
-                    let mut t = vec![Token::Bra, Token::Power(from), Token::Ket, Token::Bra];
-                    t.extend(inner);
-                    t.push(Token::Ket);
-                    t
-                };
-                let mut huh_msg = vec![Token::Command(super::token::Command::Huh), Token::Bra];
-                huh_msg.extend(huh);
-                huh_msg.push(Token::Ket);
-                out.push(ClientEvent::Send(Message::Snd(wrap(huh_msg))));
-                let try_msg = vec![
-                    Token::Press(PressToken(PressName::Try.value())),
-                    Token::Bra,
-                    Token::Ket,
-                ];
-                out.push(ClientEvent::Send(Message::Snd(wrap(try_msg))));
+                out.extend(no_press_reply(from, &press).map(ClientEvent::Send));
             }
             Message::Huh(t) => out.push(ClientEvent::Notice(format!(
                 "server could not parse our message: {}",
@@ -480,6 +406,76 @@ impl ClientSession {
             _ => {}
         }
         out
+    }
+
+    /// `MDF`: the map is built from it and accepted (`YES (MAP …)`), or refused if unusable.
+    fn on_mdf(&mut self, def: &MapDef, out: &mut Vec<ClientEvent>) {
+        let answer = Message::Map(Some(self.map_name.clone().unwrap_or_default()));
+        match map_from_mdf(def, &self.table) {
+            Ok(map) => {
+                self.names = Some(Names::new(&self.table, &map));
+                self.map = Some(Arc::new(map));
+                if self.state != ClientState::Playing {
+                    self.state = ClientState::Waiting;
+                }
+                out.push(ClientEvent::Send(Message::Yes(Box::new(Parsed::Ok(
+                    answer,
+                )))));
+            }
+            Err(e) => {
+                out.push(ClientEvent::Notice(format!("unusable MDF: {e}")));
+                out.push(ClientEvent::Send(Message::Rej(Box::new(Parsed::Ok(
+                    answer,
+                )))));
+            }
+        }
+    }
+
+    /// `SCO`: the centre owners, also in the current view.
+    fn on_sco(&mut self, groups: Vec<CentreGroup>) {
+        let Some(names) = &self.names else {
+            return;
+        };
+        self.owners.clear();
+        for g in groups {
+            if let Owners::Power(p) = g.owners
+                && let Ok(pw) = names.power(p)
+            {
+                for c in g.centres {
+                    if let Ok(prov) = names.province(c) {
+                        self.owners.insert(prov, pw);
+                    }
+                }
+            }
+        }
+        if let Some(v) = &mut self.view {
+            v.owners = self.owners.clone();
+        }
+    }
+
+    /// `NOW`: a new phase; the player sees the position, and is asked for orders if it has
+    /// any to give (after retracting a `GOF` left from the phase before).
+    fn on_now(&mut self, pos: &Position, out: &mut Vec<ClientEvent>) {
+        out.extend(self.take_observed());
+        self.deadline = None;
+        self.submitted.clear();
+        self.resubmit = false;
+        let view = match self.build_view(phase_from_turn(pos.turn), &pos.units) {
+            Ok(view) => view,
+            Err(e) => return out.push(ClientEvent::Notice(format!("cannot use NOW: {e}"))),
+        };
+        let me = self
+            .me
+            .and_then(|p| self.names.as_ref().and_then(|n| n.power(p).ok()));
+        let needed = me.is_some_and(|p| view.needs_orders(p));
+        if needed {
+            out.extend(self.retract_stale_gof());
+        }
+        self.view = Some(view.clone());
+        out.push(ClientEvent::Position(view.clone()));
+        if needed {
+            out.push(ClientEvent::OrdersNeeded(view));
+        }
     }
 
     fn build_view(&self, phase: Phase, units: &[PlacedUnit]) -> Result<GameView, String> {
@@ -758,6 +754,30 @@ pub enum Join {
 
 /// How long a rejoining client waits by default for any answer to its `IAM`.
 pub const REJOIN_ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What a no-press bot answers to press from `from`: `HUH` of the press with `ERR` in front,
+/// then `TRY ()` (no press tokens understood).
+fn no_press_reply(from: PowerToken, press: &[Token]) -> [Message; 2] {
+    let wrap = |inner: Vec<Token>| {
+        let mut t = vec![Token::Bra, Token::Power(from), Token::Ket, Token::Bra];
+        t.extend(inner);
+        t.push(Token::Ket);
+        t
+    };
+    let mut huh = vec![
+        Token::Command(super::token::Command::Huh),
+        Token::Bra,
+        Token::Param(Param::Err),
+    ];
+    huh.extend(press.iter().copied());
+    huh.push(Token::Ket);
+    let try_none = vec![
+        Token::Press(PressToken(PressName::Try.value())),
+        Token::Bra,
+        Token::Ket,
+    ];
+    [Message::Snd(wrap(huh)), Message::Snd(wrap(try_none))]
+}
 
 /// Plays one game over `io`: IM/RM handshake, then the session, until OFF,
 /// FM, EM or end of stream.
