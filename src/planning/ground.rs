@@ -803,42 +803,35 @@ impl Reach<'_> {
     /// variables whose static conditions hold, with its fluent conditions.
     fn queue_adds(&mut self, s: &LAction, e: &LEffect, b: &[u32]) {
         let (g, facts, pending) = (self.g, &self.facts, &mut self.pending);
-        let all = effect_vars(s, e);
-        complete(
-            &s.domains,
-            &bound(s, b),
-            &all,
-            self.work,
-            &mut |full: &[u32]| {
-                let mut conds = Vec::new();
-                for c in &e.cond {
-                    let holds = match c {
-                        LLit::Pos(a) => {
-                            let k = g.ground_key(a, full);
-                            if g.fluent[a.pred as usize] {
-                                conds.push(k);
-                                true
-                            } else {
-                                facts.index.contains_key(&k)
-                            }
+        each_instance(s, e, b, self.work, &mut |full: &[u32]| {
+            let mut conds = Vec::new();
+            for c in &e.cond {
+                let holds = match c {
+                    LLit::Pos(a) => {
+                        let k = g.ground_key(a, full);
+                        if g.fluent[a.pred as usize] {
+                            conds.push(k);
+                            true
+                        } else {
+                            facts.index.contains_key(&k)
                         }
-                        LLit::Neg(a) => {
-                            g.fluent[a.pred as usize]
-                                || !facts.index.contains_key(&g.ground_key(a, full))
-                        }
-                        LLit::Eq(x, y) => val(*x, full) == val(*y, full),
-                        LLit::NotEq(x, y) => val(*x, full) != val(*y, full),
-                    };
-                    if !holds {
-                        return;
                     }
+                    LLit::Neg(a) => {
+                        g.fluent[a.pred as usize]
+                            || !facts.index.contains_key(&g.ground_key(a, full))
+                    }
+                    LLit::Eq(x, y) => val(*x, full) == val(*y, full),
+                    LLit::NotEq(x, y) => val(*x, full) != val(*y, full),
+                };
+                if !holds {
+                    return;
                 }
-                let adds: Vec<Key> = e.add.iter().map(|a| g.ground_key(a, full)).collect();
-                if !adds.is_empty() {
-                    pending.push((conds, adds));
-                }
-            },
-        );
+            }
+            let adds: Vec<Key> = e.add.iter().map(|a| g.ground_key(a, full)).collect();
+            if !adds.is_empty() {
+                pending.push((conds, adds));
+            }
+        });
     }
 
     /// Adds the queued facts whose conditions are reached, until nothing changes; true if a
@@ -866,20 +859,17 @@ impl Reach<'_> {
     }
 }
 
-/// The variables an effect is instantiated over: the parameters, then its `forall` ones.
-fn effect_vars(s: &LAction, e: &LEffect) -> Vec<usize> {
-    (0..s.num_params)
+/// Calls `out` with every instance of effect `e` of the ground action with binding `b`: the
+/// binding extended by each value of the effect's `forall` variables.
+fn each_instance(s: &LAction, e: &LEffect, b: &[u32], work: &Work, out: &mut dyn FnMut(&[u32])) {
+    let vars: Vec<usize> = (0..s.num_params)
         .chain(e.forall_vars.iter().map(|(v, _)| *v))
-        .collect()
-}
-
-/// A ground action's binding as a partial binding of all the schema's variables.
-fn bound(s: &LAction, b: &[u32]) -> Vec<Option<u32>> {
+        .collect();
     let mut partial: Vec<Option<u32>> = vec![None; s.domains.len()];
     for (i, &o) in b.iter().enumerate() {
         partial[i] = Some(o);
     }
-    partial
+    complete(&s.domains, &partial, &vars, work, out);
 }
 
 /// Task fact ids of the reached facts: fluent facts only, in the order reached.
@@ -984,24 +974,17 @@ impl Build<'_> {
         let mut uncond = CondEffect::default();
         let mut conds: Vec<CondEffect> = Vec::new();
         for e in &s.effects {
-            let all = effect_vars(s, e);
-            complete(
-                &s.domains,
-                &bound(s, b),
-                &all,
-                self.work,
-                &mut |full: &[u32]| {
-                    let Some(ce) = self.instance(e, full, &pre_pos, &pre_neg) else {
-                        return;
-                    };
-                    if ce.cond_pos.is_empty() && ce.cond_neg.is_empty() {
-                        uncond.add.extend(ce.add);
-                        uncond.del.extend(ce.del);
-                    } else if !ce.add.is_empty() || !ce.del.is_empty() {
-                        conds.push(ce);
-                    }
-                },
-            );
+            each_instance(s, e, b, self.work, &mut |full: &[u32]| {
+                let Some(ce) = self.instance(e, full, &pre_pos, &pre_neg) else {
+                    return;
+                };
+                if ce.cond_pos.is_empty() && ce.cond_neg.is_empty() {
+                    uncond.add.extend(ce.add);
+                    uncond.del.extend(ce.del);
+                } else if !ce.add.is_empty() || !ce.del.is_empty() {
+                    conds.push(ce);
+                }
+            });
         }
         uncond.add = sorted(uncond.add);
         uncond.del = sorted(uncond.del);
