@@ -380,6 +380,10 @@ pub struct Rules {
     /// Native timed effects in declaration order: (sprite type, effect, timer, repeating,
     /// planned).
     pub native_timers: Vec<(TypeId, usize, i32, bool, bool)>,
+    /// Sprites beyond which no more are created: GVG-AI's [`super::state::MAX_SPRITES`]
+    /// unless lowered (spawning cascades among overlapping sprites cost the square of their
+    /// number in a cycle, so a fuzzer or a sandbox may want fewer).
+    pub max_sprites: usize,
 }
 
 fn check_target(
@@ -522,6 +526,7 @@ impl Rules {
             eos_effects,
             resource_limit,
             native_timers,
+            max_sprites: super::state::MAX_SPRITES,
         })
     }
 

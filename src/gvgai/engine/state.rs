@@ -671,7 +671,7 @@ impl GameState {
         y: i32,
         force: bool,
     ) -> Option<SpriteRef> {
-        if self.num_sprites > MAX_SPRITES {
+        if self.num_sprites > self.rules.max_sprites {
             return None;
         }
         let rules = Arc::clone(&self.rules);
