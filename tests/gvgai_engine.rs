@@ -477,3 +477,29 @@ fn outcome_json_line() {
     let v: serde_json::Value = serde_json::from_str(&o.json_line("sokoban", 0, None)).unwrap();
     assert!(v.get("act_ms_max").is_none());
 }
+
+/// Painter with a kill threshold its resource never reaches: `spawnIfHasMore` then cascades,
+/// thousands of overlapping sprites within one cycle (found by the `gvgai_vgdl` fuzz target).
+/// The rules' sprite cap bounds the cascade, and the state stays consistent throughout.
+#[test]
+fn the_sprite_cap_bounds_a_spawning_cascade() {
+    let text = std::fs::read_to_string(games_dir().join("painter.txt")).unwrap();
+    let text = text.replace("limit=2  scoreChange=1", "limit=3  scoreChange=1");
+    assert!(text.contains("limit=3  scoreChange=1"));
+    let most = |cap: usize| {
+        let mut game = Game::from_texts("painter-cascade", &text, &["A...\n....\n.xx."]).unwrap();
+        std::sync::Arc::get_mut(&mut game.rules)
+            .unwrap()
+            .max_sprites = cap;
+        let mut state = game.start(0, 7).unwrap();
+        let mut most = 0;
+        for b in [7usize, 4, 4, 1, 5, 2, 2, 0] {
+            state.advance(Action::ALL[b % Action::ALL.len()]);
+            state.check_consistency().unwrap();
+            most = most.max(state.sprites().count());
+        }
+        most
+    };
+    assert!(most(tablero::gvgai::engine::state::MAX_SPRITES) > 5_000);
+    assert!(most(500) <= 501);
+}
