@@ -2,8 +2,8 @@
 //!
 //! - [`vgdl`]: the VGDL parser (game descriptions and levels) into a typed model. Errors name
 //!   the line and the problem; GVG-AI constructs not implemented yet are reported as
-//!   "unsupported ..." (see `vgdl::model::UNSUPPORTED_CLASSES` and the effect list in
-//!   `vgdl::parse`).
+//!   "unsupported ..." (see `vgdl::model::UNSUPPORTED_CLASSES` and `UNSUPPORTED_EFFECTS` in
+//!   `vgdl::interactions`).
 //! - [`controllers`]: seeded controllers (`random`, `onestep`, `mcts`, `rhea`, `bfs`, `iw`)
 //!   behind a `Controller` trait with GVG-AI's budgets, and [`controllers::play`] for a whole
 //!   game. Every controller by name, with the planner and evolved ones defined above this

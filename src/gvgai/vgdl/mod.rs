@@ -2,10 +2,19 @@
 //! ([`parse_game`]) and level files ([`parse_level`]) into a typed model ([`model`]).
 //! Errors name the line and the problem; constructs GVG-AI has but tablero does not implement
 //! yet are reported as "unsupported".
+//!
+//! Inside, `syntax` tokenises lines and builds the indentation tree, `params` reads typed
+//! `key=value` parameters, and `sprites`, `interactions` and `terminations` resolve their
+//! sections for `parse`.
 
+mod interactions;
 pub mod level;
 pub mod model;
+mod params;
 pub mod parse;
+mod sprites;
+mod syntax;
+mod terminations;
 
 pub use level::{Level, parse_level};
 pub use model::*;
