@@ -133,6 +133,42 @@ impl GameState {
         s1: Option<SpriteRef>,
         s2: Option<SpriteRef>,
     ) -> EffectOutcome {
+        if let Some(outcome) = self.type_wide_effect(rules, kind, s1, s2) {
+            return outcome;
+        }
+        let Some(s1) = s1 else {
+            return EffectOutcome::default();
+        };
+        let unary = self
+            .unary_motion(rules, kind, s1, s2)
+            .or_else(|| self.unary_kill(kind, s1))
+            .or_else(|| self.unary_spawn(rules, kind, e, s1, s2))
+            .or_else(|| self.unary_health(rules, kind, s1, s2))
+            .or_else(|| self.unary_registration(kind, e, s1));
+        if let Some(outcome) = unary {
+            return outcome;
+        }
+        // Effects that need the second sprite.
+        let Some(s2) = s2 else {
+            return EffectOutcome::default();
+        };
+        self.binary_motion(rules, kind, e, s1, s2)
+            .or_else(|| self.binary_kill(kind, s1, s2))
+            .or_else(|| self.binary_spawn(rules, kind, e, s2))
+            .or_else(|| self.binary_transform(rules, kind, s1, s2))
+            .or_else(|| self.binary_resource(rules, kind, s1, s2))
+            .unwrap_or_default()
+    }
+
+    /// Effects that can act without a first sprite: on every sprite of a type, or
+    /// (subtractHealthPoints with `stype`) on the first sprite of a type. `None` for others.
+    fn type_wide_effect(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        s1: Option<SpriteRef>,
+        s2: Option<SpriteRef>,
+    ) -> Option<EffectOutcome> {
         use EffectKind as E;
         let none = EffectOutcome::default();
         match kind {
@@ -152,7 +188,6 @@ impl GameState {
                     let new = self.add_sprite(*stype_to, x, y, true);
                     self.transform_into(new, s, s2, *kill_second, *force_orientation, rules);
                 }
-                return none;
             }
             E::SpeedForAll { stype, value, mode } => {
                 for &st in &rules.props(*stype).subtypes {
@@ -164,7 +199,6 @@ impl GameState {
                         };
                     }
                 }
-                return none;
             }
             E::KillAll { stype } => {
                 for i in 0..self.groups[usize::from(*stype)].len() {
@@ -176,7 +210,6 @@ impl GameState {
                         false,
                     );
                 }
-                return none;
             }
             E::SubtractHealthPoints {
                 value,
@@ -192,24 +225,34 @@ impl GameState {
                         }
                     }
                 }
-                let Some(s) = target else { return none };
+                let Some(s) = target else { return Some(none) };
                 if stype.is_none() && self.npc_blocks(s, s2) {
-                    return none;
+                    return Some(none);
                 }
                 let h = &mut self.sprite_mut(s).health;
                 *h = h.saturating_sub(*value);
                 if self.sprite(s).health <= *limit {
                     self.kill(s, false);
-                    return EffectOutcome {
+                    return Some(EffectOutcome {
                         apply_score: None,
                         score_override: Some(*score_if_killed),
-                    };
+                    });
                 }
-                return none;
             }
-            _ => {}
+            _ => return None,
         }
-        let Some(s1) = s1 else { return none };
+        Some(none)
+    }
+
+    /// Effects that move, turn or slow the first sprite (or undo every move).
+    fn unary_motion(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        s1: SpriteRef,
+        s2: Option<SpriteRef>,
+    ) -> Option<EffectOutcome> {
+        use EffectKind as E;
         match kind {
             E::StepBack { pixel_perfect } => {
                 let (x, y) = match (pixel_perfect, s2) {
@@ -236,69 +279,6 @@ impl GameState {
                     }
                 }
             }
-            E::KillSprite => self.kill(s1, false),
-            E::KillIfHasMore { resource, limit } => {
-                if self.sprite(s1).amount(*resource) >= *limit {
-                    self.kill(s1, false);
-                    return EffectOutcome::apply(true);
-                }
-                return EffectOutcome::apply(false);
-            }
-            E::KillIfHasLess { resource, limit } => {
-                if self.sprite(s1).amount(*resource) <= *limit {
-                    self.kill(s1, false);
-                    return EffectOutcome::apply(true);
-                }
-                return EffectOutcome::apply(false);
-            }
-            E::TransformTo {
-                stype,
-                kill_second,
-                force_orientation,
-            } => {
-                if !self.sprite(s1).disabled {
-                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
-                    let new = self.add_sprite(*stype, x, y, false);
-                    self.transform_into(new, s1, s2, *kill_second, *force_orientation, rules);
-                }
-            }
-            E::CloneSprite => {
-                let (t, x, y) = (s1.ty, self.sprite(s1).x, self.sprite(s1).y);
-                self.add_sprite(t, x, y, false);
-            }
-            E::Spawn { stype } => {
-                let prob = if e == usize::MAX {
-                    1.0
-                } else {
-                    rules.effects[e].prob
-                };
-                if self.rng.next_double() < prob {
-                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
-                    self.add_sprite(*stype, x, y, false);
-                }
-            }
-            E::SpawnIfHasMore {
-                resource,
-                limit,
-                stype,
-                spend,
-            } => {
-                let prob = if e == usize::MAX {
-                    1.0
-                } else {
-                    rules.effects[e].prob
-                };
-                if self.rng.next_double() >= prob {
-                    return EffectOutcome::apply(false);
-                }
-                if self.sprite(s1).amount(*resource) >= *limit {
-                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
-                    self.add_sprite(*stype, x, y, false);
-                    self.sprite_mut(s1).modify(*resource, -spend);
-                    return EffectOutcome::apply(true);
-                }
-                return EffectOutcome::apply(false);
-            }
             E::ReverseDirection => {
                 let s = self.sprite_mut(s1);
                 s.orientation = s.orientation.reversed();
@@ -317,83 +297,120 @@ impl GameState {
                 let s = self.sprite_mut(s1);
                 s.orientation = s.orientation.reversed();
             }
-            E::WrapAround { offset } => {
-                let (w, sw, sh) = (
-                    f64::from(self.block),
-                    f64::from(self.width),
-                    f64::from(self.height),
-                );
-                let s = self.sprite_mut(s1);
-                if s.orientation.x > 0.0 {
-                    s.x = (offset * w) as i32;
-                } else if s.orientation.x < 0.0 {
-                    s.x = (sw - w * (1.0 + offset)) as i32;
-                } else if s.orientation.y > 0.0 {
-                    s.y = (offset * w) as i32;
-                } else if s.orientation.y < 0.0 {
-                    s.y = (sh - w * (1.0 + offset)) as i32;
-                }
-                s.lastmove = 0;
-            }
-            E::ShieldFrom { stype, ftype } => {
-                self.shields.push((s1.ty, *stype, ftype.clone()));
-            }
-            E::AddTimer {
-                timer, repeating, ..
-            } => {
-                if e != usize::MAX {
-                    let at = self.tick.saturating_add(*timer);
-                    self.insert_timer(Timer {
-                        at,
-                        effect: e,
-                        native: None,
-                        timer: *timer,
-                        repeating: *repeating,
-                    });
-                }
-            }
+            E::WrapAround { offset } => self.wrap_around(s1, *offset),
             E::FlipDirection => {
                 let d = Dir::BASE[self.rng.next_int_bounded(4) as usize];
                 self.sprite_mut(s1).orientation = d;
+            }
+            E::HalfSpeed => {
+                self.sprite_mut(s1).speed *= 0.5;
+            }
+            _ => return None,
+        }
+        Some(EffectOutcome::default())
+    }
+
+    /// WrapAround: reappear at the opposite edge, `offset` blocks in.
+    fn wrap_around(&mut self, s1: SpriteRef, offset: f64) {
+        let (w, sw, sh) = (
+            f64::from(self.block),
+            f64::from(self.width),
+            f64::from(self.height),
+        );
+        let s = self.sprite_mut(s1);
+        if s.orientation.x > 0.0 {
+            s.x = (offset * w) as i32;
+        } else if s.orientation.x < 0.0 {
+            s.x = (sw - w * (1.0 + offset)) as i32;
+        } else if s.orientation.y > 0.0 {
+            s.y = (offset * w) as i32;
+        } else if s.orientation.y < 0.0 {
+            s.y = (sh - w * (1.0 + offset)) as i32;
+        }
+        s.lastmove = 0;
+    }
+
+    /// Effects that kill the first sprite, some depending on what it holds.
+    fn unary_kill(&mut self, kind: &EffectKind, s1: SpriteRef) -> Option<EffectOutcome> {
+        use EffectKind as E;
+        let killed = match kind {
+            E::KillSprite => {
+                self.kill(s1, false);
+                return Some(EffectOutcome::default());
+            }
+            E::KillIfHasMore { resource, limit } => self.sprite(s1).amount(*resource) >= *limit,
+            E::KillIfHasLess { resource, limit } => self.sprite(s1).amount(*resource) <= *limit,
+            _ => return None,
+        };
+        if killed {
+            self.kill(s1, false);
+        }
+        Some(EffectOutcome::apply(killed))
+    }
+
+    /// Effects that create sprites on the first one, or replace it by another type.
+    fn unary_spawn(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        e: usize,
+        s1: SpriteRef,
+        s2: Option<SpriteRef>,
+    ) -> Option<EffectOutcome> {
+        use EffectKind as E;
+        match kind {
+            E::TransformTo {
+                stype,
+                kill_second,
+                force_orientation,
+            } => {
+                if !self.sprite(s1).disabled {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    let new = self.add_sprite(*stype, x, y, false);
+                    self.transform_into(new, s1, s2, *kill_second, *force_orientation, rules);
+                }
+            }
+            E::CloneSprite => {
+                let (t, x, y) = (s1.ty, self.sprite(s1).x, self.sprite(s1).y);
+                self.add_sprite(t, x, y, false);
+            }
+            E::Spawn { stype } => {
+                if self.rng.next_double() < effect_prob(rules, e) {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    self.add_sprite(*stype, x, y, false);
+                }
+            }
+            E::SpawnIfHasMore {
+                resource,
+                limit,
+                stype,
+                spend,
+            } => {
+                if self.rng.next_double() >= effect_prob(rules, e) {
+                    return Some(EffectOutcome::apply(false));
+                }
+                if self.sprite(s1).amount(*resource) >= *limit {
+                    let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                    self.add_sprite(*stype, x, y, false);
+                    self.sprite_mut(s1).modify(*resource, -spend);
+                    return Some(EffectOutcome::apply(true));
+                }
+                return Some(EffectOutcome::apply(false));
             }
             E::SpawnIfHasLess {
                 resource,
                 limit,
                 stype,
             } => {
-                let prob = if e == usize::MAX {
-                    1.0
-                } else {
-                    rules.effects[e].prob
-                };
-                if self.rng.next_double() >= prob {
-                    return EffectOutcome::apply(false);
+                if self.rng.next_double() >= effect_prob(rules, e) {
+                    return Some(EffectOutcome::apply(false));
                 }
                 if self.sprite(s1).amount(*resource) <= *limit {
                     let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
                     self.add_sprite(*stype, x, y, false);
-                    return EffectOutcome::apply(true);
+                    return Some(EffectOutcome::apply(true));
                 }
-                return EffectOutcome::apply(false);
-            }
-            E::AddHealthPointsToMax { value, kill_second } => {
-                let limit = rules.props(s1.ty).limit_health;
-                let s = self.sprite_mut(s1);
-                if s.health.saturating_add(*value) < limit {
-                    s.health = s.health.saturating_add(*value);
-                } else {
-                    s.health = limit;
-                }
-                if s.health > s.max_health {
-                    s.max_health = s.health;
-                }
-                if let (true, Some(s2)) = (kill_second, s2) {
-                    self.kill(s2, false);
-                }
-                return EffectOutcome::apply(true);
-            }
-            E::HalfSpeed => {
-                self.sprite_mut(s1).speed *= 0.5;
+                return Some(EffectOutcome::apply(false));
             }
             E::TransformToRandomChild {
                 stype,
@@ -414,6 +431,37 @@ impl GameState {
                     self.transform_into(new, s1, s2, *kill_second, *force_orientation, rules);
                 }
             }
+            _ => return None,
+        }
+        Some(EffectOutcome::default())
+    }
+
+    /// Effects that add health points to the first sprite, up to its type's limit.
+    fn unary_health(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        s1: SpriteRef,
+        s2: Option<SpriteRef>,
+    ) -> Option<EffectOutcome> {
+        use EffectKind as E;
+        match kind {
+            E::AddHealthPointsToMax { value, kill_second } => {
+                let limit = rules.props(s1.ty).limit_health;
+                let s = self.sprite_mut(s1);
+                if s.health.saturating_add(*value) < limit {
+                    s.health = s.health.saturating_add(*value);
+                } else {
+                    s.health = limit;
+                }
+                if s.health > s.max_health {
+                    s.max_health = s.health;
+                }
+                if let (true, Some(s2)) = (kill_second, s2) {
+                    self.kill(s2, false);
+                }
+                Some(EffectOutcome::apply(true))
+            }
             E::AddHealthPoints { value, kill_second } => {
                 let limit = rules.props(s1.ty).limit_health;
                 let s = self.sprite_mut(s1);
@@ -425,29 +473,56 @@ impl GameState {
                     if let (true, Some(s2)) = (kill_second, s2) {
                         self.kill(s2, false);
                     }
-                    return EffectOutcome::apply(true);
+                    return Some(EffectOutcome::apply(true));
                 }
-                return EffectOutcome::apply(false);
+                Some(EffectOutcome::apply(false))
             }
-            // Effects that need the second sprite.
-            _ => {
-                let Some(s2) = s2 else { return none };
-                return self.run_binary(rules, kind, e, s1, s2);
-            }
+            _ => None,
         }
-        none
     }
 
-    fn run_binary(
+    /// Effects that register something with the game: a shield of the first sprite's type
+    /// (shieldFrom) or a timer for a top-level effect (addTimer).
+    fn unary_registration(
+        &mut self,
+        kind: &EffectKind,
+        e: usize,
+        s1: SpriteRef,
+    ) -> Option<EffectOutcome> {
+        use EffectKind as E;
+        match kind {
+            E::ShieldFrom { stype, ftype } => {
+                self.shields.push((s1.ty, *stype, ftype.clone()));
+            }
+            E::AddTimer {
+                timer, repeating, ..
+            } => {
+                if e != usize::MAX {
+                    let at = self.tick.saturating_add(*timer);
+                    self.insert_timer(Timer {
+                        at,
+                        effect: e,
+                        native: None,
+                        timer: *timer,
+                        repeating: *repeating,
+                    });
+                }
+            }
+            _ => return None,
+        }
+        Some(EffectOutcome::default())
+    }
+
+    /// Effects that move or turn the first sprite after the second.
+    fn binary_motion(
         &mut self,
         rules: &Rules,
         kind: &EffectKind,
         e: usize,
         s1: SpriteRef,
         s2: SpriteRef,
-    ) -> EffectOutcome {
+    ) -> Option<EffectOutcome> {
         use EffectKind as E;
-        let none = EffectOutcome::default();
         match kind {
             E::BounceForward => {
                 let ld = self.last_direction(s2);
@@ -462,9 +537,112 @@ impl GameState {
                 self.active_movement(s1, dir, self.sprite(s2).speed);
                 self.sprite_mut(s1).orientation = dir;
             }
+            E::Align { orient } => {
+                let (x, y, o) = {
+                    let t = self.sprite(s2);
+                    (t.x, t.y, t.orientation)
+                };
+                let s = self.sprite_mut(s1);
+                if *orient {
+                    s.orientation = o;
+                }
+                s.x = x;
+                s.y = y;
+            }
+            E::TeleportToExit => self.teleport_to_exit(rules, s1, s2),
+            E::PullWithIt { pixel_perfect } => self.pull_with_it(e, s1, s2, *pixel_perfect),
+            E::AttractGaze { align }
+                if rules.props(s1.ty).is_oriented && rules.props(s2.ty).is_oriented =>
+            {
+                if self.rng.next_double() < effect_prob(rules, e) {
+                    let b = self.sprite(s2).clone();
+                    let s = self.sprite_mut(s1);
+                    s.orientation = b.orientation;
+                    if *align {
+                        if s.orientation == Dir::LEFT || s.orientation == Dir::RIGHT {
+                            s.y = b.y;
+                        } else {
+                            s.x = b.x;
+                        }
+                    }
+                }
+            }
+            _ => return None,
+        }
+        Some(EffectOutcome::default())
+    }
+
+    /// TeleportToExit: move to a random sprite of the portal's `stype`, or die if there is
+    /// none. Only portals and the NPC classes that carry an `stype` have an exit.
+    fn teleport_to_exit(&mut self, rules: &Rules, s1: SpriteRef, s2: SpriteRef) {
+        let p2 = rules.props(s2.ty);
+        let has_itype = matches!(
+            p2.class,
+            Some(
+                crate::gvgai::vgdl::SpriteClass::Portal
+                    | crate::gvgai::vgdl::SpriteClass::SpawnPoint
+                    | crate::gvgai::vgdl::SpriteClass::Bomber
+                    | crate::gvgai::vgdl::SpriteClass::Chaser
+                    | crate::gvgai::vgdl::SpriteClass::Fleeing
+                    | crate::gvgai::vgdl::SpriteClass::PathChaser
+                    | crate::gvgai::vgdl::SpriteClass::LOSChaser
+                    | crate::gvgai::vgdl::SpriteClass::Spreader
+            )
+        );
+        let Some(&dest) = p2.stype.first().filter(|_| has_itype) else {
+            return;
+        };
+        let n = self.groups[usize::from(dest)].len();
+        if n > 0 {
+            let k = self.rng.next_int_bounded(n as i32) as usize;
+            let d = self.groups[usize::from(dest)][k].clone();
+            let oriented = rules.props(dest).is_oriented;
+            let s = self.sprite_mut(s1);
+            s.x = d.x;
+            s.y = d.y;
+            s.lastmove = 0;
+            if oriented {
+                s.orientation = d.orientation;
+            }
+        } else {
+            self.kill(s1, false);
+        }
+    }
+
+    /// PullWithIt: the first sprite follows the second's last move, once per effect and tick.
+    fn pull_with_it(&mut self, e: usize, s1: SpriteRef, s2: SpriteRef, pixel_perfect: bool) {
+        let id = self.sprite(s1).id;
+        if self.pulled.contains(&(e, id)) {
+            return;
+        }
+        self.pulled.push((e, id));
+        let (lx, ly) = (self.sprite(s1).lx, self.sprite(s1).ly);
+        let v = self.last_direction(s2).normalised();
+        let px = (self.sprite(s2).speed * f64::from(self.block)) as i32;
+        self.update_pos(s1, v, px);
+        let (x2, y2) = (self.sprite(s2).x, self.sprite(s2).y);
+        let s = self.sprite_mut(s1);
+        s.lx = lx;
+        s.ly = ly;
+        if pixel_perfect {
+            s.x = x2;
+            s.y = y2;
+        }
+    }
+
+    /// Effects that kill the first sprite (or both) depending on the second.
+    fn binary_kill(
+        &mut self,
+        kind: &EffectKind,
+        s1: SpriteRef,
+        s2: SpriteRef,
+    ) -> Option<EffectOutcome> {
+        use EffectKind as E;
+        match kind {
             E::KillBoth => {
                 self.kill(s1, false);
                 self.kill(s2, false);
+                Some(EffectOutcome::default())
             }
             E::KillIfOtherHasMore {
                 resource,
@@ -476,9 +654,9 @@ impl GameState {
                     if *subtract {
                         self.sprite_mut(s2).modify(*resource, -limit);
                     }
-                    return EffectOutcome::apply(true);
+                    return Some(EffectOutcome::apply(true));
                 }
-                return EffectOutcome::apply(false);
+                Some(EffectOutcome::apply(false))
             }
             E::KillIfFrontal | E::KillIfNotFrontal => {
                 let a = self.last_direction(s1).normalised();
@@ -495,17 +673,36 @@ impl GameState {
                 };
                 if a.is_none() || hit {
                     self.kill(s1, false);
-                    return EffectOutcome::apply(true);
+                    return Some(EffectOutcome::apply(true));
                 }
-                return EffectOutcome::apply(false);
+                Some(EffectOutcome::apply(false))
             }
+            E::KillIfFromAbove => {
+                let (a, b) = (self.sprite(s1), self.sprite(s2));
+                let other_higher = a.ly > b.ly + self.block / 2;
+                let going_down = b.y > b.ly;
+                if other_higher && going_down {
+                    self.kill(s1, false);
+                    return Some(EffectOutcome::apply(true));
+                }
+                Some(EffectOutcome::apply(false))
+            }
+            _ => None,
+        }
+    }
+
+    /// Effects that create a sprite behind or next to the second sprite.
+    fn binary_spawn(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        e: usize,
+        s2: SpriteRef,
+    ) -> Option<EffectOutcome> {
+        use EffectKind as E;
+        match kind {
             E::SpawnBehind { stype } => {
-                let prob = if e == usize::MAX {
-                    1.0
-                } else {
-                    rules.effects[e].prob
-                };
-                if self.rng.next_double() < prob {
+                if self.rng.next_double() < effect_prob(rules, e) {
                     let (x, y, lx, ly) = {
                         let t = self.sprite(s2);
                         (t.x, t.y, t.lx, t.ly)
@@ -517,6 +714,45 @@ impl GameState {
                     }
                 }
             }
+            E::SpawnNextTo {
+                stype,
+                dir,
+                step_back,
+            } => {
+                if self.rng.next_double() < effect_prob(rules, e) {
+                    let (x, y, lx, ly) = {
+                        let t = self.sprite(s2);
+                        (t.x, t.y, t.lx, t.ly)
+                    };
+                    let w = self.block;
+                    let pos = if *step_back {
+                        let overlap = lx < x + w && x < lx + w && ly < y + w && y < ly + w;
+                        (!overlap).then_some((lx, ly))
+                    } else {
+                        Some((x, y))
+                    };
+                    if let Some((px, py)) = pos {
+                        let nx = px + (dir.x as i32) * w;
+                        let ny = py + (dir.y as i32) * w;
+                        self.add_sprite(*stype, nx, ny, false);
+                    }
+                }
+            }
+            _ => return None,
+        }
+        Some(EffectOutcome::default())
+    }
+
+    /// Effects that replace sprites by another type, depending on a count or a singleton.
+    fn binary_transform(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        s1: SpriteRef,
+        s2: SpriteRef,
+    ) -> Option<EffectOutcome> {
+        use EffectKind as E;
+        match kind {
             E::TransformIfCount {
                 stype,
                 count_type,
@@ -536,12 +772,12 @@ impl GameState {
                 if n <= i64::from(*leq) && n >= i64::from(*geq) {
                     let new = self.add_sprite(*stype, x, y, true);
                     self.transform_into(new, s1, Some(s2), *kill_second, *force_orientation, rules);
-                    return EffectOutcome::apply(true);
+                    return Some(EffectOutcome::apply(true));
                 } else if let Some(t) = else_type {
                     let new = self.add_sprite(*t, x, y, true);
                     self.transform_into(new, s1, Some(s2), *kill_second, *force_orientation, rules);
                 }
-                return EffectOutcome::apply(false);
+                Some(EffectOutcome::apply(false))
             }
             E::TransformToSingleton {
                 stype,
@@ -566,14 +802,29 @@ impl GameState {
                         self.sprite_mut(n).orientation = o;
                     }
                 }
+                Some(EffectOutcome::default())
             }
+            _ => None,
+        }
+    }
+
+    /// Effects that move resources between the colliding sprites.
+    fn binary_resource(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        s1: SpriteRef,
+        s2: SpriteRef,
+    ) -> Option<EffectOutcome> {
+        use EffectKind as E;
+        match kind {
             E::CollectResourceIfHeld {
                 held,
                 value,
                 kill_resource,
             } if rules.props(s1.ty).is_resource => {
                 if self.sprite(s2).amount(*held) < *value {
-                    return EffectOutcome::apply(false);
+                    return Some(EffectOutcome::apply(false));
                 }
                 let rtype = s1.ty;
                 let limit = rules.resource_limit[usize::from(rtype)];
@@ -585,58 +836,7 @@ impl GameState {
                 if *kill_resource {
                     self.kill(s1, false);
                 }
-                return EffectOutcome::apply(collected);
-            }
-            E::Align { orient } => {
-                let (x, y, o) = {
-                    let t = self.sprite(s2);
-                    (t.x, t.y, t.orientation)
-                };
-                let s = self.sprite_mut(s1);
-                if *orient {
-                    s.orientation = o;
-                }
-                s.x = x;
-                s.y = y;
-            }
-            E::SpawnNextTo {
-                stype,
-                dir,
-                step_back,
-            } => {
-                let prob = if e == usize::MAX {
-                    1.0
-                } else {
-                    rules.effects[e].prob
-                };
-                if self.rng.next_double() < prob {
-                    let (x, y, lx, ly) = {
-                        let t = self.sprite(s2);
-                        (t.x, t.y, t.lx, t.ly)
-                    };
-                    let w = self.block;
-                    let pos = if *step_back {
-                        let overlap = lx < x + w && x < lx + w && ly < y + w && y < ly + w;
-                        (!overlap).then_some((lx, ly))
-                    } else {
-                        Some((x, y))
-                    };
-                    if let Some((px, py)) = pos {
-                        let nx = px + (dir.x as i32) * w;
-                        let ny = py + (dir.y as i32) * w;
-                        self.add_sprite(*stype, nx, ny, false);
-                    }
-                }
-            }
-            E::KillIfFromAbove => {
-                let (a, b) = (self.sprite(s1), self.sprite(s2));
-                let other_higher = a.ly > b.ly + self.block / 2;
-                let going_down = b.y > b.ly;
-                if other_higher && going_down {
-                    self.kill(s1, false);
-                    return EffectOutcome::apply(true);
-                }
-                return EffectOutcome::apply(false);
+                Some(EffectOutcome::apply(collected))
             }
             E::CollectResource { kill_resource } if rules.props(s1.ty).is_resource => {
                 let rtype: TypeId = s1.ty;
@@ -649,9 +849,9 @@ impl GameState {
                     if *kill_resource {
                         self.kill(s1, true);
                     }
-                    return EffectOutcome::apply(true);
+                    return Some(EffectOutcome::apply(true));
                 }
-                return EffectOutcome::apply(false);
+                Some(EffectOutcome::apply(false))
             }
             E::ChangeResource {
                 resource,
@@ -665,86 +865,20 @@ impl GameState {
                     if *kill_resource {
                         self.kill(s2, true);
                     }
-                    return EffectOutcome::apply(true);
+                    return Some(EffectOutcome::apply(true));
                 }
-                return EffectOutcome::apply(false);
+                Some(EffectOutcome::apply(false))
             }
-            E::TeleportToExit => {
-                let p2 = rules.props(s2.ty);
-                let has_itype = matches!(
-                    p2.class,
-                    Some(
-                        crate::gvgai::vgdl::SpriteClass::Portal
-                            | crate::gvgai::vgdl::SpriteClass::SpawnPoint
-                            | crate::gvgai::vgdl::SpriteClass::Bomber
-                            | crate::gvgai::vgdl::SpriteClass::Chaser
-                            | crate::gvgai::vgdl::SpriteClass::Fleeing
-                            | crate::gvgai::vgdl::SpriteClass::PathChaser
-                            | crate::gvgai::vgdl::SpriteClass::LOSChaser
-                            | crate::gvgai::vgdl::SpriteClass::Spreader
-                    )
-                );
-                let Some(&dest) = p2.stype.first().filter(|_| has_itype) else {
-                    return none;
-                };
-                let n = self.groups[usize::from(dest)].len();
-                if n > 0 {
-                    let k = self.rng.next_int_bounded(n as i32) as usize;
-                    let d = self.groups[usize::from(dest)][k].clone();
-                    let oriented = rules.props(dest).is_oriented;
-                    let s = self.sprite_mut(s1);
-                    s.x = d.x;
-                    s.y = d.y;
-                    s.lastmove = 0;
-                    if oriented {
-                        s.orientation = d.orientation;
-                    }
-                } else {
-                    self.kill(s1, false);
-                }
-            }
-            E::PullWithIt { pixel_perfect } => {
-                let id = self.sprite(s1).id;
-                if self.pulled.contains(&(e, id)) {
-                    return none;
-                }
-                self.pulled.push((e, id));
-                let (lx, ly) = (self.sprite(s1).lx, self.sprite(s1).ly);
-                let v = self.last_direction(s2).normalised();
-                let px = (self.sprite(s2).speed * f64::from(self.block)) as i32;
-                self.update_pos(s1, v, px);
-                let (x2, y2) = (self.sprite(s2).x, self.sprite(s2).y);
-                let s = self.sprite_mut(s1);
-                s.lx = lx;
-                s.ly = ly;
-                if *pixel_perfect {
-                    s.x = x2;
-                    s.y = y2;
-                }
-            }
-            E::AttractGaze { align }
-                if rules.props(s1.ty).is_oriented && rules.props(s2.ty).is_oriented =>
-            {
-                let prob = if e == usize::MAX {
-                    1.0
-                } else {
-                    rules.effects[e].prob
-                };
-                if self.rng.next_double() < prob {
-                    let b = self.sprite(s2).clone();
-                    let s = self.sprite_mut(s1);
-                    s.orientation = b.orientation;
-                    if *align {
-                        if s.orientation == Dir::LEFT || s.orientation == Dir::RIGHT {
-                            s.y = b.y;
-                        } else {
-                            s.x = b.x;
-                        }
-                    }
-                }
-            }
-            _ => {}
+            _ => None,
         }
-        none
+    }
+}
+
+/// The probability of top-level effect `e`; timer delegates (`usize::MAX`) always apply.
+fn effect_prob(rules: &Rules, e: usize) -> f64 {
+    if e == usize::MAX {
+        1.0
+    } else {
+        rules.effects[e].prob
     }
 }
