@@ -129,84 +129,129 @@ pub struct TypeProps {
     pub scripted: Option<Scripted>,
 }
 
-fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
-    use SpriteClass as C;
-    let ty = &desc.types[t];
-    let class = ty.class;
-    let p = &ty.params;
-    let mut speed = 0.0;
-    let mut is_static = false;
-    let mut is_oriented = false;
-    let mut orientation = Dir::NONE;
-    let mut rotate_in_place = false;
-    let mut limit = 0;
-    let mut value = 0;
-    let mut prob = 0.0;
-    let mut cooldown = 0;
-    let mut actions = Vec::new();
-    let mut fleeing = false;
-    if let Some(c) = class {
-        match c {
-            C::Immovable | C::Door | C::Portal => is_static = true,
-            C::Passive => {}
-            C::Resource => {
-                limit = 2;
-                value = 1;
-            }
-            C::Flicker | C::Spreader => limit = 1,
-            C::OrientedFlicker => {
-                limit = 1;
-                is_oriented = true;
-            }
-            C::Missile => {
-                speed = 1.0;
-                is_oriented = true;
-            }
-            C::RandomMissile => {
-                speed = 1.0;
-                is_oriented = true;
-                orientation = Dir::NIL;
-            }
-            C::SpawnPointMultiSprite => {
-                prob = 1.0;
-                cooldown = 1;
-                is_static = true;
-                is_oriented = true;
-                orientation = Dir::RIGHT;
-            }
-            C::RandomBomber => {
-                prob = 1.0;
-                cooldown = 1;
-                is_oriented = true;
-                orientation = Dir::RIGHT;
-                speed = 1.0;
-            }
-            C::BomberRandomMissile => {
-                prob = 1.0;
-                cooldown = 1;
-                is_oriented = true;
-                orientation = Dir::RIGHT;
-            }
-            C::MissileAvatar | C::OngoingAvatar | C::OngoingTurningAvatar => {
-                speed = 1.0;
-                orientation = Dir::RIGHT;
-                is_oriented = true;
-                rotate_in_place = true;
-                actions = vec![Action::Left, Action::Right, Action::Down, Action::Up];
-            }
-            C::OngoingShootAvatar => {
-                speed = 1.0;
-                orientation = Dir::RIGHT;
-                is_oriented = true;
-                rotate_in_place = true;
-                actions = vec![
-                    Action::Use,
-                    Action::Left,
-                    Action::Right,
-                    Action::Down,
-                    Action::Up,
-                ];
-            }
+/// The properties a class sets before the sprite's own parameters (GVG-AI `loadDefaults`).
+#[derive(Debug, Clone)]
+struct ClassDefaults {
+    speed: f64,
+    is_static: bool,
+    is_oriented: bool,
+    orientation: Dir,
+    rotate_in_place: bool,
+    limit: i32,
+    value: i32,
+    prob: f64,
+    cooldown: i32,
+    actions: Vec<Action>,
+    fleeing: bool,
+}
+
+/// The four moves, in GVG-AI's action order.
+const MOVES: [Action; 4] = [Action::Left, Action::Right, Action::Down, Action::Up];
+/// Shooting and the four moves, in GVG-AI's action order.
+const SHOOT_MOVES: [Action; 5] = [
+    Action::Use,
+    Action::Left,
+    Action::Right,
+    Action::Down,
+    Action::Up,
+];
+
+impl Default for ClassDefaults {
+    fn default() -> Self {
+        ClassDefaults {
+            speed: 0.0,
+            is_static: false,
+            is_oriented: false,
+            orientation: Dir::NONE,
+            rotate_in_place: false,
+            limit: 0,
+            value: 0,
+            prob: 0.0,
+            cooldown: 0,
+            actions: Vec::new(),
+            fleeing: false,
+        }
+    }
+}
+
+impl ClassDefaults {
+    /// A sprite that moves on its own.
+    fn moving() -> Self {
+        ClassDefaults {
+            speed: 1.0,
+            ..ClassDefaults::default()
+        }
+    }
+
+    /// A moving sprite that has an orientation.
+    fn oriented_moving() -> Self {
+        ClassDefaults {
+            is_oriented: true,
+            ..ClassDefaults::moving()
+        }
+    }
+
+    /// An avatar that takes `actions`.
+    fn avatar(actions: &[Action]) -> Self {
+        ClassDefaults {
+            actions: actions.to_vec(),
+            ..ClassDefaults::moving()
+        }
+    }
+
+    /// An avatar that faces right at first and turns in place.
+    fn oriented_avatar(actions: &[Action]) -> Self {
+        ClassDefaults {
+            orientation: Dir::RIGHT,
+            is_oriented: true,
+            rotate_in_place: true,
+            ..ClassDefaults::avatar(actions)
+        }
+    }
+
+    /// A sprite that spawns every tick.
+    fn spawner() -> Self {
+        ClassDefaults {
+            prob: 1.0,
+            cooldown: 1,
+            ..ClassDefaults::default()
+        }
+    }
+
+    /// A spawner that faces right.
+    fn oriented_spawner() -> Self {
+        ClassDefaults {
+            is_oriented: true,
+            orientation: Dir::RIGHT,
+            ..ClassDefaults::spawner()
+        }
+    }
+
+    fn of(class: SpriteClass) -> Self {
+        use SpriteClass as C;
+        let d = ClassDefaults::default();
+        match class {
+            C::Immovable | C::Door | C::Portal => ClassDefaults {
+                is_static: true,
+                ..d
+            },
+            C::Passive => d,
+            C::Resource => ClassDefaults {
+                limit: 2,
+                value: 1,
+                ..d
+            },
+            C::Flicker | C::Spreader => ClassDefaults { limit: 1, ..d },
+            C::OrientedFlicker => ClassDefaults {
+                limit: 1,
+                is_oriented: true,
+                ..d
+            },
+            C::Missile | C::EvolvedNPC => ClassDefaults::oriented_moving(),
+            C::RandomMissile => ClassDefaults {
+                orientation: Dir::NIL,
+                ..ClassDefaults::oriented_moving()
+            },
             C::RandomNPC
             | C::PathChaser
             | C::LOSChaser
@@ -214,79 +259,67 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             | C::AlternateChaser
             | C::RandomAltChaser
             | C::PathAltChaser
-            | C::RandomPathAltChaser => speed = 1.0,
-            C::Fleeing => {
-                speed = 1.0;
-                fleeing = true;
+            | C::RandomPathAltChaser => ClassDefaults::moving(),
+            C::Fleeing => ClassDefaults {
+                fleeing: true,
+                ..ClassDefaults::moving()
+            },
+            C::SpawnPoint => ClassDefaults {
+                is_static: true,
+                ..ClassDefaults::spawner()
+            },
+            C::SpawnPointMultiSprite => ClassDefaults {
+                is_static: true,
+                ..ClassDefaults::oriented_spawner()
+            },
+            C::Bomber | C::BomberRandomMissile => ClassDefaults::oriented_spawner(),
+            C::RandomBomber => ClassDefaults {
+                speed: 1.0,
+                ..ClassDefaults::oriented_spawner()
+            },
+            C::MovingAvatar => ClassDefaults::avatar(&MOVES),
+            C::HorizontalAvatar => ClassDefaults::avatar(&[Action::Left, Action::Right]),
+            C::VerticalAvatar => ClassDefaults::avatar(&[Action::Up, Action::Down]),
+            C::FlakAvatar => ClassDefaults::avatar(&[Action::Use, Action::Left, Action::Right]),
+            C::OrientedAvatar | C::MissileAvatar | C::OngoingAvatar | C::OngoingTurningAvatar => {
+                ClassDefaults::oriented_avatar(&MOVES)
             }
-            C::EvolvedNPC => {
-                speed = 1.0;
-                is_oriented = true;
-            }
-            C::SpawnPoint => {
-                prob = 1.0;
-                cooldown = 1;
-                is_static = true;
-            }
-            C::Bomber => {
-                prob = 1.0;
-                cooldown = 1;
-                is_oriented = true;
-                orientation = Dir::RIGHT;
-            }
-            C::MovingAvatar => {
-                speed = 1.0;
-                actions = vec![Action::Left, Action::Right, Action::Down, Action::Up];
-            }
-            C::HorizontalAvatar => {
-                speed = 1.0;
-                actions = vec![Action::Left, Action::Right];
-            }
-            C::VerticalAvatar => {
-                speed = 1.0;
-                actions = vec![Action::Up, Action::Down];
-            }
-            C::OrientedAvatar => {
-                speed = 1.0;
-                orientation = Dir::RIGHT;
-                is_oriented = true;
-                rotate_in_place = true;
-                actions = vec![Action::Left, Action::Right, Action::Down, Action::Up];
-            }
-            C::ShootAvatar => {
-                speed = 1.0;
-                orientation = Dir::RIGHT;
-                is_oriented = true;
-                rotate_in_place = true;
-                actions = vec![
-                    Action::Use,
-                    Action::Left,
-                    Action::Right,
-                    Action::Down,
-                    Action::Up,
-                ];
-            }
-            C::FlakAvatar => {
-                speed = 1.0;
-                actions = vec![Action::Use, Action::Left, Action::Right];
-            }
+            C::ShootAvatar | C::OngoingShootAvatar => ClassDefaults::oriented_avatar(&SHOOT_MOVES),
         }
     }
-    if let Some(s) = p.speed {
-        speed = s;
-    }
-    if let Some(o) = p.orientation {
-        orientation = o;
-    }
-    if !orientation.is_none() {
-        is_oriented = true;
-    }
-    if let Some(r) = p.rotate_in_place {
-        rotate_in_place = r;
-    }
-    if let Some(c) = p.cooldown {
-        cooldown = c;
-    }
+}
+
+/// Classes whose sprites GVG-AI counts as NPCs.
+fn is_npc_class(class: Option<SpriteClass>) -> bool {
+    use SpriteClass as C;
+    matches!(
+        class,
+        Some(
+            C::RandomNPC
+                | C::PathChaser
+                | C::LOSChaser
+                | C::SpawnPointMultiSprite
+                | C::Chaser
+                | C::Fleeing
+                | C::AlternateChaser
+                | C::RandomAltChaser
+                | C::PathAltChaser
+                | C::RandomPathAltChaser
+                | C::Bomber
+                | C::RandomBomber
+                | C::BomberRandomMissile
+                | C::EvolvedNPC
+        )
+    )
+}
+
+fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
+    use SpriteClass as C;
+    let ty = &desc.types[t];
+    let class = ty.class;
+    let p = &ty.params;
+    let d = class.map(ClassDefaults::of).unwrap_or_default();
+    let orientation = p.orientation.unwrap_or(d.orientation);
     let health = p.health_points.unwrap_or(0);
     let mut max_health = p.max_health_points.unwrap_or(0);
     if max_health == 0 {
@@ -294,17 +327,17 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
     }
     TypeProps {
         class,
-        speed,
-        cooldown: cooldown.max(1),
-        is_static,
-        is_oriented,
+        speed: p.speed.unwrap_or(d.speed),
+        cooldown: p.cooldown.unwrap_or(d.cooldown).max(1),
+        is_static: d.is_static,
+        is_oriented: d.is_oriented || !orientation.is_none(),
         orientation,
-        rotate_in_place,
+        rotate_in_place: p.rotate_in_place.unwrap_or(d.rotate_in_place),
         is_avatar: class.is_some_and(SpriteClass::is_avatar),
         is_resource: class == Some(C::Resource),
-        limit: p.limit.unwrap_or(limit),
-        value: p.value.unwrap_or(value),
-        prob: p.prob.unwrap_or(prob),
+        limit: p.limit.unwrap_or(d.limit),
+        value: p.value.unwrap_or(d.value),
+        prob: p.prob.unwrap_or(d.prob),
         total: p.total.unwrap_or(0),
         cons: p.cons.unwrap_or(0),
         stype: p.stype.clone().unwrap_or_default(),
@@ -320,8 +353,8 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         epsilon: p.epsilon.unwrap_or(0.0),
         max_distance: p.max_distance.unwrap_or(-1.0),
         spawn_orientation: p.spawn_orientation.unwrap_or(Dir::NONE),
-        fleeing,
-        actions,
+        fleeing: d.fleeing,
+        actions: d.actions,
         itypes: ty.itypes.clone(),
         subtypes: ty.subtypes.clone(),
         singleton: ty.singleton,
@@ -336,25 +369,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         stypes: p.stypes.clone().unwrap_or_default(),
         time_to_live: p.time_to_live.unwrap_or(-1),
         random_target: p.random_target.unwrap_or(false),
-        is_npc: matches!(
-            class,
-            Some(
-                C::RandomNPC
-                    | C::PathChaser
-                    | C::LOSChaser
-                    | C::SpawnPointMultiSprite
-                    | C::Chaser
-                    | C::Fleeing
-                    | C::AlternateChaser
-                    | C::RandomAltChaser
-                    | C::PathAltChaser
-                    | C::RandomPathAltChaser
-                    | C::Bomber
-                    | C::RandomBomber
-                    | C::BomberRandomMissile
-                    | C::EvolvedNPC
-            )
-        ),
+        is_npc: is_npc_class(class),
         portal: p
             .portal
             .unwrap_or(matches!(class, Some(C::Door | C::Portal))),
