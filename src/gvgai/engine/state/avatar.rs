@@ -1,0 +1,161 @@
+//! One update of the avatar, by class: ongoing avatars, moving and oriented avatars, and
+//! shooting (ShootAvatar, FlakAvatar).
+
+use super::{GameState, Movement, SpriteRef};
+use crate::gvgai::engine::rules::{Action, Rules, TypeProps};
+use crate::gvgai::vgdl::{Dir, SpriteClass};
+
+impl GameState {
+    /// ShootAvatar `updateUse`: fire the first stype that has ammunition, in front.
+    fn shoot(&mut self, rules: &Rules, r: SpriteRef) {
+        let p = rules.props(r.ty);
+        for (i, &st) in p.stype.iter().enumerate() {
+            let has_ammo = match p.ammo.get(i) {
+                None => true,
+                Some(&a) => self.sprite(r).amount(a) > 0,
+            };
+            if has_ammo {
+                let (x, y, dir) = {
+                    let s = self.sprite(r);
+                    (s.x, s.y, s.orientation.normalised())
+                };
+                let b = f64::from(self.block);
+                let nx = (f64::from(x) + dir.x * b) as i32;
+                let ny = (f64::from(y) + dir.y * b) as i32;
+                if let Some(n) = self.add_sprite(st, nx, ny, false) {
+                    if rules.props(st).is_oriented {
+                        self.sprite_mut(n).orientation = dir;
+                    }
+                    if let Some(&a) = p.ammo.get(i) {
+                        let s = self.sprite_mut(r);
+                        if s.resources.iter().any(|(t, _)| *t == a) {
+                            let v = s.amount(a).saturating_sub(1);
+                            s.set_amount(a, v);
+                        }
+                    }
+                    self.sprite_mut(n).from_avatar = true;
+                }
+                break;
+            }
+        }
+    }
+
+    /// One update of the avatar with `action` (Nil if its class does not accept it).
+    pub(super) fn update_avatar(&mut self, rules: &Rules, r: SpriteRef, action: Action) {
+        use SpriteClass as C;
+        let p = rules.props(r.ty);
+        let action = if p.actions.contains(&action) {
+            action
+        } else {
+            Action::Nil
+        };
+        self.last_action = action;
+        let dir = action.direction();
+        if self.update_ongoing_avatar(rules, r, action, dir) {
+            return;
+        }
+        let movement = self.active_movement(r, dir, self.sprite(r).speed);
+        let class = p.class;
+        if matches!(class, Some(C::OrientedAvatar | C::ShootAvatar)) && movement == Movement::Move {
+            self.face_last_move(r);
+        }
+        if movement != Movement::Still || action != Action::Use {
+            return;
+        }
+        match class {
+            Some(C::ShootAvatar) => self.shoot(rules, r),
+            Some(C::FlakAvatar) => self.flak(p, r),
+            _ => {}
+        }
+    }
+
+    /// The whole update of the avatars that keep moving on their own (MissileAvatar and the
+    /// ongoing avatars); false, with nothing done, for the other classes.
+    fn update_ongoing_avatar(
+        &mut self,
+        rules: &Rules,
+        r: SpriteRef,
+        action: Action,
+        dir: Dir,
+    ) -> bool {
+        use SpriteClass as C;
+        let p = rules.props(r.ty);
+        match p.class {
+            Some(C::MissileAvatar) => {
+                self.update_passive(r);
+            }
+            Some(C::OngoingAvatar) => {
+                if !dir.is_none() {
+                    self.sprite_mut(r).orientation = dir;
+                }
+                self.update_passive(r);
+            }
+            Some(C::OngoingTurningAvatar) => {
+                let o = self.sprite(r).orientation;
+                if !dir.is_none() && dir.x * o.x + dir.y * o.y == 0.0 {
+                    self.sprite_mut(r).orientation = dir;
+                }
+                self.update_passive(r);
+                let (x, y, lx, ly) = {
+                    let s = self.sprite(r);
+                    (s.x, s.y, s.lx, s.ly)
+                };
+                let w = self.block;
+                let overlap = x < lx + w && lx < x + w && y < ly + w && ly < y + w;
+                if !overlap {
+                    self.add_sprite(p.spawn_behind, lx, ly, false);
+                }
+            }
+            Some(C::OngoingShootAvatar) => {
+                if !dir.is_none() {
+                    self.sprite_mut(r).orientation = dir;
+                }
+                self.update_passive(r);
+                if dir.is_none() && action == Action::Use {
+                    self.shoot(rules, r);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// OrientedAvatar and ShootAvatar face the direction they just moved in.
+    fn face_last_move(&mut self, r: SpriteRef) {
+        let s = self.sprite_mut(r);
+        let d = Dir {
+            x: f64::from(s.x - s.lx),
+            y: f64::from(s.y - s.ly),
+        }
+        .normalised();
+        s.orientation = d;
+    }
+
+    /// FlakAvatar `updateUse`: with ammunition above `minAmmo` (or no ammunition type), fire
+    /// the first stype on the avatar's cell and pay `ammoCost`.
+    fn flak(&mut self, p: &TypeProps, r: SpriteRef) {
+        let has_ammo = match p.ammo.first() {
+            None => true,
+            Some(&a) => {
+                let s = self.sprite(r);
+                s.resources.iter().any(|(t, _)| *t == a)
+                    && if p.min_ammo > -1 {
+                        s.amount(a) > p.min_ammo
+                    } else {
+                        s.amount(a) > 0
+                    }
+            }
+        };
+        if let (true, Some(&st)) = (has_ammo, p.stype.first()) {
+            let (x, y) = (self.sprite(r).x, self.sprite(r).y);
+            if let Some(n) = self.add_sprite(st, x, y, false) {
+                if let Some(&a) = p.ammo.first() {
+                    let s = self.sprite_mut(r);
+                    let v = s.amount(a).saturating_sub(p.ammo_cost);
+                    s.set_amount(a, v);
+                }
+                self.sprite_mut(n).from_avatar = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! One game cycle (GVG-AI `advance`): sprite updates in order, events, removal of killed
+//! sprites, terminations and the time limit.
+
+use std::sync::Arc;
+
+use super::{GameState, MAX_TICKS, SpriteRef, Winner};
+use crate::gvgai::engine::rules::{Action, Rules};
+use crate::gvgai::vgdl::{TerminationKind, TypeId};
+
+impl GameState {
+    /// Advance one game cycle with the avatar's `action` (GVG-AI `advance`). Does nothing once
+    /// the game is over.
+    pub fn advance(&mut self, action: Action) {
+        if self.over {
+            return;
+        }
+        let rules = Arc::clone(&self.rules);
+        self.pulled.clear();
+        if let Some(a) = self.avatar_ref() {
+            if !self.sprite(a).disabled {
+                self.pre_movement(a);
+                self.update_avatar(&rules, a, action);
+            }
+        }
+        for &t in rules.desc.sprite_order.iter().rev() {
+            let p = rules.props(t);
+            if p.is_avatar {
+                continue;
+            }
+            if p.inert {
+                self.update_inert_group(t);
+            } else {
+                self.update_group(&rules, t);
+            }
+        }
+        self.event_handling(&rules);
+        self.clear_all();
+        self.termination_handling(&rules);
+        self.apply_time_limit();
+        self.tick += 1;
+    }
+
+    /// Static sprites without behaviour: only the start-of-cycle bookkeeping. An unmoved
+    /// group only owes the increment (and stays shared).
+    fn update_inert_group(&mut self, t: TypeId) {
+        let moved = self.groups[usize::from(t)]
+            .iter()
+            .any(|s| s.x != s.lx || s.y != s.ly || s.disabled);
+        if moved {
+            for s in self.group_mut(t).iter_mut() {
+                if !s.disabled {
+                    s.lx = s.x;
+                    s.ly = s.y;
+                    s.lastmove += 1;
+                }
+            }
+        } else if !self.groups[usize::from(t)].is_empty() {
+            self.inert_lag[usize::from(t)] += 1;
+        }
+    }
+
+    /// Update the enabled sprites of `t` that exist at the start of its turn, in creation
+    /// order.
+    fn update_group(&mut self, rules: &Rules, t: TypeId) {
+        let n = self.groups[usize::from(t)].len();
+        for i in 0..n {
+            let r = SpriteRef {
+                ty: t,
+                idx: i as u32,
+            };
+            if self.sprite(r).disabled {
+                continue;
+            }
+            self.pre_movement(r);
+            self.update_sprite(rules, r);
+        }
+    }
+
+    /// GVG-AI's time limit: the cycle at `MAX_TICKS` ends the game, lost unless already won.
+    fn apply_time_limit(&mut self) {
+        if self.tick >= MAX_TICKS {
+            self.over = true;
+            if self.winner != Winner::PlayerWins {
+                self.winner = Winner::PlayerLoses;
+            }
+        }
+    }
+
+    /// Remove the sprites killed this cycle (path chasers keep their targets' last positions)
+    /// and lift this cycle's shields.
+    fn clear_all(&mut self) {
+        if !self.kill_list.is_empty() {
+            let removed = self.kill_list.len();
+            if !self.chase.is_empty() {
+                for k in 0..self.kill_list.len() {
+                    let r = self.kill_list[k];
+                    let (id, x, y) = {
+                        let s = self.sprite(r);
+                        (s.id, s.x, s.y)
+                    };
+                    for m in self.chase.iter_mut() {
+                        if m.target == Some((r.ty, id)) {
+                            m.tx = x;
+                            m.ty = y;
+                        }
+                    }
+                }
+            }
+            for t in 0..self.groups.len() {
+                if self.groups[t].iter().any(|s| s.killed) {
+                    self.group_mut(t as TypeId).retain(|s| !s.killed);
+                }
+            }
+            self.num_sprites -= removed;
+            self.kill_list.clear();
+            if self.avatar.is_some() && self.avatar_ref().is_none() {
+                self.avatar = None;
+            }
+        }
+        self.shields.clear();
+    }
+
+    /// The first termination that holds ends the game with its result.
+    fn termination_handling(&mut self, rules: &Rules) {
+        for t in &rules.desc.terminations {
+            let done = match &t.kind {
+                TerminationKind::SpriteCounter { stype, limit } => {
+                    self.count(*stype) as i64 <= i64::from(*limit)
+                }
+                TerminationKind::MultiSpriteCounterSubTypes {
+                    stype,
+                    limit,
+                    subtypes,
+                } => {
+                    if self.count(*stype) as i64 == i64::from(*limit) {
+                        let with_sprites = rules
+                            .props(*stype)
+                            .subtypes
+                            .iter()
+                            .filter(|&&st| {
+                                self.count(st) > 0 && !self.groups[usize::from(st)].is_empty()
+                            })
+                            .count() as i64;
+                        with_sprites == i64::from(*subtypes)
+                    } else {
+                        false
+                    }
+                }
+                TerminationKind::SpriteCounterMore { stype, limit } => {
+                    self.count(*stype) as i64 >= i64::from(*limit)
+                }
+                TerminationKind::MultiSpriteCounter { stypes, limit, min } => {
+                    let sum: i64 = stypes.iter().map(|&s| self.count(s) as i64).sum();
+                    sum == i64::from(*limit) || (*min && sum > i64::from(*limit))
+                }
+                TerminationKind::Timeout { limit } => self.tick >= *limit,
+            };
+            if done {
+                self.over = true;
+                self.winner = if t.win {
+                    Winner::PlayerWins
+                } else {
+                    Winner::PlayerLoses
+                };
+                return;
+            }
+        }
+    }
+}

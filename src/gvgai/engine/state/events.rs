@@ -1,0 +1,219 @@
+//! Event handling of a cycle: timed effects, end-of-screen effects and pairwise collision
+//! effects, each executed with its score.
+
+use super::{GameState, SpriteRef};
+use crate::gvgai::engine::rules::Rules;
+use crate::gvgai::vgdl::{EffectKind, TypeId};
+
+/// A scheduled timed effect.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Timer {
+    pub at: i32,
+    /// The `addTimer` effect whose delegate runs, or the native timed effect.
+    pub effect: usize,
+    /// For native timed effects: the sprite type it applies to.
+    pub native: Option<TypeId>,
+    pub timer: i32,
+    pub repeating: bool,
+}
+
+impl GameState {
+    /// GVG-AI keeps timers in a `TreeSet` whose comparison puts a new timer before existing
+    /// ones with the same time.
+    pub(crate) fn insert_timer(&mut self, t: Timer) {
+        let pos = self
+            .timers
+            .iter()
+            .position(|x| x.at >= t.at)
+            .unwrap_or(self.timers.len());
+        self.timers.insert(pos, t);
+    }
+
+    /// The sprites of `t` and its subtypes at this moment.
+    fn snapshot(&self, t: TypeId, out: &mut Vec<SpriteRef>) {
+        out.clear();
+        for &st in &self.rules.props(t).subtypes {
+            for i in 0..self.groups[usize::from(st)].len() {
+                out.push(SpriteRef {
+                    ty: st,
+                    idx: i as u32,
+                });
+            }
+        }
+    }
+
+    /// GVG-AI `eventHandling`: due timers, end-of-screen effects, then pairwise effects.
+    pub(super) fn event_handling(&mut self, rules: &Rules) {
+        self.run_timers(rules);
+        self.run_eos_effects(rules);
+        self.run_pair_effects(rules);
+    }
+
+    /// Timed effects that are due (GVG-AI TreeSet order: by time, newest first among equal
+    /// times); repeating ones are scheduled again.
+    fn run_timers(&mut self, rules: &Rules) {
+        while let Some(first) = self.timers.first().copied() {
+            if first.at > self.tick {
+                break;
+            }
+            self.timers.remove(0);
+            match first.native {
+                None => self.run_add_timer(rules, first.effect),
+                Some(t) => self.run_native_timer(rules, first.effect, t),
+            }
+            if first.repeating {
+                self.insert_timer(Timer {
+                    at: self.tick.saturating_add(first.timer),
+                    ..first
+                });
+            }
+        }
+    }
+
+    /// An `addTimer` effect `e` comes due: its delegate runs once, on no sprite.
+    fn run_add_timer(&mut self, rules: &Rules, e: usize) {
+        let effect = &rules.effects[e];
+        if let EffectKind::AddTimer { delegate, .. } = &effect.kind {
+            self.run_effect(rules, &delegate.kind, usize::MAX, None, None);
+            if self.apply_score[e] {
+                self.score += f64::from(effect.score_change);
+            }
+        }
+    }
+
+    /// A native timed effect `e` comes due: it runs on every live sprite of `t` and its
+    /// subtypes, sprites created meanwhile included.
+    fn run_native_timer(&mut self, rules: &Rules, e: usize, t: TypeId) {
+        let effect = &rules.effects[e];
+        for &st in &rules.props(t).subtypes {
+            let mut i = 0;
+            while i < self.groups[usize::from(st)].len() {
+                let r = SpriteRef {
+                    ty: st,
+                    idx: i as u32,
+                };
+                let s = self.sprite(r);
+                if !s.killed && !s.disabled {
+                    self.run_effect(rules, &effect.kind, e, Some(r), None);
+                    self.score += f64::from(effect.score_change);
+                }
+                i += 1;
+            }
+        }
+    }
+
+    /// End-of-screen effects on the live sprites outside the level.
+    fn run_eos_effects(&mut self, rules: &Rules) {
+        let mut list = Vec::new();
+        for &t in &rules.eos_types {
+            for &e in &rules.eos_effects[usize::from(t)] {
+                self.snapshot(t, &mut list);
+                for &r in &list {
+                    let s = self.sprite(r);
+                    if self.at_edge(s) && !s.killed && !s.disabled {
+                        self.execute(rules, e, Some(r), None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pairwise effects. Sprite lists are re-read for every effect; candidates for each first
+    /// sprite are taken at its turn, and re-checked before each execution.
+    fn run_pair_effects(&mut self, rules: &Rules) {
+        let mut spans1: Vec<(TypeId, usize)> = Vec::new();
+        let mut spans2: Vec<(TypeId, usize)> = Vec::new();
+        let mut hits: Vec<SpriteRef> = Vec::new();
+        for (a, b, effs) in &rules.pairs {
+            for &e in effs {
+                if self.shielded(rules, *a, *b, e) {
+                    continue;
+                }
+                self.spans(rules, *a, &mut spans1);
+                if spans1.is_empty() {
+                    continue;
+                }
+                self.spans(rules, *b, &mut spans2);
+                if spans2.is_empty() {
+                    continue;
+                }
+                for &(t1, n1) in &spans1 {
+                    for i1 in 0..n1 {
+                        let s1 = SpriteRef {
+                            ty: t1,
+                            idx: i1 as u32,
+                        };
+                        self.overlapping(s1, &spans2, &mut hits);
+                        for &s2 in &hits {
+                            if !self.sprite(s1).killed && self.intersects(s1, s2) {
+                                self.execute(rules, e, Some(s1), Some(s2));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a `shieldFrom` of this cycle blocks effect `e` between types `a` and `b`.
+    fn shielded(&self, rules: &Rules, a: TypeId, b: TypeId, e: usize) -> bool {
+        if self.shields.is_empty() {
+            return false;
+        }
+        let fname = rules.effects[e].kind.function_name();
+        self.shields
+            .iter()
+            .any(|(x, y, f)| *x == a && *y == b && f == fname)
+    }
+
+    /// The sprites of `spans` that overlap `s1` now (`s1` itself excluded), in span order.
+    fn overlapping(&self, s1: SpriteRef, spans: &[(TypeId, usize)], hits: &mut Vec<SpriteRef>) {
+        hits.clear();
+        let w = self.block;
+        let (t1, i1) = (s1.ty, s1.idx as usize);
+        let (x1, y1) = {
+            let sp = &self.groups[usize::from(t1)][i1];
+            (sp.x, sp.y)
+        };
+        for &(t2, n2) in spans {
+            let g = &self.groups[usize::from(t2)][..n2];
+            for (i2, sp) in g.iter().enumerate() {
+                if x1 < sp.x + w
+                    && sp.x < x1 + w
+                    && y1 < sp.y + w
+                    && sp.y < y1 + w
+                    && !(t2 == t1 && i2 == i1)
+                {
+                    hits.push(SpriteRef {
+                        ty: t2,
+                        idx: i2 as u32,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The (type, count) spans of `t` and its subtypes at this moment.
+    fn spans(&self, rules: &Rules, t: TypeId, out: &mut Vec<(TypeId, usize)>) {
+        out.clear();
+        for &st in &rules.props(t).subtypes {
+            let n = self.groups[usize::from(st)].len();
+            if n > 0 {
+                out.push((st, n));
+            }
+        }
+    }
+
+    /// Run effect `e` and add its score (unless the effect has turned its score off).
+    fn execute(&mut self, rules: &Rules, e: usize, s1: Option<SpriteRef>, s2: Option<SpriteRef>) {
+        let effect = &rules.effects[e];
+        let out = self.run_effect(rules, &effect.kind, e, s1, s2);
+        if let Some(a) = out.apply_score {
+            self.apply_score[e] = a;
+        }
+        if self.apply_score[e] {
+            let sc = out.score_override.unwrap_or(effect.score_change);
+            self.score += f64::from(sc);
+        }
+    }
+}
