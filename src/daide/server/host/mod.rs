@@ -34,6 +34,7 @@ fn rej(m: Message) -> Message {
     Message::Rej(Box::new(Parsed::Ok(m)))
 }
 
+/// A power's seat: who plays it and what it has sent this turn.
 #[derive(Debug, Clone)]
 struct Seat {
     power: Power,
@@ -61,6 +62,7 @@ struct Seat {
     stats: SeatStats,
 }
 
+/// What a connection is to the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Role {
     Joining,
