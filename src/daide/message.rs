@@ -718,6 +718,38 @@ fn summary_entry(i: In<'_>) -> PResult<'_, SummaryEntry> {
     )(i)
 }
 
+/// An `ORD`'s body, if any: `(turn) (order) (results)`; the order stays raw
+/// when it does not parse.
+fn order_report(i: In<'_>) -> PResult<'_, Option<OrderReport>> {
+    map(
+        opt_group(tuple((
+            group(turn),
+            group(balanced),
+            group(many1(next_map(|t| match t {
+                Token::Result(r) => Some(r),
+                _ => None,
+            }))),
+        ))),
+        |r| {
+            r.map(|(turn, toks, results)| {
+                let mut wrapped = Vec::with_capacity(toks.len() + 2);
+                wrapped.push(Token::Bra);
+                wrapped.extend_from_slice(&toks);
+                wrapped.push(Token::Ket);
+                let order = match order(&wrapped) {
+                    Ok(([], o)) => Parsed::Ok(o),
+                    _ => Parsed::Raw(toks),
+                };
+                OrderReport {
+                    turn,
+                    order,
+                    results,
+                }
+            })
+        },
+    )(i)
+}
+
 fn message(i: In<'_>) -> PResult<'_, Message> {
     let (rest, c) = next_map(|t| match t {
         Token::Command(c) => Some(c),
@@ -766,33 +798,7 @@ fn message(i: In<'_>) -> PResult<'_, Message> {
             map(groups(placed_unit), |u| Message::Mis(Missing::Units(u))),
         ))(i),
         Command::Gof => Ok((i, Message::Gof)),
-        Command::Ord => map(
-            opt_group(tuple((
-                group(turn),
-                group(balanced),
-                group(many1(next_map(|t| match t {
-                    Token::Result(r) => Some(r),
-                    _ => None,
-                }))),
-            ))),
-            |r| {
-                Message::Ord(r.map(|(turn, toks, results)| {
-                    let mut wrapped = Vec::with_capacity(toks.len() + 2);
-                    wrapped.push(Token::Bra);
-                    wrapped.extend_from_slice(&toks);
-                    wrapped.push(Token::Ket);
-                    let order = match order(&wrapped) {
-                        Ok(([], o)) => Parsed::Ok(o),
-                        _ => Parsed::Raw(toks),
-                    };
-                    OrderReport {
-                        turn,
-                        order,
-                        results,
-                    }
-                }))
-            },
-        )(i),
+        Command::Ord => map(order_report, Message::Ord)(i),
         Command::Drw => map(opt_group(group(many1(power))), |p| {
             Message::Drw(p.unwrap_or_default())
         })(i),
@@ -1055,223 +1061,185 @@ impl Message {
 
     fn write(&self, w: &mut W) {
         match self {
-            Message::Nme { name, version } => {
-                w.t(Command::Nme).text(name).text(version);
-            }
-            Message::Obs => {
-                w.t(Command::Obs);
-            }
+            // Joining and the map.
+            Message::Nme { name, version } => w.t(Command::Nme).text(name).text(version),
+            Message::Obs => w.t(Command::Obs),
             Message::Iam { power, passcode } => {
-                w.t(Command::Iam)
-                    .open()
-                    .t(*power)
-                    .close()
-                    .open()
-                    .int(*passcode)
-                    .close();
+                w.t(Command::Iam).group(*power).int_group(*passcode)
             }
-            Message::Map(name) => {
-                w.t(Command::Map);
-                if let Some(n) = name {
-                    w.text(n);
-                }
-            }
-            Message::Mdf(def) => {
-                w.t(Command::Mdf);
-                if let Some(d) = def {
-                    w.open();
-                    for p in &d.powers {
-                        w.t(*p);
-                    }
-                    w.close().open().open();
-                    for g in &d.centres {
-                        w.centres(g);
-                    }
-                    w.close().open();
-                    for p in &d.non_centres {
-                        w.t(*p);
-                    }
-                    w.close().close().open();
-                    for a in &d.adjacencies {
-                        w.open().t(a.province);
-                        for l in &a.lists {
-                            w.open();
-                            match l.unit {
-                                AdjUnit::Army => w.t(UnitKind::Amy),
-                                AdjUnit::Fleet => w.t(UnitKind::Flt),
-                                AdjUnit::FleetCoast(c) => w.open().t(UnitKind::Flt).t(c).close(),
-                            };
-                            for to in &l.to {
-                                w.loc(*to);
-                            }
-                            w.close();
-                        }
-                        w.close();
-                    }
-                    w.close();
-                }
-            }
-            Message::Yes(m) => {
-                w.t(Command::Yes).nested(m);
-            }
-            Message::Rej(m) => {
-                w.t(Command::Rej).nested(m);
-            }
-            Message::Not(m) => {
-                w.t(Command::Not).nested(m);
-            }
-            Message::Hlo(h) => {
-                w.t(Command::Hlo);
-                if let Some(h) = h {
-                    w.open()
-                        .t(h.power)
-                        .close()
-                        .open()
-                        .int(h.passcode)
-                        .close()
-                        .open();
-                    for (p, v) in &h.variant {
-                        w.open().t(*p);
-                        if let Some(v) = v {
-                            w.int(*v);
-                        }
-                        w.close();
-                    }
-                    w.close();
-                }
-            }
-            Message::Sco(groups) => {
-                w.t(Command::Sco);
-                for g in groups {
-                    w.centres(g);
-                }
-            }
-            Message::Now(p) => {
-                w.t(Command::Now);
-                if let Some(p) = p {
-                    w.turn(p.turn);
-                    for u in &p.units {
-                        w.placed(u);
-                    }
-                }
-            }
-            Message::Tme(s) => {
-                w.t(Command::Tme);
-                if let Some(s) = s {
-                    w.open().int(*s).close();
-                }
-            }
-            Message::Sub { turn, orders } => {
-                w.t(Command::Sub);
-                if let Some(t) = turn {
-                    w.turn(*t);
-                }
-                for o in orders {
-                    w.order(o);
-                }
-            }
-            Message::Thx { order, note } => {
-                w.t(Command::Thx).order(order).open().t(*note).close();
-            }
-            Message::Mis(m) => {
-                w.t(Command::Mis);
-                match m {
-                    Missing::Units(us) => {
-                        for u in us {
-                            w.placed(u);
-                        }
-                    }
-                    Missing::Count(n) => {
-                        w.open().int(*n).close();
-                    }
-                }
-            }
-            Message::Gof => {
-                w.t(Command::Gof);
-            }
-            Message::Ord(r) => {
-                w.t(Command::Ord);
-                if let Some(r) = r {
-                    w.turn(r.turn);
-                    match &r.order {
-                        Parsed::Ok(o) => w.order(o),
-                        Parsed::Raw(t) => w.open().raw(t).close(),
-                    };
-                    w.open();
-                    for res in &r.results {
-                        w.t(*res);
-                    }
-                    w.close();
-                }
-            }
-            Message::Drw(ps) => {
-                w.t(Command::Drw);
-                if !ps.is_empty() {
-                    w.open();
-                    for p in ps {
-                        w.t(*p);
-                    }
-                    w.close();
-                }
-            }
-            Message::Hst(t) => {
-                w.t(Command::Hst).turn(*t);
-            }
-            Message::Ccd { power, turn } => {
-                w.t(Command::Ccd).open().t(*power).close();
-                if let Some(t) = turn {
-                    w.turn(*t);
-                }
-            }
-            Message::Out(p) => {
-                w.t(Command::Out).open().t(*p).close();
-            }
-            Message::Adm { name, text } => {
-                w.t(Command::Adm).text(name).text(text);
-            }
-            Message::Slo(p) => {
-                w.t(Command::Slo).open().t(*p).close();
-            }
+            Message::Map(name) => w.t(Command::Map).maybe(name.as_ref(), |w, n| w.text(n)),
+            Message::Mdf(def) => w.t(Command::Mdf).maybe(def.as_deref(), W::map_def),
+            Message::Hlo(h) => w.t(Command::Hlo).maybe(h.as_ref(), W::hello),
+            // Replies to other messages.
+            Message::Yes(m) => w.t(Command::Yes).nested(m),
+            Message::Rej(m) => w.t(Command::Rej).nested(m),
+            Message::Not(m) => w.t(Command::Not).nested(m),
+            Message::Huh(t) => w.t(Command::Huh).open().raw(t).close(),
+            Message::Prn(t) => w.t(Command::Prn).open().raw(t).close(),
+            // The position, the clock and the history.
+            Message::Sco(groups) => w.t(Command::Sco).each(groups, W::centres),
+            Message::Now(p) => w.t(Command::Now).maybe(p.as_ref(), W::position),
+            Message::Tme(s) => w.t(Command::Tme).maybe(*s, W::int_group),
+            Message::Hst(t) => w.t(Command::Hst).turn(*t),
+            // Orders and their results.
+            Message::Sub { turn, orders } => w
+                .t(Command::Sub)
+                .maybe(*turn, W::turn)
+                .each(orders, W::order),
+            Message::Thx { order, note } => w.t(Command::Thx).order(order).group(*note),
+            Message::Mis(m) => w.t(Command::Mis).missing(m),
+            Message::Gof => w.t(Command::Gof),
+            Message::Ord(r) => w.t(Command::Ord).maybe(r.as_ref(), W::report),
+            // The powers' status and the end of the game.
+            Message::Drw(ps) => w
+                .t(Command::Drw)
+                .maybe((!ps.is_empty()).then_some(ps), |w, ps| w.powers(ps)),
+            Message::Ccd { power, turn } => w.t(Command::Ccd).group(*power).maybe(*turn, W::turn),
+            Message::Out(p) => w.t(Command::Out).group(*p),
+            Message::Slo(p) => w.t(Command::Slo).group(*p),
             Message::Smr { turn, entries } => {
-                w.t(Command::Smr).turn(*turn);
-                for e in entries {
-                    w.open()
-                        .t(e.power)
-                        .text(&e.name)
-                        .text(&e.version)
-                        .int(e.centres);
-                    if let Some(y) = e.eliminated {
-                        w.int(y);
-                    }
-                    w.close();
-                }
+                w.t(Command::Smr).turn(*turn).each(entries, W::summary)
             }
-            Message::Off => {
-                w.t(Command::Off);
-            }
-            Message::Huh(t) => {
-                w.t(Command::Huh).open().raw(t).close();
-            }
-            Message::Prn(t) => {
-                w.t(Command::Prn).open().raw(t).close();
-            }
-            Message::Frm { from, to, press } => {
-                w.t(Command::Frm).open().t(*from).close().open();
-                for p in to {
-                    w.t(*p);
-                }
-                w.close().open().raw(press).close();
-            }
-            Message::Snd(t) => {
-                w.t(Command::Snd).raw(t);
-            }
-            Message::Lod(s) => {
-                w.t(Command::Lod).text(s);
-            }
-            Message::Sve(s) => {
-                w.t(Command::Sve).text(s);
-            }
+            Message::Off => w.t(Command::Off),
+            // Press and administration.
+            Message::Frm { from, to, press } => w
+                .t(Command::Frm)
+                .group(*from)
+                .powers(to)
+                .open()
+                .raw(press)
+                .close(),
+            Message::Snd(t) => w.t(Command::Snd).raw(t),
+            Message::Adm { name, text } => w.t(Command::Adm).text(name).text(text),
+            Message::Lod(s) => w.t(Command::Lod).text(s),
+            Message::Sve(s) => w.t(Command::Sve).text(s),
+        };
+    }
+}
+
+/// Writers of message bodies, and the combinators [`Message::write`] chains
+/// them with.
+impl W {
+    /// `f(v)` if there is a `v`.
+    fn maybe<T>(&mut self, v: Option<T>, f: impl FnOnce(&mut Self, T) -> &mut Self) -> &mut Self {
+        match v {
+            Some(v) => f(self, v),
+            None => self,
         }
+    }
+
+    /// `f(item)` for each item.
+    fn each<T>(
+        &mut self,
+        items: impl IntoIterator<Item = T>,
+        mut f: impl FnMut(&mut Self, T) -> &mut Self,
+    ) -> &mut Self {
+        for item in items {
+            f(self, item);
+        }
+        self
+    }
+
+    /// One token in brackets: `(ENG)`.
+    fn group(&mut self, t: impl Into<TokenLike>) -> &mut Self {
+        self.open().t(t).close()
+    }
+
+    /// One number in brackets: `(1234)`.
+    fn int_group(&mut self, v: i16) -> &mut Self {
+        self.open().int(v).close()
+    }
+
+    /// Powers in brackets: `(ENG FRA)`.
+    fn powers(&mut self, ps: &[PowerToken]) -> &mut Self {
+        self.open().each(ps, |w, p| w.t(*p)).close()
+    }
+
+    /// An `MDF`'s body: `(powers) ((centre groups) (non-centres)) (adjacencies)`.
+    fn map_def(&mut self, d: &MapDef) -> &mut Self {
+        self.open();
+        for p in &d.powers {
+            self.t(*p);
+        }
+        self.close().open().open();
+        for g in &d.centres {
+            self.centres(g);
+        }
+        self.close().open();
+        for p in &d.non_centres {
+            self.t(*p);
+        }
+        self.close().close().open();
+        for a in &d.adjacencies {
+            self.open().t(a.province);
+            for l in &a.lists {
+                self.open();
+                match l.unit {
+                    AdjUnit::Army => self.t(UnitKind::Amy),
+                    AdjUnit::Fleet => self.t(UnitKind::Flt),
+                    AdjUnit::FleetCoast(c) => self.open().t(UnitKind::Flt).t(c).close(),
+                };
+                for to in &l.to {
+                    self.loc(*to);
+                }
+                self.close();
+            }
+            self.close();
+        }
+        self.close()
+    }
+
+    /// An `HLO`'s body: `(power) (passcode) (variant)`.
+    fn hello(&mut self, h: &Hello) -> &mut Self {
+        self.group(h.power).int_group(h.passcode).open();
+        for (p, v) in &h.variant {
+            self.open().t(*p);
+            if let Some(v) = v {
+                self.int(*v);
+            }
+            self.close();
+        }
+        self.close()
+    }
+
+    /// A `NOW`'s body: the turn, then every unit.
+    fn position(&mut self, p: &Position) -> &mut Self {
+        self.turn(p.turn).each(&p.units, W::placed)
+    }
+
+    /// A `MIS`'s body: the units still to order, or the count of builds or removals.
+    fn missing(&mut self, m: &Missing) -> &mut Self {
+        match m {
+            Missing::Units(us) => self.each(us, W::placed),
+            Missing::Count(n) => self.int_group(*n),
+        }
+    }
+
+    /// An `ORD`'s body: the turn, the order (kept raw if it did not parse), the results.
+    fn report(&mut self, r: &OrderReport) -> &mut Self {
+        self.turn(r.turn);
+        match &r.order {
+            Parsed::Ok(o) => self.order(o),
+            Parsed::Raw(t) => self.open().raw(t).close(),
+        };
+        self.open();
+        for res in &r.results {
+            self.t(*res);
+        }
+        self.close()
+    }
+
+    /// One power's entry of an `SMR`: `(power ('name') ('version') centres [year])`.
+    fn summary(&mut self, e: &SummaryEntry) -> &mut Self {
+        self.open()
+            .t(e.power)
+            .text(&e.name)
+            .text(&e.version)
+            .int(e.centres);
+        if let Some(y) = e.eliminated {
+            self.int(y);
+        }
+        self.close()
     }
 }
 

@@ -21,7 +21,7 @@
 //! [`super::phases`].
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use diplomacy_judge as dj;
 use dj::ShortName;
@@ -182,64 +182,145 @@ pub fn adjudicate_movement(
     orders: &[Order],
     rules: Rules,
 ) -> Result<MovementOutcome, JudgeError> {
-    let mut by_province: HashMap<Province, Unit> = HashMap::new();
-    for u in units {
-        if !map.can_stand(u.kind, u.location) {
-            return Err(JudgeError::BadPosition(
-                map.name(u.location.province).to_string(),
-            ));
-        }
-        if by_province.insert(u.location.province, *u).is_some() {
-            return Err(JudgeError::Crowded(
-                map.name(u.location.province).to_string(),
-            ));
-        }
-    }
-    let rk = |l: Location| map.region_key(l);
+    let phase = Submitted::new(map, units, orders)?;
+    let Translated {
+        early,
+        jorders,
+        back,
+    } = phase.translate(orders);
 
-    // DAIDE semantics: a later order for a unit replaces an earlier one.
-    let mut last_for: HashMap<Province, usize> = HashMap::new();
-    for (i, o) in orders.iter().enumerate() {
-        if let Some(u) = o.unit() {
-            last_for.insert(u.location.province, i);
-        }
-    }
-    let effective = |i: usize, o: &Order| {
-        o.unit()
-            .is_none_or(|u| last_for.get(&u.location.province) == Some(&i))
-    };
+    let start = start_positions(map, units);
+    let submission = dj::judge::Submission::new(map.judge_map(), &start, jorders);
+    let outcome = submission.adjudicate(rules.rulebook());
+    let retreat_start = outcome.to_retreat_start();
+    let (dislodged_at, retreats) = dislodgements(map, &retreat_start);
 
-    // Moves by province of origin, to resolve coast-less support targets and NSO.
-    let mut moves: HashMap<Province, (Location, bool)> = HashMap::new();
-    for (i, o) in orders.iter().enumerate() {
-        if let Order::Move { unit, to, via } = o
-            && effective(i, o)
-        {
-            moves.insert(unit.location.province, (*to, via.is_some()));
+    let mut adjudicated: Vec<(&JOrder, &OrderOutcome<&JOrder>)> =
+        outcome.all_orders_with_outcomes().collect();
+    // Illegal orders first, then the orders that were adjudicated.
+    adjudicated.sort_by_key(|(_, oc)| !matches!(oc, OrderOutcome::Illegal(_)));
+    let mut results = early;
+    let new_positions = phase.resolve(adjudicated, &back, &dislodged_at, &mut results);
+
+    let (dislodged, after) = after_moves(units, &dislodged_at, retreats, &new_positions);
+    Ok(MovementOutcome {
+        results,
+        dislodged,
+        units: after,
+    })
+}
+
+/// One phase's units and orders, indexed for translating orders to the
+/// crate's form and for reading its verdicts back.
+struct Submitted<'a> {
+    map: &'a Map,
+    /// The units on the board, by province.
+    by_province: HashMap<Province, Unit>,
+    /// Per order: whether it counts (DAIDE semantics: a later order for a unit
+    /// replaces an earlier one).
+    effective: Vec<bool>,
+    /// Moves by province of origin (destination, by convoy), to resolve
+    /// coast-less support targets and NSO.
+    moves: HashMap<Province, (Location, bool)>,
+}
+
+/// Orders translated for the crate.
+struct Translated {
+    /// Orders refused before adjudication (replaced, or not movement orders).
+    early: Vec<Resolved>,
+    /// The orders the crate adjudicates.
+    jorders: Vec<JOrder>,
+    /// Each translated order's original (the first one, for equal translations).
+    back: HashMap<JOrder, Order>,
+}
+
+impl<'a> Submitted<'a> {
+    /// Indexes `units` (checking that each stands where it can, one per
+    /// province) and `orders`.
+    fn new(map: &'a Map, units: &[Unit], orders: &[Order]) -> Result<Self, JudgeError> {
+        let mut by_province: HashMap<Province, Unit> = HashMap::new();
+        for u in units {
+            if !map.can_stand(u.kind, u.location) {
+                return Err(JudgeError::BadPosition(
+                    map.name(u.location.province).to_string(),
+                ));
+            }
+            if by_province.insert(u.location.province, *u).is_some() {
+                return Err(JudgeError::Crowded(
+                    map.name(u.location.province).to_string(),
+                ));
+            }
         }
+        let mut last_for: HashMap<Province, usize> = HashMap::new();
+        for (i, o) in orders.iter().enumerate() {
+            if let Some(u) = o.unit() {
+                last_for.insert(u.location.province, i);
+            }
+        }
+        let effective: Vec<bool> = orders
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                o.unit()
+                    .is_none_or(|u| last_for.get(&u.location.province) == Some(&i))
+            })
+            .collect();
+        let mut moves: HashMap<Province, (Location, bool)> = HashMap::new();
+        for (i, o) in orders.iter().enumerate() {
+            if let Order::Move { unit, to, via } = o
+                && effective[i]
+            {
+                moves.insert(unit.location.province, (*to, via.is_some()));
+            }
+        }
+        Ok(Submitted {
+            map,
+            by_province,
+            effective,
+            moves,
+        })
     }
 
-    let mut early: Vec<Resolved> = Vec::new();
-    let mut jorders: Vec<JOrder> = Vec::new();
-    let mut back: HashMap<JOrder, Order> = HashMap::new();
-    for (i, o) in orders.iter().enumerate() {
-        if !effective(i, o) {
-            early.push(Resolved {
-                order: o.clone(),
-                result: OrderResult::Illegal(IllegalReason::Duplicate),
-                dislodged: false,
-            });
-            continue;
-        }
-        let Some(u) = o.unit() else {
-            early.push(Resolved {
-                order: o.clone(),
-                result: OrderResult::Illegal(IllegalReason::WrongPhase),
-                dislodged: false,
-            });
-            continue;
+    /// The crate's orders for the effective movement orders; the others are
+    /// refused as duplicates or wrong-phase orders.
+    fn translate(&self, orders: &[Order]) -> Translated {
+        let mut early: Vec<Resolved> = Vec::new();
+        let mut jorders: Vec<JOrder> = Vec::new();
+        let mut back: HashMap<JOrder, Order> = HashMap::new();
+        let refused = |o: &Order, reason| Resolved {
+            order: o.clone(),
+            result: OrderResult::Illegal(reason),
+            dislodged: false,
         };
-        let command = match o {
+        for (i, o) in orders.iter().enumerate() {
+            if !self.effective[i] {
+                early.push(refused(o, IllegalReason::Duplicate));
+                continue;
+            }
+            let (Some(u), Some(command)) = (o.unit(), self.command(o)) else {
+                early.push(refused(o, IllegalReason::WrongPhase));
+                continue;
+            };
+            let jo = JOrder::new(
+                nation(self.map, u),
+                unit_type(u.kind),
+                self.map.region_key(u.location),
+                command,
+            );
+            back.entry(jo.clone()).or_insert_with(|| o.clone());
+            jorders.push(jo);
+        }
+        Translated {
+            early,
+            jorders,
+            back,
+        }
+    }
+
+    /// The crate's command for a movement order (None for other orders).
+    fn command(&self, o: &Order) -> Option<MainCommand<dj::geo::RegionKey>> {
+        let rk = |l: Location| self.map.region_key(l);
+        Some(match o {
             Order::Hold(_) => MainCommand::Hold,
             Order::Move { to, via, .. } => MainCommand::Move(if via.is_some() {
                 MoveCommand::with_mandatory_convoy(rk(*to))
@@ -251,7 +332,7 @@ pub fn adjudicate_movement(
                 rk(supported.location),
             )),
             Order::SupportMove { supported, to, .. } => {
-                let dest = match moves.get(&supported.location.province) {
+                let dest = match self.moves.get(&supported.location.province) {
                     Some((l, _)) if l.province == *to => *l,
                     _ => Location::new(*to),
                 };
@@ -268,112 +349,53 @@ pub fn adjudicate_movement(
             | Order::Disband(_)
             | Order::Build(_)
             | Order::Remove(_)
-            | Order::Waive(_) => {
-                early.push(Resolved {
-                    order: o.clone(),
-                    result: OrderResult::Illegal(IllegalReason::WrongPhase),
-                    dislodged: false,
-                });
+            | Order::Waive(_) => return None,
+        })
+    }
+
+    /// Appends one [`Resolved`] per adjudicated order (units without an order
+    /// get their generated hold) to `results`; returns where the units that
+    /// moved went, by province of origin.
+    fn resolve(
+        &self,
+        adjudicated: Vec<(&JOrder, &OrderOutcome<&JOrder>)>,
+        back: &HashMap<JOrder, Order>,
+        dislodged_at: &HashMap<Province, Province>,
+        results: &mut Vec<Resolved>,
+    ) -> HashMap<Province, Location> {
+        let mut new_positions: HashMap<Province, Location> = HashMap::new();
+        for (jo, oc) in adjudicated {
+            let Some(origin) = province_of(self.map, &jo.region) else {
                 continue;
+            };
+            let order = match back.get(jo) {
+                Some(o) => o.clone(),
+                None => match self.by_province.get(&origin) {
+                    Some(u) => Order::Hold(*u),
+                    None => continue,
+                },
+            };
+            let is_illegal = matches!(oc, OrderOutcome::Illegal(_));
+            let dislodged = !is_illegal && dislodged_at.contains_key(&origin);
+            let result = self.settle(&order, judge_result(oc), dislodged);
+            if !is_illegal && let (Order::Move { to, .. }, OrderResult::Success) = (&order, result)
+            {
+                new_positions.insert(origin, *to);
             }
-        };
-        let jo = JOrder::new(nation(map, u), unit_type(u.kind), rk(u.location), command);
-        back.entry(jo.clone()).or_insert_with(|| o.clone());
-        jorders.push(jo);
-    }
-
-    let start: Vec<dj::UnitPosition<'static, dj::geo::RegionKey>> = units
-        .iter()
-        .map(|u| {
-            dj::UnitPosition::new(
-                dj::Unit::new(Cow::Owned(nation(map, u)), unit_type(u.kind)),
-                rk(u.location),
-            )
-        })
-        .collect();
-
-    let submission = dj::judge::Submission::new(map.judge_map(), &start, jorders);
-    let outcome = submission.adjudicate(rules.rulebook());
-    let retreat_start = outcome.to_retreat_start();
-
-    let province_of = |k: &dj::geo::RegionKey| map.province(&k.province().short_name());
-    let location_of = |k: &dj::geo::RegionKey| {
-        province_of(k).map(|p| Location {
-            province: p,
-            coast: map.coast_from_judge(p, k.coast()),
-        })
-    };
-
-    // Dislodgements.
-    let mut dislodged_at: HashMap<Province, Province> = HashMap::new();
-    for (victim, attacker) in retreat_start.dislodged() {
-        if let (Some(v), Some(a)) = (province_of(&victim.region), province_of(&attacker.region)) {
-            dislodged_at.insert(v, a);
+            results.push(Resolved {
+                order,
+                result,
+                dislodged,
+            });
         }
-    }
-    let mut retreats: HashMap<Province, Vec<Location>> = HashMap::new();
-    for (pos, dests) in retreat_start.retreat_destinations() {
-        if let Some(p) = province_of(pos.region) {
-            let mut v: Vec<Location> = dests
-                .available()
-                .into_iter()
-                .filter_map(location_of)
-                .collect();
-            v.sort();
-            retreats.insert(p, v);
-        }
+        new_positions
     }
 
-    let mut results = early;
-    let mut used: BTreeSet<Province> = BTreeSet::new();
-    let mut new_positions: HashMap<Province, Location> = HashMap::new();
-    let mut adjudicated: Vec<(&JOrder, &OrderOutcome<&JOrder>)> =
-        outcome.all_orders_with_outcomes().collect();
-    // Illegal orders first, then the orders that were adjudicated.
-    adjudicated.sort_by_key(|(_, oc)| !matches!(oc, OrderOutcome::Illegal(_)));
-    for (jo, oc) in adjudicated {
-        let Some(origin) = province_of(&jo.region) else {
-            continue;
-        };
-        let order = match back.get(jo) {
-            Some(o) => o.clone(),
-            None => match by_province.get(&origin) {
-                Some(u) => Order::Hold(*u),
-                None => continue,
-            },
-        };
-        let is_illegal = matches!(oc, OrderOutcome::Illegal(_));
-        let result = match oc {
-            OrderOutcome::Illegal(i) => OrderResult::Illegal(match i {
-                IllegalOrder::NoUnit => IllegalReason::NoUnit,
-                IllegalOrder::ForeignUnit => IllegalReason::ForeignUnit,
-                IllegalOrder::MultipleToSameUnit => IllegalReason::Duplicate,
-                IllegalOrder::UnreachableDestination => IllegalReason::Unreachable,
-            }),
-            OrderOutcome::Hold(HoldOutcome::Succeeds | HoldOutcome::Dislodged(_)) => {
-                OrderResult::Success
-            }
-            OrderOutcome::Move(AttackOutcome::Succeeds) => OrderResult::Success,
-            OrderOutcome::Move(AttackOutcome::NoPath) => OrderResult::Disrupted,
-            OrderOutcome::Move(_) => OrderResult::Bounced,
-            OrderOutcome::Support(SupportOutcome::CantReach) => {
-                OrderResult::Failed(IllegalReason::CantReach)
-            }
-            OrderOutcome::Support(SupportOutcome::CutBy(_)) => OrderResult::Cut,
-            OrderOutcome::Support(SupportOutcome::SupportingSelf) => {
-                OrderResult::Failed(IllegalReason::SupportsItself)
-            }
-            OrderOutcome::Support(SupportOutcome::NotDisrupted) => OrderResult::Success,
-            OrderOutcome::Convoy(ConvoyOutcome::NotAtSea) => {
-                OrderResult::Failed(IllegalReason::BadConvoy)
-            }
-            OrderOutcome::Convoy(ConvoyOutcome::Dislodged(_) | ConvoyOutcome::Paradox) => {
-                OrderResult::Disrupted
-            }
-            OrderOutcome::Convoy(ConvoyOutcome::NotDisrupted) => OrderResult::Success,
-        };
-        let dislodged = !is_illegal && dislodged_at.contains_key(&origin);
-        let result = match (&order, result) {
+    /// The crate's verdict `result` on `order`, corrected where tablero
+    /// decides: self-support, a dislodged supporter's support (always cut),
+    /// and supports and convoys of orders not given (NSO).
+    fn settle(&self, order: &Order, result: OrderResult, dislodged: bool) -> OrderResult {
+        match (order, result) {
             (_, r @ (OrderResult::Illegal(_) | OrderResult::Failed(_))) => r,
             (Order::SupportHold { unit, supported }, _)
                 if unit.location.province == supported.location.province =>
@@ -387,8 +409,8 @@ pub fn adjudicate_movement(
                 OrderResult::Cut
             }
             (Order::SupportHold { supported, .. }, r) => {
-                if moves.contains_key(&supported.location.province)
-                    || !by_province.contains_key(&supported.location.province)
+                if self.moves.contains_key(&supported.location.province)
+                    || !self.by_province.contains_key(&supported.location.province)
                 {
                     OrderResult::NoSuchOrder
                 } else {
@@ -396,30 +418,122 @@ pub fn adjudicate_movement(
                 }
             }
             (Order::SupportMove { supported, to, .. }, r) => {
-                match moves.get(&supported.location.province) {
+                match self.moves.get(&supported.location.province) {
                     Some((l, _)) if l.province == *to => r,
                     _ => OrderResult::NoSuchOrder,
                 }
             }
-            (Order::Convoy { army, to, .. }, r) => match moves.get(&army.location.province) {
+            (Order::Convoy { army, to, .. }, r) => match self.moves.get(&army.location.province) {
                 Some((l, _)) if l.province == *to => r,
                 _ => OrderResult::NoSuchOrder,
             },
             (_, r) => r,
-        };
-        if !is_illegal {
-            used.insert(origin);
-            if let (Order::Move { to, .. }, OrderResult::Success) = (&order, result) {
-                new_positions.insert(origin, *to);
-            }
         }
-        results.push(Resolved {
-            order,
-            result,
-            dislodged,
-        });
     }
+}
 
+/// The units as the crate places them at the start of the phase.
+fn start_positions(
+    map: &Map,
+    units: &[Unit],
+) -> Vec<dj::UnitPosition<'static, dj::geo::RegionKey>> {
+    units
+        .iter()
+        .map(|u| {
+            dj::UnitPosition::new(
+                dj::Unit::new(Cow::Owned(nation(map, u)), unit_type(u.kind)),
+                map.region_key(u.location),
+            )
+        })
+        .collect()
+}
+
+fn province_of(map: &Map, k: &dj::geo::RegionKey) -> Option<Province> {
+    map.province(&k.province().short_name())
+}
+
+fn location_of(map: &Map, k: &dj::geo::RegionKey) -> Option<Location> {
+    province_of(map, k).map(|p| Location {
+        province: p,
+        coast: map.coast_from_judge(p, k.coast()),
+    })
+}
+
+/// Dislodged units' provinces with the province each attack came from, and
+/// each dislodged unit's retreat options (sorted).
+fn dislodgements(
+    map: &Map,
+    retreat_start: &dj::judge::retreat::Start<'_>,
+) -> (
+    HashMap<Province, Province>,
+    HashMap<Province, Vec<Location>>,
+) {
+    let mut dislodged_at: HashMap<Province, Province> = HashMap::new();
+    for (victim, attacker) in retreat_start.dislodged() {
+        if let (Some(v), Some(a)) = (
+            province_of(map, &victim.region),
+            province_of(map, &attacker.region),
+        ) {
+            dislodged_at.insert(v, a);
+        }
+    }
+    let mut retreats: HashMap<Province, Vec<Location>> = HashMap::new();
+    for (pos, dests) in retreat_start.retreat_destinations() {
+        if let Some(p) = province_of(map, pos.region) {
+            let mut v: Vec<Location> = dests
+                .available()
+                .into_iter()
+                .filter_map(|k| location_of(map, k))
+                .collect();
+            v.sort();
+            retreats.insert(p, v);
+        }
+    }
+    (dislodged_at, retreats)
+}
+
+/// The crate's outcome of one order as a tablero result (before
+/// [`Submitted::settle`]).
+fn judge_result(oc: &OrderOutcome<&JOrder>) -> OrderResult {
+    match oc {
+        OrderOutcome::Illegal(i) => OrderResult::Illegal(match i {
+            IllegalOrder::NoUnit => IllegalReason::NoUnit,
+            IllegalOrder::ForeignUnit => IllegalReason::ForeignUnit,
+            IllegalOrder::MultipleToSameUnit => IllegalReason::Duplicate,
+            IllegalOrder::UnreachableDestination => IllegalReason::Unreachable,
+        }),
+        OrderOutcome::Hold(HoldOutcome::Succeeds | HoldOutcome::Dislodged(_)) => {
+            OrderResult::Success
+        }
+        OrderOutcome::Move(AttackOutcome::Succeeds) => OrderResult::Success,
+        OrderOutcome::Move(AttackOutcome::NoPath) => OrderResult::Disrupted,
+        OrderOutcome::Move(_) => OrderResult::Bounced,
+        OrderOutcome::Support(SupportOutcome::CantReach) => {
+            OrderResult::Failed(IllegalReason::CantReach)
+        }
+        OrderOutcome::Support(SupportOutcome::CutBy(_)) => OrderResult::Cut,
+        OrderOutcome::Support(SupportOutcome::SupportingSelf) => {
+            OrderResult::Failed(IllegalReason::SupportsItself)
+        }
+        OrderOutcome::Support(SupportOutcome::NotDisrupted) => OrderResult::Success,
+        OrderOutcome::Convoy(ConvoyOutcome::NotAtSea) => {
+            OrderResult::Failed(IllegalReason::BadConvoy)
+        }
+        OrderOutcome::Convoy(ConvoyOutcome::Dislodged(_) | ConvoyOutcome::Paradox) => {
+            OrderResult::Disrupted
+        }
+        OrderOutcome::Convoy(ConvoyOutcome::NotDisrupted) => OrderResult::Success,
+    }
+}
+
+/// The dislodged units (with their retreat options) and the units still on
+/// the board, moved where their moves succeeded.
+fn after_moves(
+    units: &[Unit],
+    dislodged_at: &HashMap<Province, Province>,
+    mut retreats: HashMap<Province, Vec<Location>>,
+    new_positions: &HashMap<Province, Location>,
+) -> (Vec<Dislodgement>, Vec<Unit>) {
     let mut dislodged: Vec<Dislodgement> = Vec::new();
     let mut after: Vec<Unit> = Vec::new();
     for u in units {
@@ -438,11 +552,7 @@ pub fn adjudicate_movement(
             after.push(moved);
         }
     }
-    Ok(MovementOutcome {
-        results,
-        dislodged,
-        units: after,
-    })
+    (dislodged, after)
 }
 
 #[cfg(test)]

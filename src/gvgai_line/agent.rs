@@ -11,6 +11,7 @@
 //! actions. Every ACT is answered within the act budget: if the controller has not answered
 //! by then, it is cancelled and `ACTION_NIL` is sent.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -300,6 +301,7 @@ struct Level {
     model_acts: usize,
 }
 
+/// Reads server messages until FINISH (or an error), answering each.
 async fn session<R, W>(
     reader: R,
     writer: W,
@@ -315,16 +317,21 @@ where
 {
     let max = settings.max_line_bytes;
     let mut input = FramedRead::new(reader, LineCodec::new(max));
-    let mut output = FramedWrite::new(writer, LineCodec::new(max));
-    let mut expected_id: Option<u64> = None;
-    let mut seq = 0u64;
-    let mut game_index = 0u64;
-    let mut training_ends = 0usize;
-    let mut level = Level::default();
-    // Whether the current level is a validation level (GVG-AI sets it in INIT only).
-    let mut validation = false;
-    // Answer before GVG-AI's disqualification limit even if the controller is late.
-    let grace = (ACT_TIME_DISQ.saturating_sub(settings.act_time) / 2).min(Duration::from_millis(5));
+    let mut session = Session {
+        settings,
+        jobs,
+        done,
+        summary,
+        output: FramedWrite::new(writer, LineCodec::new(max)),
+        expected_id: None,
+        seq: 0,
+        game_index: 0,
+        training_ends: 0,
+        level: Level::default(),
+        validation: false,
+        // Answer before GVG-AI's disqualification limit even if the controller is late.
+        grace: (ACT_TIME_DISQ.saturating_sub(settings.act_time) / 2).min(Duration::from_millis(5)),
+    };
     loop {
         let line = tokio::select! {
             biased;
@@ -343,133 +350,190 @@ where
             continue;
         }
         let frame = Frame::parse_server(&line)?;
-        if let Some(e) = expected_id {
-            if frame.id != e {
-                warn!(
-                    got = frame.id,
-                    expected = e,
-                    "server message id out of order"
-                );
+        session.check_id(frame.id);
+        if session.answer(&frame, arrived).await?.is_break() {
+            return Ok(());
+        }
+    }
+}
+
+/// One connection's state between server messages.
+struct Session<'a, W> {
+    settings: &'a AgentSettings,
+    jobs: &'a std::sync::mpsc::Sender<Job>,
+    done: &'a mut mpsc::UnboundedReceiver<Done>,
+    summary: &'a mut AgentSummary,
+    output: FramedWrite<W, LineCodec>,
+    /// The id the next server message should carry.
+    expected_id: Option<u64>,
+    /// The number of the last job given to the worker.
+    seq: u64,
+    /// Levels initialised so far (seeds each level's controller).
+    game_index: u64,
+    /// Training levels ended so far.
+    training_ends: usize,
+    level: Level,
+    /// Whether the current level is a validation level (GVG-AI sets it in INIT only).
+    validation: bool,
+    /// How long past the act budget a late controller is waited for.
+    grace: Duration,
+}
+
+impl<W: AsyncWrite + Unpin> Session<'_, W> {
+    /// Warns when a server message id is out of order.
+    fn check_id(&mut self, id: u64) {
+        if let Some(e) = self.expected_id {
+            if id != e {
+                warn!(got = id, expected = e, "server message id out of order");
             }
         }
-        expected_id = Some(frame.id.wrapping_add(1));
-        let reply = |payload: String| Frame::new(frame.id, payload).with_obs_type(ObsType::Json);
+        self.expected_id = Some(id.wrapping_add(1));
+    }
+
+    /// Writes the reply to message `id`.
+    async fn reply(&mut self, id: u64, payload: String) -> Result<(), LineError> {
+        let line = Frame::new(id, payload)
+            .with_obs_type(ObsType::Json)
+            .to_line();
+        self.output.send(line).await?;
+        Ok(())
+    }
+
+    /// Answers one server message; breaks at FINISH.
+    async fn answer(
+        &mut self,
+        frame: &Frame,
+        arrived: Instant,
+    ) -> Result<ControlFlow<()>, LineError> {
         let msg = match ServerMessage::parse(&frame.payload) {
             Ok(m) => m,
             Err(e) => {
-                summary.bad_messages += 1;
+                self.summary.bad_messages += 1;
                 warn!("cannot understand the server: {e}");
                 let text = e.to_string().replace(['#', '\n', '\r'], " ");
-                output
-                    .send(reply(format!("ERROR {text}")).to_line())
-                    .await?;
-                continue;
+                self.reply(frame.id, format!("ERROR {text}")).await?;
+                return Ok(ControlFlow::Continue(()));
             }
         };
         match msg {
             ServerMessage::Start => {
-                output
-                    .send(reply(Reply::StartDone.as_payload()).to_line())
-                    .await?;
+                self.reply(frame.id, Reply::StartDone.as_payload()).await?;
             }
             ServerMessage::Finish => {
-                summary.finished = true;
-                return Ok(());
+                self.summary.finished = true;
+                return Ok(ControlFlow::Break(()));
             }
             ServerMessage::Observation(sso) => match sso.phase {
-                Some(Phase::Init) => {
-                    level = Level::default();
-                    validation = sso.is_validation.unwrap_or(false);
-                    seq += 1;
-                    let budget = Budget::new(arrived + settings.init_time, CancelFlag::new());
-                    let cancel_init = budget.cancel.clone();
-                    let _ = jobs.send(Job::Init {
-                        sso,
-                        game_index,
-                        budget,
-                        seq,
-                    });
-                    game_index += 1;
-                    let wait = settings.init_time + Duration::from_millis(50);
-                    if wait_for(done, seq, arrived + wait).await.is_none() {
-                        cancel_init.cancel();
-                        warn!("controller initialisation overran its budget");
-                    }
-                    output
-                        .send(reply(Reply::InitDone.as_payload()).to_line())
-                        .await?;
-                }
-                Some(Phase::Act) => {
-                    seq += 1;
-                    let budget = Budget::new(arrived + settings.act_time, CancelFlag::new());
-                    let cancel_act = budget.cancel.clone();
-                    let _ = jobs.send(Job::Act { sso, budget, seq });
-                    let action =
-                        match wait_for(done, seq, arrived + settings.act_time + grace).await {
-                            Some(d) => {
-                                level.model_acts += usize::from(d.model);
-                                d.action
-                            }
-                            None => {
-                                cancel_act.cancel();
-                                level.late += 1;
-                                Action::Nil
-                            }
-                        };
-                    output
-                        .send(reply(Reply::Action(action).as_payload()).to_line())
-                        .await?;
-                    level.acts += 1;
-                    level.act_ms_max = level
-                        .act_ms_max
-                        .max(arrived.elapsed().as_secs_f64() * 1000.0);
-                }
+                Some(Phase::Init) => self.init(frame.id, sso, arrived).await?,
+                Some(Phase::Act) => self.act(frame.id, sso, arrived).await?,
                 Some(phase @ (Phase::End | Phase::Abort)) => {
-                    let _ = jobs.send(Job::End);
-                    let validation = validation || sso.is_validation.unwrap_or(false);
-                    let g = AgentGame {
-                        validation,
-                        win: sso.game_winner == Some(GameWinner::PlayerWins),
-                        aborted: phase == Phase::Abort,
-                        score: sso.game_score.unwrap_or(0.0),
-                        ticks: sso.game_tick.unwrap_or(0),
-                        acts: level.acts,
-                        act_ms_max: (level.act_ms_max * 10.0).round() / 10.0,
-                        late_acts: level.late,
-                        model_acts: level.model_acts,
-                    };
-                    info!(
-                        win = g.win,
-                        score = g.score,
-                        ticks = g.ticks,
-                        validation,
-                        act_ms_max = g.act_ms_max,
-                        "level over"
-                    );
-                    summary.games.push(g);
-                    level = Level::default();
-                    // Play the training levels in order, then end training.
-                    let next = if validation {
-                        Reply::EndValidation
-                    } else {
-                        training_ends += 1;
-                        if training_ends < NUM_TRAINING_LEVELS {
-                            Reply::Level(training_ends)
-                        } else {
-                            Reply::EndTraining
-                        }
-                    };
-                    output.send(reply(next.as_payload()).to_line()).await?;
+                    self.end(frame.id, &sso, phase).await?
                 }
                 Some(Phase::Start) | None => {
-                    summary.bad_messages += 1;
+                    self.summary.bad_messages += 1;
                     debug!("observation without an INIT/ACT/END/ABORT phase");
-                    output
-                        .send(reply("ERROR observation without a phase".into()).to_line())
-                        .await?;
+                    let payload = "ERROR observation without a phase".into();
+                    self.reply(frame.id, payload).await?;
                 }
             },
         }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// INIT: a new level; the worker builds its controller within the init budget.
+    async fn init(&mut self, id: u64, sso: Box<Sso>, arrived: Instant) -> Result<(), LineError> {
+        self.level = Level::default();
+        self.validation = sso.is_validation.unwrap_or(false);
+        self.seq += 1;
+        let budget = Budget::new(arrived + self.settings.init_time, CancelFlag::new());
+        let cancel_init = budget.cancel.clone();
+        let _ = self.jobs.send(Job::Init {
+            sso,
+            game_index: self.game_index,
+            budget,
+            seq: self.seq,
+        });
+        self.game_index += 1;
+        let wait = self.settings.init_time + Duration::from_millis(50);
+        if wait_for(self.done, self.seq, arrived + wait)
+            .await
+            .is_none()
+        {
+            cancel_init.cancel();
+            warn!("controller initialisation overran its budget");
+        }
+        self.reply(id, Reply::InitDone.as_payload()).await
+    }
+
+    /// ACT: the controller's action, or `ACTION_NIL` if it is late.
+    async fn act(&mut self, id: u64, sso: Box<Sso>, arrived: Instant) -> Result<(), LineError> {
+        self.seq += 1;
+        let budget = Budget::new(arrived + self.settings.act_time, CancelFlag::new());
+        let cancel_act = budget.cancel.clone();
+        let _ = self.jobs.send(Job::Act {
+            sso,
+            budget,
+            seq: self.seq,
+        });
+        let deadline = arrived + self.settings.act_time + self.grace;
+        let action = match wait_for(self.done, self.seq, deadline).await {
+            Some(d) => {
+                self.level.model_acts += usize::from(d.model);
+                d.action
+            }
+            None => {
+                cancel_act.cancel();
+                self.level.late += 1;
+                Action::Nil
+            }
+        };
+        self.reply(id, Reply::Action(action).as_payload()).await?;
+        self.level.acts += 1;
+        self.level.act_ms_max = self
+            .level
+            .act_ms_max
+            .max(arrived.elapsed().as_secs_f64() * 1000.0);
+        Ok(())
+    }
+
+    /// END or ABORT: the level's record, then the next level to play.
+    async fn end(&mut self, id: u64, sso: &Sso, phase: Phase) -> Result<(), LineError> {
+        let _ = self.jobs.send(Job::End);
+        let validation = self.validation || sso.is_validation.unwrap_or(false);
+        let level = &self.level;
+        let g = AgentGame {
+            validation,
+            win: sso.game_winner == Some(GameWinner::PlayerWins),
+            aborted: phase == Phase::Abort,
+            score: sso.game_score.unwrap_or(0.0),
+            ticks: sso.game_tick.unwrap_or(0),
+            acts: level.acts,
+            act_ms_max: (level.act_ms_max * 10.0).round() / 10.0,
+            late_acts: level.late,
+            model_acts: level.model_acts,
+        };
+        info!(
+            win = g.win,
+            score = g.score,
+            ticks = g.ticks,
+            validation,
+            act_ms_max = g.act_ms_max,
+            "level over"
+        );
+        self.summary.games.push(g);
+        self.level = Level::default();
+        // Play the training levels in order, then end training.
+        let next = if validation {
+            Reply::EndValidation
+        } else {
+            self.training_ends += 1;
+            if self.training_ends < NUM_TRAINING_LEVELS {
+                Reply::Level(self.training_ends)
+            } else {
+                Reply::EndTraining
+            }
+        };
+        self.reply(id, next.as_payload()).await
     }
 }
 
