@@ -2,7 +2,8 @@
 //! delete relaxation (a semi-naive fixpoint over the positive preconditions) are produced;
 //! static predicates are evaluated away.
 
-use super::pddl::{self, Atom, Domain, Effect, Literal, Problem, Term};
+use super::normalize::{NormalAction, NormalEffect, NormalTask, normalize};
+use super::pddl::{Atom, Domain, Literal, Metric, NumExpr, Problem, Term, TypedName};
 use super::task::{Axiom, CondEffect, FactId, Operator, Task};
 use std::collections::{HashMap, HashSet};
 use thiserror::Error;
@@ -27,6 +28,16 @@ pub enum GroundError {
     TooLarge(usize),
     #[error("grounding exceeded the limit of {0} candidate bindings examined")]
     TooMuchWork(u64),
+    #[error(
+        "the derived predicate '{0}' depends on its own negation (the axioms are not stratified)"
+    )]
+    NotStratified(String),
+    #[error("undeclared function '{0}' (or wrong number of arguments) in the initial values")]
+    UnknownFunction(String),
+    #[error("the initial state gives no value for the action cost {0}")]
+    MissingValue(String),
+    #[error("the cost of {0} exceeds {max}", max = u32::MAX)]
+    CostTooLarge(String),
 }
 
 /// The maximum number of ground actions before grounding gives up.
@@ -101,6 +112,13 @@ struct LEffect {
     forall_vars: Vec<(usize, Vec<u32>)>,
 }
 
+/// A lifted action-cost term.
+#[derive(Clone, Debug)]
+enum LCost {
+    Const(u64),
+    Term(String, Vec<Arg>),
+}
+
 struct LAction {
     name: String,
     /// Allowed objects per variable (action parameters first, then forall variables).
@@ -110,6 +128,7 @@ struct LAction {
     neg: Vec<LAtom>,
     eqs: Vec<(Arg, Arg, bool)>,
     effects: Vec<LEffect>,
+    cost: Vec<LCost>,
 }
 
 type Key = (u32, Vec<u32>);
@@ -123,10 +142,20 @@ struct Grounder<'a> {
     pred_index: HashMap<String, u32>,
     fluent: Vec<bool>,
     derived: Vec<bool>,
+    /// The stratum of each derived predicate (0 for the others).
+    layer: Vec<u32>,
+    /// Action costs count (a `total-cost` metric); otherwise every action costs 1.
+    metric: bool,
+    /// Numeric initial values by function and objects.
+    values: HashMap<(String, Vec<u32>), u64>,
 }
 
 impl<'a> Grounder<'a> {
-    fn new(domain: &'a Domain, problem: &Problem) -> Result<Self, GroundError> {
+    fn new(
+        domain: &'a Domain,
+        problem: &Problem,
+        normal: &NormalTask,
+    ) -> Result<Self, GroundError> {
         let mut g = Grounder {
             domain,
             objects: Vec::new(),
@@ -136,6 +165,9 @@ impl<'a> Grounder<'a> {
             pred_index: HashMap::new(),
             fluent: Vec::new(),
             derived: Vec::new(),
+            layer: Vec::new(),
+            metric: problem.metric == Some(Metric::MinimizeTotalCost),
+            values: HashMap::new(),
         };
         for o in domain.constants.iter().chain(&problem.objects) {
             if o.ty != "object" && !domain.types.iter().any(|t| t.name == o.ty) {
@@ -148,36 +180,102 @@ impl<'a> Grounder<'a> {
             g.objects.push(o.name.clone());
             g.obj_type.push(o.ty.clone());
         }
-        for p in &domain.predicates {
+        for p in &normal.predicates {
             g.pred_index.insert(p.name.clone(), g.preds.len() as u32);
             g.preds.push((p.name.clone(), p.params.len()));
         }
         g.fluent = vec![false; g.preds.len()];
         g.derived = vec![false; g.preds.len()];
-        fn mark(g: &mut Grounder, es: &[Effect]) {
+        fn mark(g: &mut Grounder, es: &[NormalEffect]) {
             for e in es {
                 match e {
-                    Effect::Add(a) | Effect::Del(a) => {
+                    NormalEffect::Add(a) | NormalEffect::Del(a) => {
                         if let Some(&p) = g.pred_index.get(&a.predicate) {
                             g.fluent[p as usize] = true;
                         }
                     }
-                    Effect::When(_, inner) | Effect::Forall(_, inner) => mark(g, inner),
+                    NormalEffect::When(_, inner) | NormalEffect::Forall(_, inner) => mark(g, inner),
                 }
             }
         }
-        for a in &domain.actions {
+        for a in &normal.actions {
             mark(&mut g, &a.effects);
         }
-        for d in &domain.derived {
+        for r in &normal.rules {
             let &p = g
                 .pred_index
-                .get(&d.head.name)
-                .ok_or_else(|| GroundError::UnknownPredicate(d.head.name.clone()))?;
+                .get(&r.head.name)
+                .ok_or_else(|| GroundError::UnknownPredicate(r.head.name.clone()))?;
             g.fluent[p as usize] = true;
             g.derived[p as usize] = true;
         }
+        g.values = g.function_values(problem)?;
+        g.layer = g.strata(normal)?;
         Ok(g)
+    }
+
+    /// Stratifies the rules: a head's layer is at least that of every derived predicate its
+    /// body uses and above that of every one it negates. Layers above the number of derived
+    /// predicates mean a cycle through negation.
+    fn strata(&self, normal: &NormalTask) -> Result<Vec<u32>, GroundError> {
+        let mut layer = vec![0u32; self.preds.len()];
+        let limit = self.derived.iter().filter(|&&d| d).count() as u32;
+        loop {
+            let mut changed = false;
+            for r in &normal.rules {
+                let h = self.pred_index[&r.head.name] as usize;
+                for l in &r.body {
+                    let (a, above) = match l {
+                        Literal::Pos(a) => (a, 0),
+                        Literal::Neg(a) => (a, 1),
+                        Literal::Eq(..) | Literal::NotEq(..) => continue,
+                    };
+                    let Some(&q) = self.pred_index.get(&a.predicate) else {
+                        continue;
+                    };
+                    if self.derived[q as usize] && layer[h] < layer[q as usize] + above {
+                        layer[h] = layer[q as usize] + above;
+                        if layer[h] > limit {
+                            return Err(GroundError::NotStratified(r.head.name.clone()));
+                        }
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return Ok(layer);
+            }
+        }
+    }
+
+    /// The problem's numeric initial values, keyed by function and object ids.
+    fn function_values(
+        &self,
+        problem: &Problem,
+    ) -> Result<HashMap<(String, Vec<u32>), u64>, GroundError> {
+        let mut values = HashMap::new();
+        for v in &problem.values {
+            let f = &v.term.predicate;
+            let declared = self
+                .domain
+                .functions
+                .iter()
+                .any(|d| &d.name == f && d.params.len() == v.term.args.len());
+            if !declared {
+                return Err(GroundError::UnknownFunction(v.term.to_string()));
+            }
+            let args = v
+                .term
+                .args
+                .iter()
+                .map(|t| match self.arg(t, &HashMap::new())? {
+                    Arg::Obj(o) => Ok(o),
+                    Arg::Var(_) => Err(GroundError::UnknownObject(t.as_str().into())),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            values.insert((f.clone(), args), v.value);
+        }
+        Ok(values)
     }
 
     fn objects_of(&self, ty: &str) -> Vec<u32> {
@@ -235,7 +333,7 @@ impl<'a> Grounder<'a> {
     #[allow(clippy::too_many_arguments)]
     fn flatten_effects(
         &self,
-        es: &[Effect],
+        es: &[NormalEffect],
         vars: &mut HashMap<String, usize>,
         domains: &mut Vec<Vec<u32>>,
         cond: &[LLit],
@@ -250,16 +348,16 @@ impl<'a> Grounder<'a> {
         };
         for e in es {
             match e {
-                Effect::Add(a) => simple.add.push(self.latom(a, vars)?),
-                Effect::Del(a) => simple.del.push(self.latom(a, vars)?),
-                Effect::When(c, inner) => {
+                NormalEffect::Add(a) => simple.add.push(self.latom(a, vars)?),
+                NormalEffect::Del(a) => simple.del.push(self.latom(a, vars)?),
+                NormalEffect::When(c, inner) => {
                     let mut c2 = cond.to_vec();
                     for l in c {
                         c2.push(self.llit(l, vars)?);
                     }
                     self.flatten_effects(inner, vars, domains, &c2, forall_vars, out)?;
                 }
-                Effect::Forall(params, inner) => {
+                NormalEffect::Forall(params, inner) => {
                     let saved = vars.clone();
                     let mut fv = forall_vars.to_vec();
                     for p in params {
@@ -280,7 +378,7 @@ impl<'a> Grounder<'a> {
         Ok(())
     }
 
-    fn lift_action(&self, a: &pddl::Action) -> Result<LAction, GroundError> {
+    fn lift_action(&self, a: &NormalAction) -> Result<LAction, GroundError> {
         let mut vars = HashMap::new();
         let mut domains = Vec::new();
         for p in &a.params {
@@ -295,6 +393,20 @@ impl<'a> Grounder<'a> {
             neg: vec![],
             eqs: vec![],
             effects: vec![],
+            cost: a
+                .cost
+                .iter()
+                .map(|c| match c {
+                    NumExpr::Const(v) => Ok(LCost::Const(*v)),
+                    NumExpr::Term(t) => Ok(LCost::Term(
+                        t.predicate.clone(),
+                        t.args
+                            .iter()
+                            .map(|x| self.arg(x, &vars))
+                            .collect::<Result<_, _>>()?,
+                    )),
+                })
+                .collect::<Result<_, GroundError>>()?,
         };
         for l in &a.precondition {
             match self.llit(l, &vars)? {
@@ -532,30 +644,6 @@ fn complete(
 }
 
 /// The head parameters of a derived rule plus its free (existential) body variables.
-fn rule_params(d: &pddl::Derived) -> Vec<pddl::TypedName> {
-    let mut params = d.head.params.clone();
-    let mut add = |t: &Term| {
-        if let Term::Var(v) = t {
-            if !params.iter().any(|p| &p.name == v) {
-                params.push(pddl::TypedName {
-                    name: v.clone(),
-                    ty: "object".into(),
-                });
-            }
-        }
-    };
-    for l in &d.condition {
-        match l {
-            Literal::Pos(a) | Literal::Neg(a) => a.args.iter().for_each(&mut add),
-            Literal::Eq(x, y) | Literal::NotEq(x, y) => {
-                add(x);
-                add(y);
-            }
-        }
-    }
-    params
-}
-
 struct GroundAction {
     schema: usize,
     binding: Vec<u32>,
@@ -579,8 +667,9 @@ pub fn ground_within(
             domain.name.clone(),
         ));
     }
-    let g = Grounder::new(domain, problem)?;
-    let schemas = lift_schemas(&g, domain)?;
+    let normal = normalize(domain, problem);
+    let g = Grounder::new(domain, problem, &normal)?;
+    let schemas = lift_schemas(&g, &normal)?;
     let work = Work {
         done: std::cell::Cell::new(0),
         max: limits.max_bindings,
@@ -615,39 +704,47 @@ pub fn ground_within(
     };
     for ga in &reach.actions {
         let s = &schemas[ga.schema];
-        if ga.schema >= domain.actions.len() {
+        if ga.schema >= normal.actions.len() {
             task.axioms.extend(build.axiom(s, &ga.binding)?);
         } else {
-            task.operators.extend(build.operator(s, &ga.binding));
+            task.operators.extend(build.operator(s, &ga.binding)?);
         }
     }
-    (task.goal_pos, task.goal_neg) = ground_goal(&g, &ids, problem)?;
+    task.axioms.sort_by_key(|a| a.layer);
+    (task.goal_pos, task.goal_neg) = ground_goal(&g, &ids, &normal.goal)?;
     work.check()?;
     Ok(task)
 }
 
 /// The domain's action schemas, then its derived-predicate rules as schemas that add their
 /// head (their ground instances become the task's axioms).
-fn lift_schemas(g: &Grounder, domain: &Domain) -> Result<Vec<LAction>, GroundError> {
-    let rules: Vec<pddl::Action> = domain
-        .derived
+fn lift_schemas(g: &Grounder, normal: &NormalTask) -> Result<Vec<LAction>, GroundError> {
+    let rules: Vec<NormalAction> = normal
+        .rules
         .iter()
-        .map(|d| pddl::Action {
-            name: d.head.name.clone(),
-            params: rule_params(d),
-            precondition: d.condition.clone(),
-            effects: vec![Effect::Add(Atom {
-                predicate: d.head.name.clone(),
-                args: d
+        .map(|r| NormalAction {
+            name: r.head.name.clone(),
+            params: r
+                .head
+                .params
+                .iter()
+                .chain(&r.vars)
+                .cloned()
+                .collect::<Vec<TypedName>>(),
+            precondition: r.body.clone(),
+            effects: vec![NormalEffect::Add(Atom {
+                predicate: r.head.name.clone(),
+                args: r
                     .head
                     .params
                     .iter()
                     .map(|p| Term::Var(p.name.clone()))
                     .collect(),
             })],
+            cost: Vec::new(),
         })
         .collect();
-    domain
+    normal
         .actions
         .iter()
         .chain(&rules)
@@ -950,27 +1047,20 @@ impl Build<'_> {
         let Some((pre_pos, pre_neg)) = self.preconditions(s, b) else {
             return Ok(None);
         };
-        let negated_derived = s
-            .neg
-            .iter()
-            .any(|a| g.derived[a.pred as usize] && ids.of(&g.ground_key(a, b)).is_some());
-        if negated_derived {
-            return Err(GroundError::Unsupported(format!(
-                "a negated derived predicate in the rule for '{}'",
-                s.name
-            )));
-        }
         let head = &s.effects[0].add[0];
-        Ok(ids.of(&g.ground_key(head, b)).map(|head| Axiom {
+        Ok(ids.of(&g.ground_key(head, b)).map(|id| Axiom {
             pre_pos,
             pre_neg,
-            head,
+            head: id,
+            layer: g.layer[head.pred as usize],
         }))
     }
 
     /// The operator of a ground action; None if it can never apply or changes nothing.
-    fn operator(&self, s: &LAction, b: &[u32]) -> Option<Operator> {
-        let (pre_pos, pre_neg) = self.preconditions(s, b)?;
+    fn operator(&self, s: &LAction, b: &[u32]) -> Result<Option<Operator>, GroundError> {
+        let Some((pre_pos, pre_neg)) = self.preconditions(s, b) else {
+            return Ok(None);
+        };
         let mut uncond = CondEffect::default();
         let mut conds: Vec<CondEffect> = Vec::new();
         for e in &s.effects {
@@ -994,7 +1084,7 @@ impl Build<'_> {
         }
         effects.extend(conds);
         if effects.is_empty() {
-            return None;
+            return Ok(None);
         }
         let mut name = format!("({}", s.name);
         for &o in &b[..s.num_params] {
@@ -1002,13 +1092,44 @@ impl Build<'_> {
             name.push_str(&self.g.objects[o as usize]);
         }
         name.push(')');
-        Some(Operator {
+        let cost = self.cost(s, b, &name)?;
+        Ok(Some(Operator {
             name,
             pre_pos,
             pre_neg,
             effects,
-            cost: 1,
-        })
+            cost,
+        }))
+    }
+
+    /// A ground action's cost: the sum of its cost terms under a `total-cost` metric, else 1.
+    fn cost(&self, s: &LAction, b: &[u32], name: &str) -> Result<u32, GroundError> {
+        if !self.g.metric {
+            return Ok(1);
+        }
+        let mut total: u64 = 0;
+        for c in &s.cost {
+            let v = match c {
+                LCost::Const(v) => *v,
+                LCost::Term(f, args) => {
+                    let key = (
+                        f.clone(),
+                        args.iter().map(|&a| val(a, b)).collect::<Vec<_>>(),
+                    );
+                    let Some(&v) = self.g.values.get(&key) else {
+                        let mut term = format!("({f}");
+                        for &o in &key.1 {
+                            term.push(' ');
+                            term.push_str(&self.g.objects[o as usize]);
+                        }
+                        return Err(GroundError::MissingValue(format!("{term}) of {name}")));
+                    };
+                    v
+                }
+            };
+            total = total.saturating_add(v);
+        }
+        u32::try_from(total).map_err(|_| GroundError::CostTooLarge(name.to_string()))
     }
 
     /// One instance of an effect: its fluent conditions (without those the precondition
@@ -1073,11 +1194,11 @@ impl Build<'_> {
 fn ground_goal(
     g: &Grounder,
     ids: &Ids,
-    problem: &Problem,
+    goal: &[Literal],
 ) -> Result<(Vec<FactId>, Vec<FactId>), GroundError> {
     let (mut pos, mut neg) = (Vec::new(), Vec::new());
     let unreachable = |what: String| Err(GroundError::GoalUnreachable(what));
-    for l in &problem.goal {
+    for l in goal {
         match g.llit(l, &HashMap::new())? {
             LLit::Pos(a) => {
                 let k = g.ground_key(&a, &[]);

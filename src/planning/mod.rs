@@ -10,6 +10,7 @@ pub mod controller;
 pub mod examples;
 pub mod fast_downward;
 pub mod ground;
+pub mod normalize;
 pub mod pddl;
 pub mod portfolio;
 pub mod search;

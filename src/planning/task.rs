@@ -26,13 +26,15 @@ pub struct Operator {
     pub cost: u32,
 }
 
-/// A ground derived-predicate rule: `head` holds when `pre_pos` hold and `pre_neg` do not
-/// (`pre_neg` never names a derived fact, so the least fixpoint is the semantics).
+/// A ground derived-predicate rule: `head` holds when `pre_pos` hold and `pre_neg` do not.
+/// Axioms are stratified: the derived facts in `pre_neg` belong to lower layers, which are
+/// complete before this layer's least fixpoint is computed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Axiom {
     pub pre_pos: Vec<FactId>,
     pub pre_neg: Vec<FactId>,
     pub head: FactId,
+    pub layer: u32,
 }
 
 /// A grounded planning task (STRIPS with negative conditions, conditional effects and
@@ -44,6 +46,7 @@ pub struct Task {
     pub goal_pos: Vec<FactId>,
     pub goal_neg: Vec<FactId>,
     pub operators: Vec<Operator>,
+    /// Sorted by layer.
     pub axioms: Vec<Axiom>,
     /// Facts of derived predicates (recomputed, never set by operators or init).
     pub derived_facts: Vec<FactId>,
@@ -114,7 +117,8 @@ impl Task {
         s
     }
 
-    /// Recomputes the derived facts of `s` (least fixpoint of the axioms).
+    /// Recomputes the derived facts of `s`: the least fixpoint of each layer of axioms in
+    /// turn.
     pub fn evaluate_axioms(&self, s: &mut State) {
         if self.axioms.is_empty() {
             return;
@@ -122,9 +126,19 @@ impl Task {
         for &f in &self.derived_facts {
             s.set(f, false);
         }
+        let mut rest = self.axioms.as_slice();
+        while let Some(first) = rest.first() {
+            let n = rest.iter().take_while(|a| a.layer == first.layer).count();
+            let (layer, tail) = rest.split_at(n);
+            Self::fixpoint(layer, s);
+            rest = tail;
+        }
+    }
+
+    fn fixpoint(axioms: &[Axiom], s: &mut State) {
         loop {
             let mut changed = false;
-            for a in &self.axioms {
+            for a in axioms {
                 if !s.has(a.head)
                     && a.pre_pos.iter().all(|&f| s.has(f))
                     && !a.pre_neg.iter().any(|&f| s.has(f))

@@ -47,12 +47,7 @@ impl Ctx<'_> {
                 let Some(t) = items.get(i + 1) else {
                     return Err(self.err(&items[i], "'-' without a type after it"));
                 };
-                if let SExpr::List(l, _) = t {
-                    if l.first().and_then(|x| self.sym(x, "").ok()) == Some("either") {
-                        return Err(self.err(t, "unsupported: 'either' types"));
-                    }
-                }
-                let ty = self.name(t, "a type name")?;
+                let ty = self.type_name(t, vars)?;
                 if pending.is_empty() {
                     return Err(self.err(&items[i], "'-' with no names before it"));
                 }
@@ -86,6 +81,30 @@ impl Ctx<'_> {
             });
         }
         Ok(out)
+    }
+
+    /// A type name, or `(either a b …)` (for variables only: an object has one type).
+    fn type_name(&self, t: &SExpr, vars: bool) -> Result<String, PddlError> {
+        let SExpr::List(l, _) = t else {
+            return self.name(t, "a type name");
+        };
+        if l.first().and_then(|x| self.sym(x, "").ok()) != Some("either") {
+            return Err(self.err(t, "expected a type name or '(either ...)', found a list"));
+        }
+        if !vars {
+            return Err(self.err(
+                t,
+                "unsupported: 'either' as the type of an object or a type (only variables)",
+            ));
+        }
+        if l.len() < 2 {
+            return Err(self.err(t, "'either' without member types"));
+        }
+        let members = l[1..]
+            .iter()
+            .map(|m| self.name(m, "a type name"))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(format!("(either {})", members.join(" ")))
     }
 
     fn term(&self, e: &SExpr, vars: &[String]) -> Result<Term, PddlError> {
@@ -146,56 +165,89 @@ impl Ctx<'_> {
         }
     }
 
-    fn conjunction(
+    /// A condition as written; `(and x)` and `(or x)` of one member are `x`.
+    fn condition(
         &self,
         e: &SExpr,
         vars: &[String],
         preds: Option<&[PredicateDecl]>,
-        out: &mut Conjunction,
-    ) -> Result<(), PddlError> {
+    ) -> Result<Condition, PddlError> {
         let items = self.list(e, "a condition")?;
-        match self.head_of(e) {
-            None if items.is_empty() => Ok(()), // `()` is the empty conjunction
-            Some("and") => {
-                for c in &items[1..] {
-                    self.conjunction(c, vars, preds, out)?;
+        let args = items.get(1..).unwrap_or_default();
+        Ok(match self.head_of(e) {
+            None if items.is_empty() => Condition::And(Vec::new()),
+            Some(j @ ("and" | "or")) => {
+                let mut cs = Vec::with_capacity(args.len());
+                for c in args {
+                    cs.push(self.condition(c, vars, preds)?);
                 }
-                Ok(())
+                match (cs.len(), j) {
+                    (1, _) => cs.remove(0),
+                    (_, "and") => Condition::And(cs),
+                    _ => Condition::Or(cs),
+                }
             }
-            Some("not") => {
-                if items.len() != 2 {
-                    return Err(self.err(e, "'not' takes exactly one argument"));
-                }
-                let inner = &items[1];
-                if self.head_of(inner) == Some("=") {
-                    let (a, b) = self.equality(inner, vars)?;
-                    out.push(Literal::NotEq(a, b));
-                } else if matches!(
-                    self.head_of(inner),
-                    Some("and" | "or" | "not" | "imply" | "exists" | "forall")
-                ) {
-                    return Err(self.err(
-                        inner,
-                        "unsupported: 'not' of a compound condition (only literals)",
-                    ));
-                } else {
-                    out.push(Literal::Neg(self.atom(inner, vars, preds)?));
-                }
-                Ok(())
+            Some("not") => self.negation(e, items, vars, preds)?,
+            Some("imply") => {
+                let [a, b] = args else {
+                    return Err(self.err(e, "'imply' takes exactly two conditions"));
+                };
+                Condition::Imply(
+                    Box::new(self.condition(a, vars, preds)?),
+                    Box::new(self.condition(b, vars, preds)?),
+                )
             }
+            Some(q @ ("exists" | "forall")) => self.quantified(e, q, args, vars, preds)?,
             Some("=") => {
                 let (a, b) = self.equality(e, vars)?;
-                out.push(Literal::Eq(a, b));
-                Ok(())
+                Condition::Lit(Literal::Eq(a, b))
             }
-            Some(k @ ("or" | "imply" | "exists" | "forall" | "when")) => {
-                Err(self.err(e, format!("unsupported in conditions: '{k}'")))
+            Some(k @ ("<" | ">" | "<=" | ">=")) => {
+                return Err(self.err(e, format!("unsupported: numeric conditions ('{k}')")));
             }
-            _ => {
-                out.push(Literal::Pos(self.atom(e, vars, preds)?));
-                Ok(())
-            }
-        }
+            Some("when") => return Err(self.err(e, "'when' is an effect, not a condition")),
+            _ => Condition::Lit(Literal::Pos(self.atom(e, vars, preds)?)),
+        })
+    }
+
+    /// `(not φ)`: a negative literal when φ is an atom or an equality.
+    fn negation(
+        &self,
+        e: &SExpr,
+        items: &[SExpr],
+        vars: &[String],
+        preds: Option<&[PredicateDecl]>,
+    ) -> Result<Condition, PddlError> {
+        let [_, inner] = items else {
+            return Err(self.err(e, "'not' takes exactly one argument"));
+        };
+        Ok(match self.condition(inner, vars, preds)? {
+            Condition::Lit(l @ (Literal::Pos(_) | Literal::Eq(..))) => Condition::Lit(l.negated()),
+            c => Condition::Not(Box::new(c)),
+        })
+    }
+
+    /// `(exists (vars) φ)` or `(forall (vars) φ)`.
+    fn quantified(
+        &self,
+        e: &SExpr,
+        q: &str,
+        args: &[SExpr],
+        vars: &[String],
+        preds: Option<&[PredicateDecl]>,
+    ) -> Result<Condition, PddlError> {
+        let [list, body] = args else {
+            return Err(self.err(e, format!("'{q}' takes a variable list and a condition")));
+        };
+        let params = self.typed_list(self.list(list, "the quantified variables")?, true)?;
+        let mut inner = vars.to_vec();
+        inner.extend(params.iter().map(|p| p.name.clone()));
+        let body = Box::new(self.condition(body, &inner, preds)?);
+        Ok(if q == "exists" {
+            Condition::Exists(params, body)
+        } else {
+            Condition::Forall(params, body)
+        })
     }
 
     fn equality(&self, e: &SExpr, vars: &[String]) -> Result<(Term, Term), PddlError> {
@@ -206,70 +258,138 @@ impl Ctx<'_> {
         Ok((self.term(&items[1], vars)?, self.term(&items[2], vars)?))
     }
 
+    /// Effects; `costs` collects `(increase (total-cost) x)` at the action's top level (it is
+    /// `None` inside `when` and `forall`, where a cost would be conditional).
     fn effects(
         &self,
         e: &SExpr,
         vars: &[String],
-        preds: &[PredicateDecl],
+        d: &Domain,
         out: &mut Vec<Effect>,
+        mut costs: Option<&mut Vec<NumExpr>>,
     ) -> Result<(), PddlError> {
+        let preds = d.predicates.as_slice();
         let items = self.list(e, "an effect")?;
         match self.head_of(e) {
-            None if items.is_empty() => Ok(()),
+            None if items.is_empty() => {}
             Some("and") => {
                 for c in &items[1..] {
-                    self.effects(c, vars, preds, out)?;
+                    self.effects(c, vars, d, out, costs.as_deref_mut())?;
                 }
-                Ok(())
             }
             Some("not") => {
                 if items.len() != 2 {
                     return Err(self.err(e, "'not' takes exactly one argument"));
                 }
                 out.push(Effect::Del(self.atom(&items[1], vars, Some(preds))?));
-                Ok(())
             }
             Some("when") => {
-                if items.len() != 3 {
+                let [_, c, effect] = items else {
                     return Err(self.err(e, "'when' takes a condition and an effect"));
-                }
-                let mut cond = Vec::new();
-                self.conjunction(&items[1], vars, Some(preds), &mut cond)?;
+                };
+                let cond = self.condition(c, vars, Some(preds))?;
                 let mut eff = Vec::new();
-                self.effects(&items[2], vars, preds, &mut eff)?;
+                self.effects(effect, vars, d, &mut eff, None)?;
                 if eff
                     .iter()
                     .any(|x| matches!(x, Effect::When(..) | Effect::Forall(..)))
                 {
-                    return Err(self.err(
-                        &items[2],
-                        "unsupported: nested 'when'/'forall' inside 'when'",
-                    ));
+                    return Err(
+                        self.err(effect, "unsupported: nested 'when'/'forall' inside 'when'")
+                    );
                 }
                 out.push(Effect::When(cond, eff));
-                Ok(())
             }
             Some("forall") => {
-                if items.len() != 3 {
+                let [_, list, effect] = items else {
                     return Err(self.err(e, "'forall' takes a variable list and an effect"));
-                }
-                let params =
-                    self.typed_list(self.list(&items[1], "the forall variables")?, true)?;
+                };
+                let params = self.typed_list(self.list(list, "the forall variables")?, true)?;
                 let mut inner_vars = vars.to_vec();
                 inner_vars.extend(params.iter().map(|p| p.name.clone()));
                 let mut eff = Vec::new();
-                self.effects(&items[2], &inner_vars, preds, &mut eff)?;
+                self.effects(effect, &inner_vars, d, &mut eff, None)?;
                 out.push(Effect::Forall(params, eff));
-                Ok(())
             }
-            Some("increase" | "decrease" | "assign" | "scale-up" | "scale-down") => {
-                Err(self.err(e, "unsupported: numeric effects / action costs"))
+            Some("increase") => {
+                let cost = self.cost_increase(e, items, vars, d)?;
+                let Some(costs) = costs else {
+                    return Err(self.err(
+                        e,
+                        "unsupported: an action cost inside 'when' or 'forall' (conditional costs)",
+                    ));
+                };
+                costs.push(cost);
             }
-            _ => {
-                out.push(Effect::Add(self.atom(e, vars, Some(preds))?));
-                Ok(())
+            Some(k @ ("decrease" | "assign" | "scale-up" | "scale-down")) => {
+                return Err(self.err(
+                    e,
+                    format!("unsupported: numeric effect '{k}' (only '(increase (total-cost) …)')"),
+                ));
+            }
+            _ => out.push(Effect::Add(self.atom(e, vars, Some(preds))?)),
+        }
+        Ok(())
+    }
+
+    /// `(increase (total-cost) x)`: the amount, a number or a function term.
+    fn cost_increase(
+        &self,
+        e: &SExpr,
+        items: &[SExpr],
+        vars: &[String],
+        d: &Domain,
+    ) -> Result<NumExpr, PddlError> {
+        let [_, target, amount] = items else {
+            return Err(self.err(e, "'increase' takes a function term and an amount"));
+        };
+        let target = self.atom(target, vars, None)?;
+        if target.predicate != "total-cost" || !target.args.is_empty() {
+            return Err(self.err(
+                e,
+                format!(
+                    "unsupported: numeric fluents ('increase' of {target}; only of (total-cost))"
+                ),
+            ));
+        }
+        self.function_declared(e, &target, d)?;
+        match amount {
+            SExpr::Symbol(..) => Ok(NumExpr::Const(self.number(amount)?)),
+            SExpr::List(..) => {
+                let term = self.atom(amount, vars, None)?;
+                self.function_declared(amount, &term, d)?;
+                Ok(NumExpr::Term(term))
             }
         }
+    }
+
+    /// Checks that a function term names a declared function with its arity.
+    fn function_declared(&self, at: &SExpr, term: &Atom, d: &Domain) -> Result<(), PddlError> {
+        match d.functions.iter().find(|f| f.name == term.predicate) {
+            None => Err(self.err(at, format!("undeclared function '{}'", term.predicate))),
+            Some(f) if f.params.len() != term.args.len() => Err(self.err(
+                at,
+                format!(
+                    "function '{}' takes {} arguments, given {}",
+                    f.name,
+                    f.params.len(),
+                    term.args.len()
+                ),
+            )),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// A non-negative integer (action costs are integers, as in the IPC).
+    fn number(&self, e: &SExpr) -> Result<u64, PddlError> {
+        let s = self.sym(e, "a number")?;
+        let int = s.strip_suffix(".0").unwrap_or(s);
+        int.parse::<u64>().map_err(|_| {
+            self.err(
+                e,
+                format!("expected a non-negative integer, found '{s}' (costs are integers)"),
+            )
+        })
     }
 
     /// `(define (<kind> name) sections...)`
@@ -333,8 +453,7 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
         match key {
             ":requirements" => {
                 for r in body {
-                    d.requirements
-                        .push(ctx.sym(r, "a requirement")?.to_string());
+                    d.requirements.push(requirement(&ctx, r)?);
                 }
             }
             ":types" => {
@@ -372,7 +491,7 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
                     "predicate",
                 )?;
             }
-            ":action" => d.actions.push(parse_action(&ctx, s, body, &d.predicates)?),
+            ":action" => d.actions.push(parse_action(&ctx, s, body, &d)?),
             ":derived" => {
                 if body.len() != 2 {
                     return Err(ctx.err(s, "':derived' takes a head and a condition"));
@@ -388,21 +507,27 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
                 // Variables of the body not in the head are existentially quantified.
                 let mut vars: Vec<String> = head.params.iter().map(|p| p.name.clone()).collect();
                 collect_vars(&body[1], &mut vars);
-                let mut condition = Vec::new();
-                ctx.conjunction(&body[1], &vars, Some(&d.predicates), &mut condition)?;
+                let condition = ctx.condition(&body[1], &vars, Some(&d.predicates))?;
                 d.derived.push(Derived { head, condition });
             }
             ":functions" => {
-                return Err(ctx.err(
+                d.functions = functions(&ctx, body)?;
+                check_duplicates(
+                    &ctx,
                     s,
-                    "unsupported: ':functions' (numeric fluents / action costs)",
-                ));
+                    d.functions.iter().map(|f| f.name.as_str()),
+                    "function",
+                )?;
             }
             other => return Err(ctx.err(s, format!("unknown domain section '{other}'"))),
         }
     }
     // Types used must be declared.
-    let declared = |t: &str| t == "object" || d.types.iter().any(|x| x.name == t);
+    let named = |t: &str| t == "object" || d.types.iter().any(|x| x.name == t);
+    let declared = |t: &str| match either_members(t) {
+        Some(mut members) => members.all(named),
+        None => named(t),
+    };
     for t in &d.types {
         if !declared(&t.parent) {
             return Err(ctx.err(
@@ -432,6 +557,11 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
             check_ty(a, &format!("predicate '{}'", p.name))?;
         }
     }
+    for f in &d.functions {
+        for a in &f.params {
+            check_ty(a, &format!("function '{}'", f.name))?;
+        }
+    }
     for a in &d.actions {
         for p in &a.params {
             check_ty(p, &format!("action '{}'", a.name))?;
@@ -446,12 +576,7 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
     Ok(d)
 }
 
-fn parse_action(
-    ctx: &Ctx,
-    at: &SExpr,
-    body: &[SExpr],
-    preds: &[PredicateDecl],
-) -> Result<Action, PddlError> {
+fn parse_action(ctx: &Ctx, at: &SExpr, body: &[SExpr], d: &Domain) -> Result<Action, PddlError> {
     let Some(n) = body.first() else {
         return Err(ctx.err(at, "':action' without a name"));
     };
@@ -459,8 +584,9 @@ fn parse_action(
     let mut a = Action {
         name,
         params: Vec::new(),
-        precondition: Vec::new(),
+        precondition: Condition::default(),
         effects: Vec::new(),
+        cost: Vec::new(),
     };
     let mut i = 1;
     let mut vars: Vec<String> = Vec::new();
@@ -490,8 +616,8 @@ fn parse_action(
                 )?;
                 vars = a.params.iter().map(|p| p.name.clone()).collect();
             }
-            ":precondition" => ctx.conjunction(val, &vars, Some(preds), &mut a.precondition)?,
-            ":effect" => ctx.effects(val, &vars, preds, &mut a.effects)?,
+            ":precondition" => a.precondition = ctx.condition(val, &vars, Some(&d.predicates))?,
+            ":effect" => ctx.effects(val, &vars, d, &mut a.effects, Some(&mut a.cost))?,
             other => return Err(ctx.err(&body[i], format!("unknown action keyword '{other}'"))),
         }
         i += 2;
@@ -527,19 +653,20 @@ pub fn parse_problem(text: &str) -> Result<Problem, PddlError> {
             ":init" => {
                 for f in body {
                     if ctx.head_of(f) == Some("=") {
-                        return Err(ctx.err(f, "unsupported: numeric initial values"));
+                        p.values.push(function_value(&ctx, f)?);
+                    } else {
+                        p.init.push(ctx.atom(f, &[], None)?);
                     }
-                    p.init.push(ctx.atom(f, &[], None)?);
                 }
             }
             ":goal" => {
                 if body.len() != 1 {
                     return Err(ctx.err(s, "':goal' takes exactly one condition"));
                 }
-                ctx.conjunction(&body[0], &[], None, &mut p.goal)?;
+                p.goal = ctx.condition(&body[0], &[], None)?;
                 have_goal = true;
             }
-            ":metric" => return Err(ctx.err(s, "unsupported: ':metric'")),
+            ":metric" => p.metric = Some(metric(&ctx, s, body)?),
             other => return Err(ctx.err(s, format!("unknown problem section '{other}'"))),
         }
     }
@@ -547,6 +674,105 @@ pub fn parse_problem(text: &str) -> Result<Problem, PddlError> {
         return Err(ctx.err(&root, "the problem has no ':goal'"));
     }
     Ok(p)
+}
+
+/// The requirements tablero plans with; the others are refused by name.
+const SUPPORTED_REQUIREMENTS: &[&str] = &[
+    ":strips",
+    ":typing",
+    ":negative-preconditions",
+    ":disjunctive-preconditions",
+    ":equality",
+    ":existential-preconditions",
+    ":universal-preconditions",
+    ":quantified-preconditions",
+    ":conditional-effects",
+    ":adl",
+    ":derived-predicates",
+    ":action-costs",
+];
+
+fn requirement(ctx: &Ctx, r: &SExpr) -> Result<String, PddlError> {
+    let name = ctx.sym(r, "a requirement")?;
+    if SUPPORTED_REQUIREMENTS.contains(&name) {
+        Ok(name.to_string())
+    } else if name.starts_with(':') {
+        Err(ctx.err(r, format!("unsupported requirement '{name}'")))
+    } else {
+        Err(ctx.err(
+            r,
+            format!("expected a requirement (':...'), found '{name}'"),
+        ))
+    }
+}
+
+/// `(:functions (f ?x - t) - number ...)`: numeric functions (the `- number` may be left out).
+fn functions(ctx: &Ctx, body: &[SExpr]) -> Result<Vec<PredicateDecl>, PddlError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < body.len() {
+        if ctx.sym(&body[i], "").ok() == Some("-") {
+            match body.get(i + 1).map(|t| ctx.sym(t, "a function type")) {
+                Some(Ok("number")) => {}
+                Some(Ok(t)) => {
+                    return Err(ctx.err(
+                        &body[i],
+                        format!("unsupported: object fluents (a function of type '{t}')"),
+                    ));
+                }
+                Some(Err(e)) => return Err(e),
+                None => return Err(ctx.err(&body[i], "'-' without a type after it")),
+            }
+            i += 2;
+            continue;
+        }
+        let items = ctx.list(&body[i], "a function declaration")?;
+        let Some(h) = items.first() else {
+            return Err(ctx.err(&body[i], "empty function declaration"));
+        };
+        out.push(PredicateDecl {
+            name: ctx.name(h, "a function name")?,
+            params: ctx.typed_list(&items[1..], true)?,
+        });
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// `(= (f a b) 5)` in `:init`.
+fn function_value(ctx: &Ctx, f: &SExpr) -> Result<FunctionValue, PddlError> {
+    let items = ctx.list(f, "a numeric initial value")?;
+    let [_, term, value] = items else {
+        return Err(ctx.err(f, "'=' in ':init' takes a function term and a number"));
+    };
+    Ok(FunctionValue {
+        term: ctx.atom(term, &[], None)?,
+        value: ctx.number(value)?,
+    })
+}
+
+/// `(:metric minimize (total-cost))`.
+fn metric(ctx: &Ctx, at: &SExpr, body: &[SExpr]) -> Result<Metric, PddlError> {
+    let [dir, expr] = body else {
+        return Err(ctx.err(
+            at,
+            "':metric' takes 'minimize' or 'maximize' and an expression",
+        ));
+    };
+    let dir = ctx.sym(dir, "'minimize' or 'maximize'")?;
+    let total_cost = matches!(expr, SExpr::List(l, _)
+        if l.len() == 1 && ctx.sym(&l[0], "").ok() == Some("total-cost"));
+    match (dir, total_cost) {
+        ("minimize", true) => Ok(Metric::MinimizeTotalCost),
+        ("minimize" | "maximize", _) => Err(ctx.err(
+            at,
+            format!("unsupported: ':metric {dir}' of anything but '(total-cost)' minimised"),
+        )),
+        _ => Err(ctx.err(
+            at,
+            format!("expected 'minimize' or 'maximize', found '{dir}'"),
+        )),
+    }
 }
 
 fn collect_vars(e: &SExpr, out: &mut Vec<String>) {

@@ -46,19 +46,21 @@ fn model_details() {
             ty: "place".into()
         }
     );
-    assert!(matches!(mv.precondition[1], Literal::Neg(_)));
+    let pre = mv.precondition.literals().unwrap();
+    assert!(matches!(pre[1], Literal::Neg(_)));
     let Effect::Forall(vars, inner) = &mv.effects[2] else {
         panic!("no forall: {:?}", mv.effects)
     };
     assert_eq!(vars[0].name, "?t");
-    assert!(matches!(&inner[0], Effect::When(c, e) if c.len() == 1 && e.len() == 2));
+    assert!(matches!(&inner[0], Effect::When(Condition::Lit(_), e) if e.len() == 2));
     let g = parse_domain(examples::GRIPPER).unwrap();
-    assert!(matches!(g.actions[0].precondition[1], Literal::NotEq(_, _)));
+    let pre = g.actions[0].precondition.literals().unwrap();
+    assert!(matches!(pre[1], Literal::NotEq(_, _)));
     // Case-insensitive names, comments.
     let p = parse_problem("; c\n(DEFINE (PROBLEM X) (:Domain D) (:objects A) (:init (P A)) (:goal (and (P A) (not (= A A)))))").unwrap();
     assert_eq!(p.name, "x");
     assert_eq!(p.init[0].args[0], Term::Object("a".into()));
-    assert_eq!(p.goal.len(), 2);
+    assert_eq!(p.goal.literals().map(|l| l.len()), Some(2));
 }
 
 #[test]
@@ -99,9 +101,18 @@ fn malformed_domains_are_rejected_with_location() {
     assert!(e.message.contains("unclosed"), "{e}");
     assert_eq!((e.line, e.column), (1, 1));
     let e = err_domain(
-        "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (or (p ?x) (p ?x)) :effect (p ?x)))",
+        "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (>= (f ?x) 1) :effect (p ?x)))",
     );
-    assert!(e.message.contains("unsupported in conditions: 'or'"), "{e}");
+    assert!(
+        e.message.contains("unsupported: numeric conditions ('>=')"),
+        "{e}"
+    );
+    let e = err_domain("(define (domain d) (:requirements :strips :durative-actions))");
+    assert!(
+        e.message
+            .contains("unsupported requirement ':durative-actions'"),
+        "{e}"
+    );
     let e = err_domain("(define (domain d) (:types a -) (:predicates))");
     assert!(e.message.contains("without a type"), "{e}");
     let e = err_domain("(define (domain d) (:predicates (p ?x - thing)))");
@@ -116,7 +127,34 @@ fn malformed_domains_are_rejected_with_location() {
     let e = err_domain(
         "(define (domain d) (:predicates (p)) (:action a :parameters () :effect (increase (total-cost) 1)))",
     );
-    assert!(e.message.contains("unsupported"), "{e}");
+    assert!(
+        e.message.contains("undeclared function 'total-cost'"),
+        "{e}"
+    );
+    let e = err_domain(
+        "(define (domain d) (:predicates (p)) (:functions (total-cost) (fuel) - number) (:action a :parameters () :effect (increase (fuel) 1)))",
+    );
+    assert!(e.message.contains("unsupported: numeric fluents"), "{e}");
+    let e = err_domain(
+        "(define (domain d) (:predicates (p ?x)) (:functions (total-cost)) (:action a :parameters () :effect (forall (?x) (increase (total-cost) 1))))",
+    );
+    assert!(e.message.contains("conditional costs"), "{e}");
+    let e = err_domain(
+        "(define (domain d) (:predicates (p)) (:functions (total-cost)) (:action a :parameters () :effect (increase (total-cost) -1)))",
+    );
+    assert!(
+        e.message.contains("non-negative integer, found '-1'"),
+        "{e}"
+    );
+    let e = err_domain(
+        "(define (domain d) (:predicates (p)) (:functions (total-cost)) (:action a :parameters () :effect (decrease (total-cost) 1)))",
+    );
+    assert!(e.message.contains("numeric effect 'decrease'"), "{e}");
+    let e = err_domain("(define (domain d) (:types a) (:constants c - (either a)) (:predicates))");
+    assert!(
+        e.message.contains("'either' as the type of an object"),
+        "{e}"
+    );
     let e = err_domain("(define (domain d) (:predicates (p ?x) (p ?y)))");
     assert!(e.message.contains("duplicate predicate 'p'"), "{e}");
     let e = err_domain(
@@ -140,9 +178,17 @@ fn malformed_problems_are_rejected_with_location() {
         .unwrap_err();
     assert!(e.message.contains("unknown variable"), "{e}");
     assert_eq!(e.line, 2);
-    let e = parse_problem("(define (problem p) (:domain d) (:init (= (f) 3)) (:goal (p a)))")
+    let e = parse_problem("(define (problem p) (:domain d) (:init (= (f) 3.5)) (:goal (p a)))")
         .unwrap_err();
-    assert!(e.message.contains("numeric"), "{e}");
+    assert!(
+        e.message.contains("non-negative integer, found '3.5'"),
+        "{e}"
+    );
+    let e = parse_problem(
+        "(define (problem p) (:domain d) (:goal (p a)) (:metric maximize (total-cost)))",
+    )
+    .unwrap_err();
+    assert!(e.message.contains("unsupported: ':metric maximize'"), "{e}");
     let e =
         parse_problem("(define (problem p) (:domain d) (:objects a a) (:goal (p a)))").unwrap_err();
     assert!(e.message.contains("duplicate object 'a'"), "{e}");
@@ -228,11 +274,12 @@ fn tokenizer_matches_fast_downward() {
         params,
         [("?a", "aircraft"), ("?from", "city"), ("?to", "city")]
     );
-    let Literal::Pos(at) = &fly.precondition[0] else {
+    let pre = fly.precondition.literals().unwrap();
+    let Literal::Pos(at) = pre[0] else {
         panic!("{:?}", fly.precondition)
     };
     assert_eq!(at.args, [Term::Var("?a".into()), Term::Var("?from".into())]);
-    assert!(matches!(&fly.precondition[1], Literal::NotEq(a, b)
+    assert!(matches!(pre[1], Literal::NotEq(a, b)
         if a == &Term::Var("?from".into()) && b == &Term::Var("?to".into())));
     // Comments glued to a symbol, upper case, a name with '-' and '?' splitting objects.
     let p = parse_problem(
@@ -253,4 +300,51 @@ fn tokenizer_matches_fast_downward() {
     let e = err_domain("(define (domain d) (:predicates (p ? x)))");
     assert!(e.message.contains("empty variable name"), "{e}");
     assert_eq!((e.line, e.column), (1, 36));
+}
+
+/// ADL conditions, `either` types and action costs parse as written and round-trip through the
+/// writer.
+#[test]
+fn adl_and_action_costs_round_trip() {
+    let domain = "(define (domain adl) (:requirements :adl :action-costs)
+      (:types a b)
+      (:predicates (p ?x) (q ?x ?y) (r))
+      (:functions (total-cost) - number (dist ?x ?y - (either a b)) - number)
+      (:derived (r) (exists (?x - a) (or (p ?x) (not (p ?x)))))
+      (:action go :parameters (?x - (either a b) ?y)
+        :precondition (and (or (p ?x) (imply (r) (q ?x ?y)))
+                           (not (and (p ?y) (r)))
+                           (forall (?z - a) (exists (?w) (q ?z ?w))))
+        :effect (and (p ?y) (when (or (r) (not (p ?x))) (not (p ?x)))
+                     (increase (total-cost) (dist ?x ?y)) (increase (total-cost) 2))))";
+    let d = parse_domain(domain).unwrap();
+    let go = &d.actions[0];
+    assert_eq!(go.params[0].ty, "(either a b)");
+    assert_eq!(
+        go.cost,
+        [
+            NumExpr::Term(Atom {
+                predicate: "dist".into(),
+                args: vec![Term::Var("?x".into()), Term::Var("?y".into())]
+            }),
+            NumExpr::Const(2)
+        ]
+    );
+    let Condition::And(parts) = &go.precondition else {
+        panic!("{:?}", go.precondition)
+    };
+    assert!(matches!(&parts[0], Condition::Or(o) if matches!(o[1], Condition::Imply(..))));
+    assert!(matches!(&parts[1], Condition::Not(n) if matches!(**n, Condition::And(_))));
+    assert!(matches!(&parts[2], Condition::Forall(v, _) if v[0].ty == "a"));
+    assert_eq!(parse_domain(&write_domain(&d)), Ok(d.clone()));
+    assert!(d.is_subtype("a", "(either a b)") && !d.is_subtype("a", "(either b)"));
+    let problem = "(define (problem p1) (:domain adl) (:objects o1 - a o2 - b)
+      (:init (p o1) (= (total-cost) 0) (= (dist o1 o2) 7))
+      (:goal (or (p o2) (exists (?v - b) (q o1 ?v))))
+      (:metric minimize (total-cost)))";
+    let p = parse_problem(problem).unwrap();
+    assert_eq!(p.metric, Some(Metric::MinimizeTotalCost));
+    assert_eq!(p.values.len(), 2);
+    assert_eq!(p.values[1].value, 7);
+    assert_eq!(parse_problem(&write_problem(&p)), Ok(p));
 }

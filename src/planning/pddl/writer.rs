@@ -33,22 +33,52 @@ fn literal(l: &Literal) -> String {
     }
 }
 
-fn conjunction(c: &Conjunction) -> String {
-    match c.len() {
-        0 => "(and)".into(),
-        1 => literal(&c[0]),
-        _ => format!(
-            "(and {})",
-            c.iter().map(literal).collect::<Vec<_>>().join(" ")
-        ),
+fn condition(c: &Condition) -> String {
+    let list = |head: &str, cs: &[Condition]| {
+        let mut out = format!("({head}");
+        for c in cs {
+            out.push(' ');
+            out.push_str(&condition(c));
+        }
+        out.push(')');
+        out
+    };
+    match c {
+        Condition::Lit(l) => literal(l),
+        Condition::And(cs) => list("and", cs),
+        Condition::Or(cs) => list("or", cs),
+        Condition::Not(c) => format!("(not {})", condition(c)),
+        Condition::Imply(a, b) => format!("(imply {} {})", condition(a), condition(b)),
+        Condition::Exists(v, c) => format!("(exists ({}) {})", typed(v), condition(c)),
+        Condition::Forall(v, c) => format!("(forall ({}) {})", typed(v), condition(c)),
     }
+}
+
+fn num(n: &NumExpr) -> String {
+    match n {
+        NumExpr::Const(v) => v.to_string(),
+        NumExpr::Term(t) => t.to_string(),
+    }
+}
+
+fn declarations(head: &str, decls: &[PredicateDecl], suffix: &str) -> String {
+    let mut s = format!("  ({head}");
+    for p in decls {
+        if p.params.is_empty() {
+            let _ = write!(s, "\n    ({}){suffix}", p.name);
+        } else {
+            let _ = write!(s, "\n    ({} {}){suffix}", p.name, typed(&p.params));
+        }
+    }
+    s.push_str(")\n");
+    s
 }
 
 fn effects(es: &[Effect], indent: &str) -> String {
     let one = |e: &Effect| match e {
         Effect::Add(a) => a.to_string(),
         Effect::Del(a) => format!("(not {a})"),
-        Effect::When(c, inner) => format!("(when {} {})", conjunction(c), effects(inner, "")),
+        Effect::When(c, inner) => format!("(when {} {})", condition(c), effects(inner, "")),
         Effect::Forall(v, inner) => format!("(forall ({}) {})", typed(v), effects(inner, "")),
     };
     match es.len() {
@@ -88,28 +118,34 @@ pub fn write_domain(d: &Domain) -> String {
     if !d.constants.is_empty() {
         let _ = writeln!(s, "  (:constants {})", typed(&d.constants));
     }
-    s.push_str("  (:predicates");
-    for p in &d.predicates {
-        if p.params.is_empty() {
-            let _ = write!(s, "\n    ({})", p.name);
-        } else {
-            let _ = write!(s, "\n    ({} {})", p.name, typed(&p.params));
-        }
+    s.push_str(&declarations(":predicates", &d.predicates, ""));
+    if !d.functions.is_empty() {
+        s.push_str(&declarations(":functions", &d.functions, " - number"));
     }
-    s.push_str(")\n");
     for dr in &d.derived {
         let head = if dr.head.params.is_empty() {
             format!("({})", dr.head.name)
         } else {
             format!("({} {})", dr.head.name, typed(&dr.head.params))
         };
-        let _ = writeln!(s, "  (:derived {head}\n    {})", conjunction(&dr.condition));
+        let _ = writeln!(s, "  (:derived {head}\n    {})", condition(&dr.condition));
     }
     for a in &d.actions {
         let _ = writeln!(s, "  (:action {}", a.name);
         let _ = writeln!(s, "    :parameters ({})", typed(&a.params));
-        let _ = writeln!(s, "    :precondition {}", conjunction(&a.precondition));
-        let _ = writeln!(s, "    :effect {})", effects(&a.effects, "      "));
+        let _ = writeln!(s, "    :precondition {}", condition(&a.precondition));
+        let mut es: Vec<String> = vec![effects(&a.effects, "      ")];
+        es.extend(
+            a.cost
+                .iter()
+                .map(|c| format!("(increase (total-cost) {})", num(c))),
+        );
+        let effect = if es.len() == 1 {
+            es.remove(0)
+        } else {
+            format!("(and {})", es.join("\n      "))
+        };
+        let _ = writeln!(s, "    :effect {effect})");
     }
     s.push_str(")\n");
     s
@@ -127,7 +163,14 @@ pub fn write_problem(p: &Problem) -> String {
     for a in &p.init {
         let _ = write!(s, "\n    {a}");
     }
+    for v in &p.values {
+        let _ = write!(s, "\n    (= {} {})", v.term, v.value);
+    }
     s.push_str(")\n");
-    let _ = writeln!(s, "  (:goal {}))", conjunction(&p.goal));
+    let _ = write!(s, "  (:goal {})", condition(&p.goal));
+    if let Some(Metric::MinimizeTotalCost) = p.metric {
+        s.push_str("\n  (:metric minimize (total-cost))");
+    }
+    s.push_str(")\n");
     s
 }

@@ -196,14 +196,14 @@ pub fn propagate_full(
     sc.act_val.clear();
     sc.act_val.resize(na, 0);
     sc.heap.clear();
+    // The state's facts include TRUE; each is pushed once, so each is expanded once and every
+    // precondition counter reaches zero exactly once.
     for f in rt.state_facts(s) {
         if (f as usize) < nf {
             sc.fact_cost[f as usize] = 0;
             sc.heap.push(Reverse((0, f)));
         }
     }
-    sc.fact_cost[rt.true_fact as usize] = 0;
-    sc.heap.push(Reverse((0, rt.true_fact)));
     while let Some(Reverse((c, f))) = sc.heap.pop() {
         if c > sc.fact_cost[f as usize] {
             continue;

@@ -37,7 +37,7 @@ use thiserror::Error;
 use crate::gvgai::engine::{Action, GameState, Rules};
 use crate::gvgai::vgdl::{EffectKind, Other, SpriteClass, TerminationKind, TypeId};
 use crate::planning::pddl::{
-    Action as PAction, Atom, Conjunction, Derived, Domain, Effect as PEffect, Literal,
+    Action as PAction, Atom, Condition, Conjunction, Derived, Domain, Effect as PEffect, Literal,
     PredicateDecl, Problem, Term, TypeDecl, TypedName,
 };
 use cases::{ALL_FACINGS, Case, CaseAct, Content, Dir4, Rel, Simulator};
@@ -1251,8 +1251,9 @@ impl Translator {
             actions.push(PAction {
                 name: nm,
                 params,
-                precondition: pre,
+                precondition: Condition::all(pre),
                 effects: eff,
+                cost: Vec::new(),
             });
         }
         let mut derived = Vec::new();
@@ -1274,7 +1275,7 @@ impl Translator {
                         name: "won".into(),
                         params: vec![],
                     },
-                    condition: cond,
+                    condition: Condition::all(cond),
                 });
             }
         }
@@ -1299,6 +1300,7 @@ impl Translator {
                 .collect(),
             constants: vec![],
             predicates,
+            functions: vec![],
             derived,
             actions,
         };
@@ -1430,7 +1432,9 @@ impl Translator {
                 domain: gname,
                 objects,
                 init,
-                goal,
+                values: Vec::new(),
+                goal: Condition::all(goal),
+                metric: None,
             },
             cases: domain.actions.len(),
             domain,
