@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""tablero plan against Fast Downward on IPC tasks, side by side in one run.
+
+usage: ipc_bench.py TABLERO BENCHMARKS_DIR TIMEOUT_S PROBLEMS_PER_DOMAIN [sat|opt] [DOMAIN ...]
+
+BENCHMARKS_DIR is a checkout of aibasel/downward-benchmarks. Without DOMAIN arguments, every
+domain whose domain file declares :action-costs, :adl or quantified/disjunctive preconditions
+is run. Each task runs tablero (`plan`, one thread; `--optimal` in opt mode) and then Fast
+Downward (`--alias lama-first`, or `astar(lmcut())` falling back to `astar(blind())` in opt
+mode), each in its own process with the same wall-clock limit; CPU time is the child's user +
+system time. Fast Downward is found through TABLERO_FAST_DOWNWARD. Prints a Markdown table,
+progress on stderr, and one JSON line with the totals.
+"""
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+FEATURES = re.compile(r":action-costs|:adl|:disjunctive-preconditions|:existential-preconditions"
+                      r"|:universal-preconditions|:quantified-preconditions", re.I)
+
+
+def domain_file(folder, problem):
+    for name in ("domain.pddl", problem.replace(".pddl", "-domain.pddl"), "domain_" + problem):
+        if os.path.exists(os.path.join(folder, name)):
+            return os.path.join(folder, name)
+    return None
+
+
+def tasks(root, per_domain, only):
+    for d in sorted(os.listdir(root)):
+        folder = os.path.join(root, d)
+        if not os.path.isdir(folder) or d.startswith(".") or (only and d not in only):
+            continue
+        problems = sorted(p for p in os.listdir(folder)
+                          if p.endswith(".pddl") and "domain" not in p)[:per_domain]
+        for p in problems:
+            dom = domain_file(folder, p)
+            if dom is None:
+                continue
+            if not only and not FEATURES.search(open(dom, errors="replace").read()):
+                continue
+            yield d, dom, os.path.join(folder, p)
+
+
+def run(cmd, timeout, cwd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    try:
+        out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout + 5)
+        code, text = out.returncode, out.stdout + out.stderr
+    except subprocess.TimeoutExpired:
+        code, text = -1, ""
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return code, text, time.monotonic() - start, cpu
+
+
+def plan_cost(path):
+    try:
+        last = open(path).read().strip().splitlines()[-1]
+        return int(re.search(r"cost = (\d+)", last).group(1))
+    except (OSError, IndexError, AttributeError):
+        return None
+
+
+def tablero(binary, dom, prob, timeout, optimal, tmp):
+    plan = os.path.join(tmp, "tablero_plan")
+    if os.path.exists(plan):
+        os.remove(plan)
+    cmd = [binary, "plan", dom, prob, "--timeout", str(timeout), "--threads", "1",
+           "--plan-file", plan] + (["--optimal"] if optimal else [])
+    code, _, wall, cpu = run(cmd, timeout, tmp)
+    return (plan_cost(plan) if code == 0 else None), wall, cpu
+
+
+def fast_downward(driver, dom, prob, timeout, optimal, tmp):
+    searches = [["--search", "astar(lmcut())"], ["--search", "astar(blind())"]] if optimal \
+        else [["--alias", "lama-first"]]
+    for search in searches:
+        plan = os.path.join(tmp, "fd_plan")
+        if os.path.exists(plan):
+            os.remove(plan)
+        limit = ["--overall-time-limit", f"{timeout}s", "--plan-file", plan]
+        if search[0] == "--alias":
+            cmd = [sys.executable, driver] + limit + search + [dom, prob]
+        else:
+            cmd = [sys.executable, driver] + limit + [dom, prob] + search
+        code, text, wall, cpu = run(cmd, timeout, tmp)
+        if code == 0:
+            return plan_cost(plan), wall, cpu
+        if "unsupported" not in text.lower() and code not in (34,):
+            return None, wall, cpu
+    return None, wall, cpu
+
+
+def main():
+    if len(sys.argv) < 5:
+        sys.exit(__doc__)
+    binary, root, timeout, per = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    optimal = len(sys.argv) > 5 and sys.argv[5] == "opt"
+    only = set(sys.argv[6:])
+    driver = os.environ.get("TABLERO_FAST_DOWNWARD")
+    if not driver:
+        sys.exit("set TABLERO_FAST_DOWNWARD=$(bash tests/fast_downward/setup.sh)")
+    rows, totals = [], {"tasks": 0, "tablero_solved": 0, "fd_solved": 0}
+    common = []
+    with tempfile.TemporaryDirectory() as tmp:
+        todo = list(tasks(root, per, only))
+        for i, (d, dom, prob) in enumerate(todo, 1):
+            t = tablero(os.path.abspath(binary), dom, prob, timeout, optimal, tmp)
+            f = fast_downward(driver, dom, prob, timeout, optimal, tmp)
+            totals["tasks"] += 1
+            totals["tablero_solved"] += t[0] is not None
+            totals["fd_solved"] += f[0] is not None
+            if t[0] is not None and f[0] is not None:
+                common.append((t, f))
+            rows.append((d, os.path.basename(prob), t, f))
+            print(f"[{i}/{len(todo)}] {d}/{os.path.basename(prob)}: tablero {t[0]} "
+                  f"{t[2]:.2f}s, FD {f[0]} {f[2]:.2f}s", file=sys.stderr, flush=True)
+    print("| domain | problem | tablero cost | CPU s | FD cost | CPU s | CPU ratio tablero/FD |")
+    print("|---|---|---|---|---|---|---|")
+    for d, p, t, f in rows:
+        ratio = f"{max(t[2], 0.01) / max(f[2], 0.01):.2f}" if t[0] is not None and f[0] is not None else "—"
+        show = lambda r: ("—", "timeout" if r[1] >= timeout else f"{r[2]:.2f}") if r[0] is None \
+            else (str(r[0]), f"{r[2]:.2f}")
+        print(f"| {d} | {p} | {show(t)[0]} | {show(t)[1]} | {show(f)[0]} | {show(f)[1]} | {ratio} |")
+    ratios = sorted(max(t[2], 0.01) / max(f[2], 0.01) for t, f in common)
+    totals["common"] = len(common)
+    totals["median_cpu_ratio"] = ratios[len(ratios) // 2] if ratios else None
+    totals["cost_sum_tablero"] = sum(t[0] for t, _ in common)
+    totals["cost_sum_fd"] = sum(f[0] for _, f in common)
+    totals["mode"] = "optimal" if optimal else "satisficing"
+    print(json.dumps(totals))
+
+
+if __name__ == "__main__":
+    main()
