@@ -1,5 +1,6 @@
 //! The layering of ARCHITECTURE.md, checked: the game cores (`go`, `diplomacy`, `gvgai`) import
-//! nothing of tablero above them but `budget`.
+//! nothing of tablero above them but `budget`; and no function outside tests is longer than
+//! [`MAX_FUNCTION_LINES`].
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -79,4 +80,96 @@ fn the_scanner_sees_imports_and_skips_comments() {
         found.into_iter().collect::<Vec<_>>(),
         vec!["budget", "config", "go"]
     );
+}
+
+/// The longest a function outside tests may be, in lines from its signature to its closing
+/// brace.
+const MAX_FUNCTION_LINES: usize = 150;
+
+/// The functions of a rustfmt-formatted file longer than `max` lines, as (name, first line,
+/// length), outside `#[cfg(test)]` modules. A body ends at the first line that is the
+/// signature's indentation followed by `}`; a signature that closes its body on the same line
+/// (as inside `macro_rules!` tables) is one line long.
+fn long_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let end = lines
+        .windows(2)
+        .position(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim_start().starts_with("mod "))
+        .unwrap_or(lines.len());
+    let mut found = Vec::new();
+    for (i, line) in lines[..end].iter().enumerate() {
+        let trimmed = line.trim_start();
+        let Some(name) = fn_name(trimmed) else {
+            continue;
+        };
+        if trimmed.ends_with(';') || (trimmed.contains('{') && trimmed.ends_with('}')) {
+            continue;
+        }
+        let close = format!("{}}}", &line[..line.len() - trimmed.len()]);
+        let len = lines[i + 1..end]
+            .iter()
+            .position(|l| *l == close)
+            .map_or(0, |k| k + 2);
+        if len > max {
+            found.push((name, i + 1, len));
+        }
+    }
+    found
+}
+
+/// The name of the function a trimmed line declares, if it does.
+fn fn_name(trimmed: &str) -> Option<String> {
+    let mut rest = trimmed;
+    for prefix in [
+        "pub(crate) ",
+        "pub(super) ",
+        "pub ",
+        "const ",
+        "async ",
+        "unsafe ",
+    ] {
+        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    }
+    let after = rest.strip_prefix("fn ")?;
+    let name: String = after
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+#[test]
+fn no_function_outside_tests_is_longer_than_the_limit() {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut long = Vec::new();
+    for f in files {
+        if f.file_name()
+            .is_some_and(|n| n == "tests.rs" || n.to_string_lossy().ends_with("_tests.rs"))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (name, line, len) in long_functions(&text, MAX_FUNCTION_LINES) {
+            long.push(format!("{}:{line} {name} ({len} lines)", f.display()));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_length_scanner_measures_bodies_and_skips_one_liners_and_tests() {
+    let body: String = (0..160).map(|i| format!("    let x{i} = {i};\n")).collect();
+    let text = format!(
+        "pub fn long(\n    a: u8,\n) {{\n{body}}}\n\nfn short() {{ 1 }}\nfn decl();\n\n#[cfg(test)]\nmod tests {{\n    fn long_test() {{\n{body}    }}\n}}\n"
+    );
+    assert_eq!(long_functions(&text, 150), [("long".to_string(), 1, 164)]);
+    assert!(long_functions(&text, 200).is_empty());
 }
