@@ -145,7 +145,10 @@ fn server(args: ServerArgs) -> ExitCode {
         results,
     } = args;
     init_logging("info");
-    let mut results = match results.map(ResultsFile::open).transpose() {
+    let mut results = match results
+        .map(tablero::daide::server::ResultsFile::open)
+        .transpose()
+    {
         Ok(r) => r,
         Err(e) => return failure(e),
     };
@@ -200,50 +203,6 @@ fn server(args: ServerArgs) -> ExitCode {
             tracing::error!("{e}");
             ExitCode::from(EXIT_FAILURE)
         }
-    }
-}
-
-/// The `--results` file of `tablero diplomacy server`: JSON lines, appended.
-struct ResultsFile {
-    path: std::path::PathBuf,
-    file: std::fs::File,
-}
-
-/// A results file that cannot be opened or written.
-#[derive(Debug, thiserror::Error)]
-#[error("results file {path}: {source}")]
-struct ResultsError {
-    path: String,
-    source: std::io::Error,
-}
-
-impl ResultsFile {
-    fn open(path: std::path::PathBuf) -> Result<ResultsFile, ResultsError> {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map(|file| ResultsFile {
-                path: path.clone(),
-                file,
-            })
-            .map_err(|source| ResultsError {
-                path: path.display().to_string(),
-                source,
-            })
-    }
-
-    /// Writes `record` as one line and syncs it to disk.
-    fn append(&mut self, record: &tablero::daide::server::GameRecord) -> Result<(), ResultsError> {
-        use std::io::Write;
-        let err = |source| ResultsError {
-            path: self.path.display().to_string(),
-            source,
-        };
-        let mut line = serde_json::to_string(record).map_err(|e| err(std::io::Error::other(e)))?;
-        line.push('\n');
-        self.file.write_all(line.as_bytes()).map_err(err)?;
-        self.file.sync_data().map_err(err)
     }
 }
 

@@ -1,5 +1,8 @@
 //! `[diplomacy]`: the bot seats `tablero serve` keeps on DAIDE servers, the external programs
-//! that can take a seat, reconnection and thinking times, with the checks of its values.
+//! that can take a seat, reconnection and thinking times, and `[diplomacy.server]`, the DAIDE
+//! server `tablero serve` may host; with the checks of their values.
+
+use std::net::SocketAddr;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +23,8 @@ pub struct DiplomacyConfig {
     pub think_time: f64,
     /// Seed of the bots' random choices (each seat and game derives its own).
     pub seed: u64,
+    /// `[diplomacy.server]`: the DAIDE server hosted by `tablero serve`.
+    pub server: DiplomacyServerConfig,
 }
 
 impl Default for DiplomacyConfig {
@@ -31,6 +36,7 @@ impl Default for DiplomacyConfig {
             reconnect_max: 60.0,
             think_time: 5.0,
             seed: 0,
+            server: DiplomacyServerConfig::default(),
         }
     }
 }
@@ -73,6 +79,122 @@ impl DiplomacyConfig {
             {
                 return Err(inv(&key, format!("power must be three letters, got {p:?}")));
             }
+        }
+        dip.server.validate()
+    }
+}
+
+/// `[diplomacy.server]`: the embedded DAIDE server as a listener of `tablero serve`, with the
+/// game options of `tablero diplomacy server` (same names as its flags).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiplomacyServerConfig {
+    /// Host DAIDE games in `tablero serve`.
+    pub enabled: bool,
+    /// Address of the DAIDE listener (IP:PORT; port 0 = any free port).
+    pub listen: String,
+    /// Connections served at once (players, observers, clients before their IM); further
+    /// clients wait in the listen queue until one closes.
+    pub max_connections: usize,
+    /// Seconds per phase (MTL = RTL = BTL); 0 = no deadlines.
+    pub deadline: u64,
+    /// Last year played, after which a game is a draw of the survivors; 0 = no cap.
+    pub end_year: u64,
+    /// Seed of power assignment and passcodes (game n uses seed + n).
+    pub seed: u64,
+    /// Games after which the DAIDE listener closes (the other listeners go on); 0 = no limit.
+    pub max_games: u64,
+    /// File that gets one JSON line per finished game, synced as the game ends; "" = none.
+    pub results: String,
+}
+
+impl Default for DiplomacyServerConfig {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            listen: "127.0.0.1:16713".into(),
+            max_connections: 64,
+            deadline: 0,
+            end_year: 0,
+            seed: 0,
+            max_games: 0,
+            results: String::new(),
+        }
+    }
+}
+
+/// Latest `diplomacy.server.end_year` accepted.
+const MAX_END_YEAR: u64 = 3000;
+/// Most connections `diplomacy.server.max_connections` may allow.
+const MAX_DAIDE_CONNECTIONS: usize = 100_000;
+
+impl DiplomacyServerConfig {
+    /// The listen address as a socket address.
+    pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
+        self.listen.parse().map_err(|e| {
+            inv(
+                "diplomacy.server.listen",
+                format!(
+                    "{:?}: {e} (expected IP:PORT, e.g. 127.0.0.1:16713)",
+                    self.listen
+                ),
+            )
+        })
+    }
+
+    /// Seconds per phase, `None` for no deadlines (validated configs only).
+    pub fn deadline_secs(&self) -> Option<u16> {
+        u16::try_from(self.deadline).ok().filter(|&d| d > 0)
+    }
+
+    /// The year cap, `None` for none (validated configs only).
+    pub fn last_year(&self) -> Option<i16> {
+        i16::try_from(self.end_year).ok().filter(|&y| y > 0)
+    }
+
+    /// The game limit, `None` for none.
+    pub fn game_limit(&self) -> Option<usize> {
+        usize::try_from(self.max_games).ok().filter(|&n| n > 0)
+    }
+
+    /// The results file, `None` for none.
+    pub fn results_path(&self) -> Option<std::path::PathBuf> {
+        (!self.results.is_empty()).then(|| self.results.clone().into())
+    }
+
+    /// Checks this section's value ranges.
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.listen_addr()?;
+        if !(1..=MAX_DAIDE_CONNECTIONS).contains(&self.max_connections) {
+            return Err(inv(
+                "diplomacy.server.max_connections",
+                format!("must be between 1 and {MAX_DAIDE_CONNECTIONS}"),
+            ));
+        }
+        if self.deadline > u64::from(u16::MAX) {
+            return Err(inv(
+                "diplomacy.server.deadline",
+                format!(
+                    "must be a number of seconds in 0..={}, got {}",
+                    u16::MAX,
+                    self.deadline
+                ),
+            ));
+        }
+        if self.end_year != 0 && !(1901..=MAX_END_YEAR).contains(&self.end_year) {
+            return Err(inv(
+                "diplomacy.server.end_year",
+                format!(
+                    "must be 0 (no cap) or a year in 1901..={MAX_END_YEAR}, got {}",
+                    self.end_year
+                ),
+            ));
+        }
+        if self.results.chars().any(char::is_control) {
+            return Err(inv(
+                "diplomacy.server.results",
+                "must be a file name without control characters",
+            ));
         }
         Ok(())
     }

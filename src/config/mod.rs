@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use toml::{Table, Value};
 
-pub use diplomacy::{DiplomacyBotConfig, DiplomacyConfig, ExternalSeatConfig};
+pub use diplomacy::{
+    DiplomacyBotConfig, DiplomacyConfig, DiplomacyServerConfig, ExternalSeatConfig,
+};
 pub use evolve::EvolveConfig;
 pub use go::GoConfig;
 pub use gtp::GtpConfig;

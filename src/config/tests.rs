@@ -289,6 +289,82 @@ fn diplomacy_bots_are_read_and_checked() {
 }
 
 #[test]
+fn diplomacy_server_section_is_read_and_checked() {
+    let d = set(&[]).unwrap().diplomacy.server;
+    assert!(!d.enabled, "off by default");
+    assert_eq!(d.listen_addr().unwrap().to_string(), "127.0.0.1:16713");
+    assert_eq!(d.max_connections, 64);
+    assert_eq!(
+        (
+            d.deadline_secs(),
+            d.last_year(),
+            d.game_limit(),
+            d.results_path()
+        ),
+        (None, None, None, None)
+    );
+    let c = load_text(
+        "[diplomacy]\nseed = 3\n[diplomacy.server]\nenabled = true\nlisten = \"127.0.0.1:0\"\n\
+         deadline = 10\nend_year = 1905\nmax_games = 2\nresults = \"games.jsonl\"\n",
+    )
+    .unwrap();
+    let d = &c.diplomacy.server;
+    assert!(d.enabled);
+    assert_eq!(c.diplomacy.seed, 3);
+    assert_eq!(d.listen_addr().unwrap().port(), 0);
+    assert_eq!(d.deadline_secs(), Some(10));
+    assert_eq!(d.last_year(), Some(1905));
+    assert_eq!(d.game_limit(), Some(2));
+    assert_eq!(d.results_path(), Some(PathBuf::from("games.jsonl")));
+    let over = set(&["diplomacy.server.enabled=true", "diplomacy.server.seed=9"]).unwrap();
+    assert!(over.diplomacy.server.enabled);
+    assert_eq!(over.diplomacy.server.seed, 9);
+    for (item, key) in [
+        (
+            "diplomacy.server.listen=localhost",
+            "diplomacy.server.listen",
+        ),
+        (
+            "diplomacy.server.max_connections=0",
+            "diplomacy.server.max_connections",
+        ),
+        (
+            "diplomacy.server.max_connections=100001",
+            "diplomacy.server.max_connections",
+        ),
+        (
+            "diplomacy.server.deadline=65536",
+            "diplomacy.server.deadline",
+        ),
+        (
+            "diplomacy.server.end_year=1900",
+            "diplomacy.server.end_year",
+        ),
+        (
+            "diplomacy.server.end_year=3001",
+            "diplomacy.server.end_year",
+        ),
+    ] {
+        assert_eq!(invalid_key(set(&[item])), key, "{item}");
+    }
+    for ok in [
+        "diplomacy.server.deadline=65535",
+        "diplomacy.server.end_year=1901",
+        "diplomacy.server.listen=[::1]:0",
+    ] {
+        set(&[ok]).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+    match set(&["diplomacy.server.deadline=-1"]) {
+        Err(ConfigError::WrongType { key, .. }) => assert_eq!(key, "diplomacy.server.deadline"),
+        other => panic!("expected a type error, got {other:?}"),
+    }
+    match set(&["diplomacy.server.port=1"]) {
+        Err(ConfigError::UnknownKey(key)) => assert_eq!(key, "diplomacy.server.port"),
+        other => panic!("expected an unknown key, got {other:?}"),
+    }
+}
+
+#[test]
 fn jic_section_is_read_overridden_and_checked() {
     use crate::bots::jic::{JicConfig, JicMode};
     let d = set(&[]).unwrap().jic;

@@ -9,17 +9,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-use tracing::{info, warn};
+use tracing::{Instrument, info, warn};
 
 use super::DaemonError;
 use super::session::{Activity, Session, SessionHandler};
 use crate::config::ServerConfig;
 
-/// A bound, not yet running, GTP listener.
+/// A bound, not yet running, listener: GTP, GVG-AI or the embedded DAIDE server's.
 #[derive(Debug)]
 pub struct Daemon {
     listener: TcpListener,
@@ -84,8 +84,8 @@ impl Daemon {
         self
     }
 
-    /// Binds any address with its own connection limit and grace period (the GVG-AI
-    /// listener uses this).
+    /// Binds any address with its own connection limit and grace period (the GVG-AI and DAIDE
+    /// listeners use this).
     pub async fn bind_addr(
         addr: SocketAddr,
         max_connections: usize,
@@ -94,9 +94,18 @@ impl Daemon {
         let listener = TcpListener::bind(addr)
             .await
             .map_err(|source| DaemonError::Bind { addr, source })?;
-        let local_addr = listener
-            .local_addr()
-            .map_err(|source| DaemonError::Bind { addr, source })?;
+        Daemon::from_listener(listener, max_connections, grace)
+            .map_err(|source| DaemonError::Bind { addr, source })
+    }
+
+    /// A listener bound elsewhere, with its connection limit and grace period (the embedded
+    /// DAIDE server's `run_server` takes one).
+    pub fn from_listener(
+        listener: TcpListener,
+        max_connections: usize,
+        grace: Duration,
+    ) -> std::io::Result<Daemon> {
+        let local_addr = listener.local_addr()?;
         Ok(Daemon {
             listener,
             local_addr,
@@ -124,91 +133,122 @@ impl Daemon {
             idle,
             ..
         } = self;
-        let slots = Arc::new(Semaphore::new(max_connections));
-        let cancel = CancellationToken::new();
-        let kill = CancellationToken::new();
-        let tracker = TaskTracker::new();
-        let forced = Arc::new(AtomicUsize::new(0));
-        let idle_closed = Arc::new(AtomicUsize::new(0));
-        let registry: Registry = Arc::default();
-        let mut sessions = 0u64;
+        let mut sessions = Sessions::new(handler, max_connections, idle);
         tokio::pin!(shutdown);
-
         loop {
             let (stream, peer) = tokio::select! {
                 biased;
                 () = &mut shutdown => break,
                 stream = crate::net::accept(&listener) => stream,
             };
-            let permit = match slots.clone().try_acquire_owned() {
-                Ok(permit) => permit,
-                Err(_) => {
-                    info!(max_connections, %peer, "all session slots busy; the client waits");
-                    let wait = wait_for_slot(&slots, &registry, idle.evict_after, &idle_closed);
-                    tokio::select! {
-                        biased;
-                        () = &mut shutdown => break,
-                        permit = wait => match permit {
-                            Some(permit) => permit,
-                            None => break,
-                        },
-                    }
-                }
+            let Some(permit) = sessions.slot(peer, shutdown.as_mut()).await else {
+                break;
             };
-            sessions += 1;
-            let session = Session::tcp(stream, peer, sessions);
-            let handler = Arc::clone(&handler);
-            let token = cancel.child_token();
-            registry
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(sessions, (session.activity.clone(), token.clone()));
-            let kill = kill.clone();
-            let forced = Arc::clone(&forced);
-            let idle_closed = Arc::clone(&idle_closed);
-            let registry = Arc::clone(&registry);
-            tracker.spawn(async move {
-                let _permit = permit;
-                let (id, peer) = (session.id, session.peer.clone());
-                let activity = session.activity.clone();
-                let started = Instant::now();
-                info!(session = id, %peer, "session start");
-                let run = handler(session, token.clone());
-                let watch = watch_idle(activity, idle.timeout, token, id, idle_closed);
-                tokio::pin!(run, watch);
-                let mut watching = true;
-                let outcome = loop {
-                    tokio::select! {
-                        outcome = &mut run => break Some(outcome),
-                        () = kill.cancelled() => break None,
-                        () = &mut watch, if watching => watching = false,
-                    }
-                };
-                registry
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&id);
-                let secs = started.elapsed().as_secs_f64();
-                match outcome {
-                    Some(Ok(())) => info!(session = id, %peer, secs, "session end"),
-                    Some(Err(e)) => warn!(session = id, %peer, secs, "session end with error: {e}"),
-                    None => {
-                        forced.fetch_add(1, Ordering::Relaxed);
-                        warn!(session = id, %peer, secs, "session closed: still running after the shutdown grace period");
-                    }
-                }
-            });
+            sessions.spawn(stream, peer, permit);
         }
-
         drop(listener);
+        sessions.shut_down(grace).await
+    }
+}
+
+/// What every session of a running listener shares.
+#[derive(Clone)]
+struct Shared {
+    handler: SessionHandler,
+    /// Cancelled at the end of the grace period: the sessions still running are dropped.
+    kill: CancellationToken,
+    idle_timeout: Option<Duration>,
+    registry: Registry,
+    forced: Arc<AtomicUsize>,
+    idle_closed: Arc<AtomicUsize>,
+}
+
+/// The sessions of a running listener: their slots, cancellation and tasks.
+struct Sessions {
+    shared: Shared,
+    max_connections: usize,
+    evict_after: Option<Duration>,
+    slots: Arc<Semaphore>,
+    /// Cancelled at shutdown; every session's token is a child of it.
+    cancel: CancellationToken,
+    tracker: TaskTracker,
+    /// Sessions started so far (the last one's id).
+    started: u64,
+}
+
+impl Sessions {
+    fn new(handler: SessionHandler, max_connections: usize, idle: IdlePolicy) -> Sessions {
+        Sessions {
+            shared: Shared {
+                handler,
+                kill: CancellationToken::new(),
+                idle_timeout: idle.timeout,
+                registry: Arc::default(),
+                forced: Arc::default(),
+                idle_closed: Arc::default(),
+            },
+            max_connections,
+            evict_after: idle.evict_after,
+            slots: Arc::new(Semaphore::new(max_connections)),
+            cancel: CancellationToken::new(),
+            tracker: TaskTracker::new(),
+            started: 0,
+        }
+    }
+
+    /// A slot for the connection just accepted from `peer`: a free one, or else the first to
+    /// free up (evicting idle sessions meanwhile) while the connection is held; `None` if
+    /// `shutdown` comes first.
+    async fn slot(
+        &self,
+        peer: SocketAddr,
+        shutdown: std::pin::Pin<&mut impl Future<Output = ()>>,
+    ) -> Option<OwnedSemaphorePermit> {
+        if let Ok(permit) = self.slots.clone().try_acquire_owned() {
+            return Some(permit);
+        }
+        let max_connections = self.max_connections;
+        info!(max_connections, %peer, "all session slots busy; the client waits");
+        let wait = wait_for_slot(
+            &self.slots,
+            &self.shared.registry,
+            self.evict_after,
+            &self.shared.idle_closed,
+        );
+        tokio::select! {
+            biased;
+            () = shutdown => None,
+            permit = wait => permit,
+        }
+    }
+
+    /// Starts the session of a connection that has its slot.
+    fn spawn(&mut self, stream: TcpStream, peer: SocketAddr, permit: OwnedSemaphorePermit) {
+        self.started += 1;
+        let session = Session::tcp(stream, peer, self.started);
+        let token = self.cancel.child_token();
+        self.shared
+            .registry
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(self.started, (session.activity.clone(), token.clone()));
+        let task = run_session(self.shared.clone(), session, token, permit);
+        // The session logs in the listener's span (its protocol, in `tablero serve`).
+        self.tracker.spawn(task.in_current_span());
+    }
+
+    /// The shutdown sequence once the listener is closed: cancel every session, wait for them
+    /// at most `grace`, then drop the ones still running.
+    async fn shut_down(self, grace: Duration) -> ShutdownReport {
+        let tracker = self.tracker;
         info!(
             running = tracker.len(),
             "listener closed; cancelling sessions"
         );
-        cancel.cancel();
+        self.cancel.cancel();
         tracker.close();
         if tokio::time::timeout(grace, tracker.wait()).await.is_err() {
-            kill.cancel();
+            self.shared.kill.cancel();
             // Dropping a session's future only waits for its next poll; bound that too.
             if tokio::time::timeout(Duration::from_secs(1), tracker.wait())
                 .await
@@ -221,9 +261,9 @@ impl Daemon {
             }
         }
         let report = ShutdownReport {
-            sessions,
-            forced: forced.load(Ordering::Relaxed),
-            idle_closed: idle_closed.load(Ordering::Relaxed) as u64,
+            sessions: self.started,
+            forced: self.shared.forced.load(Ordering::Relaxed),
+            idle_closed: self.shared.idle_closed.load(Ordering::Relaxed) as u64,
         };
         info!(
             sessions = report.sessions,
@@ -234,6 +274,47 @@ impl Daemon {
     }
 }
 
+/// One session, holding its slot: the protocol's handler, the idle watch beside it, until the
+/// handler ends or the grace period is over; then the session leaves the registry and its end
+/// is logged.
+async fn run_session(
+    shared: Shared,
+    session: Session,
+    token: CancellationToken,
+    _permit: OwnedSemaphorePermit,
+) {
+    let (id, peer) = (session.id, session.peer.clone());
+    let activity = session.activity.clone();
+    let started = Instant::now();
+    info!(session = id, %peer, "session start");
+    let run = (shared.handler)(session, token.clone());
+    let closed = Arc::clone(&shared.idle_closed);
+    let watch = watch_idle(activity, shared.idle_timeout, token, id, closed);
+    tokio::pin!(run, watch);
+    let mut watching = true;
+    let outcome = loop {
+        tokio::select! {
+            outcome = &mut run => break Some(outcome),
+            () = shared.kill.cancelled() => break None,
+            () = &mut watch, if watching => watching = false,
+        }
+    };
+    shared
+        .registry
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&id);
+    let secs = started.elapsed().as_secs_f64();
+    match outcome {
+        Some(Ok(())) => info!(session = id, %peer, secs, "session end"),
+        Some(Err(e)) => warn!(session = id, %peer, secs, "session end with error: {e}"),
+        None => {
+            shared.forced.fetch_add(1, Ordering::Relaxed);
+            warn!(session = id, %peer, secs, "session closed: still running after the shutdown grace period");
+        }
+    }
+}
+
 /// Waits for a free slot for a held connection, evicting the longest-idle session (idle at
 /// least `evict_after`) while none is free; `None` if the semaphore closed.
 async fn wait_for_slot(
@@ -241,7 +322,7 @@ async fn wait_for_slot(
     registry: &Registry,
     evict_after: Option<Duration>,
     evicted: &AtomicUsize,
-) -> Option<tokio::sync::OwnedSemaphorePermit> {
+) -> Option<OwnedSemaphorePermit> {
     loop {
         if let Some(min) = evict_after {
             evict_longest_idle(registry, min, evicted);

@@ -1,11 +1,13 @@
-//! `tablero serve`: the daemon. It owns the TCP listener for GTP (one independent session per
-//! connection), the connection limit, the shutdown signal and the grace period; it knows nothing
-//! about GTP itself: the protocol is plugged in as a [`SessionHandler`].
+//! `tablero serve`: the daemon. It owns the TCP listeners (GTP, GVG-AI, the embedded DAIDE
+//! server; one [`Server`] holds them), their connection limits, the shutdown signal and the
+//! grace period; it knows nothing about GTP or the GVG-AI line protocol: each is plugged in as
+//! a [`SessionHandler`] (one independent session per connection). The DAIDE server's hub
+//! (`daide::server`) routes the sessions of its listener to games.
 //!
-//! Connection limit: at most `server.max_connections` sessions run at once. When all slots are
-//! busy the daemon accepts one more connection and holds it, unanswered, until a slot frees;
-//! further clients complete the TCP handshake (the kernel queues them) and wait behind it.
-//! Nothing is refused.
+//! Connection limit: at most `server.max_connections` GTP sessions run at once (the other
+//! listeners have limits of their own). When all slots are busy the daemon accepts one more
+//! connection and holds it, unanswered, until a slot frees; further clients complete the TCP
+//! handshake (the kernel queues them) and wait behind it. Nothing is refused.
 //!
 //! Idle policy (see [`IdlePolicy`]): a session silent (no input, no command running) for
 //! `server.idle_timeout` is closed; and while a client waits for a slot, the session idle
@@ -22,10 +24,12 @@
 
 pub mod dipbot;
 mod listener;
+mod server;
 mod session;
 mod shutdown;
 
 pub use listener::{Daemon, IdlePolicy, ShutdownReport};
+pub use server::Server;
 pub use session::{
     Activity, BoxReader, BoxWriter, Session, SessionError, SessionHandler, Transport,
     session_handler,
@@ -47,6 +51,8 @@ pub enum DaemonError {
     },
     #[error("cannot install the SIGINT/SIGTERM handlers: {0}")]
     Signal(#[source] std::io::Error),
+    #[error("diplomacy.server.results: {0}")]
+    Results(#[from] crate::daide::server::ResultsError),
 }
 
 /// Starts one [`dipbot::run_seat`] task per `[[diplomacy.bots]]` entry; they
@@ -85,61 +91,37 @@ pub fn spawn_diplomacy_bots(
         .collect()
 }
 
-/// Runs the daemon from the configuration until SIGINT or SIGTERM, then shuts down cleanly.
-/// The Diplomacy bot seats of `[[diplomacy.bots]]` play meanwhile. With `gvgai`, a second
-/// listener on `gvgai.listen` serves GVG-AI game runners (one session per connection, at most
-/// `gvgai.max_connections`), shut down with the first.
+/// Runs the daemon from the configuration until SIGINT or SIGTERM, then shuts down cleanly:
+/// GTP on `server.gtp_listen` with `handler`; with `gvgai`, GVG-AI game runners on
+/// `gvgai.listen` (at most `gvgai.max_connections` sessions); with `diplomacy.server.enabled`,
+/// the embedded DAIDE server on `diplomacy.server.listen`. One [`Server`] holds them, so one
+/// signal stops them all within `server.shutdown_grace`. The Diplomacy bot seats of
+/// `[[diplomacy.bots]]` play meanwhile.
 pub async fn serve(
     config: &Config,
     handler: SessionHandler,
     gvgai: Option<SessionHandler>,
 ) -> Result<ShutdownReport, DaemonError> {
     let signal = ShutdownSignal::install().map_err(DaemonError::Signal)?;
-    let daemon = Daemon::bind(&config.server).await?;
-    let stop = CancellationToken::new();
-    let gvgai_task = match gvgai {
-        Some(gv_handler) => {
-            let addr = config.gvgai.listen_addr()?;
-            let gv = Daemon::bind_addr(
-                addr,
-                config.gvgai.max_connections,
-                config.server.shutdown_grace_duration(),
-            )
-            .await?;
-            tracing::info!(
-                max_connections = config.gvgai.max_connections,
-                "GVG-AI line adapter listening on {}",
-                gv.local_addr()
-            );
-            let stop = stop.clone();
-            Some(tokio::spawn(async move {
-                gv.run(gv_handler, stop.cancelled_owned()).await
-            }))
-        }
-        None => None,
-    };
+    let mut server = Server::new(config.server.shutdown_grace_duration());
+    if let Some(gv_handler) = gvgai {
+        server.register_gvgai(&config.gvgai, gv_handler).await?;
+    }
+    if config.diplomacy.server.enabled {
+        server.register_daide(&config.diplomacy.server).await?;
+    }
+    server.register_gtp(&config.server, handler).await?;
     let bots_cancel = CancellationToken::new();
     let seats = spawn_diplomacy_bots(config, &bots_cancel);
     if !seats.is_empty() {
         tracing::info!(bots = seats.len(), "Diplomacy bot seats started");
     }
-    tracing::info!(
-        max_connections = config.server.max_connections,
-        "GTP listening on {}",
-        daemon.local_addr()
-    );
-    let on_stop = stop.clone();
-    let report = daemon
-        .run(handler, async move {
+    let report = server
+        .run(async move {
             let name = signal.recv().await;
             tracing::info!("{name} received, shutting down");
-            on_stop.cancel();
         })
         .await;
-    stop.cancel();
-    if let Some(t) = gvgai_task {
-        let _ = t.await;
-    }
     bots_cancel.cancel();
     for s in seats {
         let _ = s.await;

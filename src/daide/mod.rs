@@ -9,7 +9,7 @@
 //! - [`client`]: sans-I/O client session + async driver (`run_client`,
 //!   `run_client_with` for IAM rejoins) driving a [`crate::diplomacy::Player`].
 //! - [`server`]: embedded server (sans-I/O host + TCP drivers `run_game`,
-//!   `run_server` for several games at once).
+//!   `run_server` for several games at once, `serve_games` for `tablero serve`).
 //! - bots (`crate::bots`), bot seats with reconnection
 //!   (`crate::daemon::dipbot`), tournaments (`crate::tournament::diplomacy`),
 //!   `tablero diplomacy server|bot|play`, interop test against `diplomacy`
@@ -18,8 +18,10 @@
 //! What tablero implements is documented in `protocols/daide.md`.
 //!
 //! Entry points for the CLI and the daemon:
-//! - `tablero diplomacy server`: [`server::run_server`] with
+//! - `tablero diplomacy server`: [`server::run_server_with`] with
 //!   [`server::ServerConfig::standard`] (set `deadline`, `end_year`, `seed`);
+//! - `tablero serve` with `[diplomacy.server]`: [`server::serve_games`] on one
+//!   of the daemon's listeners;
 //! - `tablero diplomacy bot`: a `TcpStream` into [`client::run_client`] with a
 //!   [`crate::diplomacy::Player`]; after [`client::ClientError::Dropped`],
 //!   [`client::run_client_with`] and [`client::Join::Rejoin`];

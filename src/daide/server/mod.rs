@@ -4,7 +4,9 @@
 //! [`Output`]s (messages per client, closes) out; [`ServerGame::deadline_expired`]
 //! is called by the driver when a phase deadline passes. [`run_game`] hosts one
 //! game over a TCP listener, [`run_server`] several at once (IM timer, RM, a
-//! task per connection, a hub task that routes connections to games).
+//! session per connection on the daemon's listener, a hub that routes
+//! connections to games); [`serve_games`] does the same on a listener of
+//! `tablero serve`.
 //!
 //! What it does:
 //! - `NME` takes a free seat (powers assigned in a seeded random order; a
@@ -44,10 +46,11 @@
 //!
 //! Layout: [`ServerGame`] and its state machine live in `host` (seats and
 //! joining, orders, turn processing); the TCP driver ([`run_game`],
-//! [`run_server`], [`run_server_with`]) in `runtime`; this module holds the
-//! types both share.
+//! [`run_server`], [`run_server_with`], [`serve_games`]) in `runtime`; the
+//! results file in `results`; this module holds the types they share.
 
 mod host;
+mod results;
 mod runtime;
 
 use std::sync::Arc;
@@ -61,7 +64,8 @@ use crate::diplomacy::judge::Rules;
 use crate::diplomacy::{Map, Phase, Power, Season, Unit};
 
 pub use host::ServerGame;
-pub use runtime::{IM_TIMEOUT, run_game, run_server, run_server_with};
+pub use results::{ResultsError, ResultsFile};
+pub use runtime::{IM_TIMEOUT, run_game, run_server, run_server_with, serve_games};
 
 /// A connection's id, chosen by the driver.
 pub type ClientId = u64;
@@ -180,12 +184,12 @@ pub enum Ending {
     Draw(Vec<Power>),
 }
 
-/// Limits of the embedded server's listener.
+/// Limits of the embedded server's listener (a [`crate::daemon::Daemon`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ListenerLimits {
     /// Connections served at once (players, observers and ones that have not sent `IM` yet).
-    /// One more is accepted only when one of them has closed; later clients wait in the
-    /// kernel's listen queue.
+    /// One more is accepted and held, unanswered, until one of them has closed; later clients
+    /// wait in the kernel's listen queue.
     pub max_connections: usize,
 }
 
@@ -197,7 +201,8 @@ impl Default for ListenerLimits {
     }
 }
 
-/// (one JSON line per game).
+/// One finished game, as the server logs it and a [`ResultsFile`] stores it (one JSON line per
+/// game).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct GameRecord {
     /// The game's number on this server, from 0 in the order games opened.

@@ -1,18 +1,23 @@
-//! The network runtime around [`ServerGame`]: a task per TCP connection (IM
-//! with a timeout, RM, then DMs both ways), an accept loop bounded by
-//! [`ListenerLimits`], and a hub task that routes connections to games, fires
-//! phase deadlines and hands finished games back.
+//! The network runtime around [`ServerGame`]: the daemon's listener ([`Daemon`]: the
+//! connection limit of [`ListenerLimits`], accept errors retried with back-off, the shutdown
+//! sequence) runs one session per TCP connection (IM with a timeout, RM, then DMs both ways),
+//! and a hub routes connections to games, fires phase deadlines and hands finished games back.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::future::Future;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 use tokio_util::codec::Framed;
+use tracing::Instrument;
 
 use super::{ClientId, GameRecord, ListenerLimits, Output, ServerConfig, ServerError, ServerGame};
+use crate::daemon::{
+    CancellationToken, Daemon, Session, SessionHandler, ShutdownReport, session_handler,
+};
 use crate::daide::codec::{DaideCodec, ErrorCode, Frame, Role as CodecRole};
 use crate::daide::token::{Token, TokenTable};
 use crate::diplomacy::Phase;
@@ -20,22 +25,34 @@ use crate::diplomacy::Phase;
 /// How long a new connection may take to send its IM.
 pub const IM_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long the connections of [`run_game`] and [`run_server`] get to close once their hub
+/// has stopped (a graceful close waits at most 2 s for the client's side); they close in the
+/// background, after these functions have returned.
+const CLOSE_GRACE: Duration = Duration::from_secs(3);
+
 enum Event {
     Connected(ClientId, mpsc::UnboundedSender<Output>),
     Dm(ClientId, Vec<Token>),
     Gone(ClientId),
 }
 
+/// One client: its IM (within [`IM_TIMEOUT`]; a shutdown meanwhile ends it), the RM, then DMs
+/// both ways until either side closes. Once the hub has stopped, the messages it queued are
+/// sent and the connection closes gracefully.
 async fn connection<S>(
     stream: S,
     id: ClientId,
     table: TokenTable,
     events: mpsc::UnboundedSender<Event>,
+    cancel: CancellationToken,
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
 {
     let mut framed = Framed::new(stream, DaideCodec::for_role(CodecRole::Server));
-    let first = tokio::time::timeout(IM_TIMEOUT, framed.next()).await;
+    let first = tokio::select! {
+        first = tokio::time::timeout(IM_TIMEOUT, framed.next()) => first,
+        () = cancel.cancelled() => return,
+    };
     match first {
         Err(_) => {
             let _ = framed.send(Frame::Em(ErrorCode::ImTimeout)).await;
@@ -130,6 +147,17 @@ impl Hub {
             finished: Vec::new(),
             on_finish: Box::new(|_| {}),
         }
+    }
+
+    /// A hub that opens at most `max_games` games and tells `on_finish` of each as it ends.
+    fn with_records(
+        make: Box<dyn FnMut(GameId) -> ServerConfig + Send>,
+        max_games: Option<usize>,
+        on_finish: Box<dyn FnMut(GameRecord) + Send>,
+    ) -> Hub {
+        let mut hub = Hub::new(make, max_games.map(|n| n as u64));
+        hub.on_finish = on_finish;
+        hub
     }
 
     fn connect(&mut self, id: ClientId) -> Result<(), ServerError> {
@@ -241,44 +269,51 @@ impl Hub {
     }
 }
 
-/// Accepts connections while fewer than `max_connections` are open, retrying failed accepts
-/// (out of file descriptors) with a backoff; each connection reports to `events`.
-async fn accept_loop(
-    listener: TcpListener,
-    table: TokenTable,
-    limits: ListenerLimits,
-    events: mpsc::UnboundedSender<Event>,
-) {
-    let open = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
-    let mut next_id: ClientId = 1;
-    loop {
-        let Ok(slot) = open.clone().acquire_owned().await else {
-            return;
-        };
-        let (stream, _) = crate::net::accept(&listener).await;
-        let _ = stream.set_nodelay(true);
-        let id = next_id;
-        next_id += 1;
+/// The daemon's session of a DAIDE connection: [`connection`] over the session's two halves,
+/// with the session number as the client's id.
+fn connection_handler(table: TokenTable, events: mpsc::UnboundedSender<Event>) -> SessionHandler {
+    session_handler(move |session: Session, cancel: CancellationToken| {
         let (table, events) = (table.clone(), events.clone());
-        tokio::spawn(async move {
-            connection(stream, id, table, events).await;
-            drop(slot);
-        });
-    }
+        async move {
+            let stream = tokio::io::join(session.reader, session.writer);
+            connection(stream, session.id, table, events, cancel).await;
+            Ok::<(), std::convert::Infallible>(())
+        }
+    })
 }
 
-/// One finished game, as the server logs it and `tablero diplomacy server --results` writes it
+/// Runs `hub` on the connections of `daemon` until `shutdown` resolves or `max_games` have
+/// finished. Returns the finished games and the listener's task, which is stopping by then:
+/// it closes the listener at once, then gives the connections its grace period.
 async fn run_hub(
-    listener: TcpListener,
+    daemon: Daemon,
     table: TokenTable,
     mut hub: Hub,
-    limits: ListenerLimits,
     max_games: Option<usize>,
-    shutdown: impl std::future::Future<Output = ()>,
-) -> Result<Vec<ServerGame>, ServerError> {
-    let (events_tx, mut events) = mpsc::unbounded_channel::<Event>();
-    let acceptor = tokio::spawn(accept_loop(listener, table, limits, events_tx.clone()));
-    drop(events_tx);
+    shutdown: impl Future<Output = ()>,
+) -> (
+    Result<Vec<ServerGame>, ServerError>,
+    JoinHandle<ShutdownReport>,
+) {
+    let (events_tx, events) = mpsc::unbounded_channel::<Event>();
+    let stop = CancellationToken::new();
+    let handler = connection_handler(table, events_tx);
+    let run = daemon.run(handler, stop.clone().cancelled_owned());
+    let listening = tokio::spawn(run.in_current_span());
+    let routed = route(&mut hub, events, max_games, shutdown).await;
+    // The hub has stopped and dropped its senders: every connection sends what is queued
+    // and closes; only then are the sessions cancelled.
+    stop.cancel();
+    (routed.map(|()| hub.finished), listening)
+}
+
+/// The hub's event loop: connections, their messages and departures, phase deadlines.
+async fn route(
+    hub: &mut Hub,
+    mut events: mpsc::UnboundedReceiver<Event>,
+    max_games: Option<usize>,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServerError> {
     tokio::pin!(shutdown);
     let mut senders: HashMap<ClientId, mpsc::UnboundedSender<Output>> = HashMap::new();
     loop {
@@ -322,8 +357,7 @@ async fn run_hub(
             break;
         }
     }
-    acceptor.abort();
-    Ok(hub.finished)
+    Ok(())
 }
 
 /// Hosts one game on `listener` until it ends; returns the final host state.
@@ -337,16 +371,9 @@ pub async fn run_game(listener: TcpListener, cfg: ServerConfig) -> Result<Server
     });
     let hub = Hub::new(make, Some(1));
     let limits = ListenerLimits::default();
-    let mut done = run_hub(
-        listener,
-        table,
-        hub,
-        limits,
-        Some(1),
-        std::future::pending(),
-    )
-    .await?;
-    done.pop().ok_or_else(|| {
+    let daemon = Daemon::from_listener(listener, limits.max_connections, CLOSE_GRACE)?;
+    let (done, _closing) = run_hub(daemon, table, hub, Some(1), std::future::pending()).await;
+    done?.pop().ok_or_else(|| {
         ServerError::Io(std::io::Error::other(
             "server stopped before the game ended",
         ))
@@ -364,7 +391,7 @@ pub async fn run_server(
     make: impl FnMut(u64) -> ServerConfig + Send + 'static,
     limits: ListenerLimits,
     max_games: Option<usize>,
-    shutdown: impl std::future::Future<Output = ()>,
+    shutdown: impl Future<Output = ()>,
 ) -> Result<Vec<ServerGame>, ServerError> {
     run_server_with(
         listener,
@@ -386,10 +413,27 @@ pub async fn run_server_with(
     make: impl FnMut(u64) -> ServerConfig + Send + 'static,
     limits: ListenerLimits,
     max_games: Option<usize>,
-    shutdown: impl std::future::Future<Output = ()>,
+    shutdown: impl Future<Output = ()>,
     on_finish: impl FnMut(GameRecord) + Send + 'static,
 ) -> Result<Vec<ServerGame>, ServerError> {
-    let mut hub = Hub::new(Box::new(make), max_games.map(|n| n as u64));
-    hub.on_finish = Box::new(on_finish);
-    run_hub(listener, table, hub, limits, max_games, shutdown).await
+    let daemon = Daemon::from_listener(listener, limits.max_connections, CLOSE_GRACE)?;
+    let hub = Hub::with_records(Box::new(make), max_games, Box::new(on_finish));
+    let (done, _closing) = run_hub(daemon, table, hub, max_games, shutdown).await;
+    done
+}
+
+/// [`run_server_with`] on a listener of `tablero serve`, with its connection limit and grace
+/// period: returns once the listener has stopped and its connections have ended (or were
+/// dropped at the end of the grace period), with the finished games and the listener's report.
+pub async fn serve_games(
+    daemon: Daemon,
+    table: TokenTable,
+    make: impl FnMut(u64) -> ServerConfig + Send + 'static,
+    max_games: Option<usize>,
+    shutdown: impl Future<Output = ()>,
+    on_finish: impl FnMut(GameRecord) + Send + 'static,
+) -> (Result<Vec<ServerGame>, ServerError>, ShutdownReport) {
+    let hub = Hub::with_records(Box::new(make), max_games, Box::new(on_finish));
+    let (done, listening) = run_hub(daemon, table, hub, max_games, shutdown).await;
+    (done, listening.await.unwrap_or_default())
 }
