@@ -53,15 +53,9 @@ fn main() -> ExitCode {
         Command::Gtp(args) => cli::with_config(&args, cli::daemon::gtp_stdio),
         Command::Probe(args) => cli::daemon::probe(args),
         Command::Bench(cmd) => cli::bench::run(cmd),
-        Command::Match(args) => {
-            cli::init_logging("warn");
-            cli::go::run_match(args)
-        }
+        Command::Match(args) => cli::go::run_match(args),
         Command::Diplomacy(cmd) => cli::diplomacy::run(cmd),
-        Command::Gvgai(cmd) => {
-            cli::init_logging("info");
-            cli::gvgai::run(cmd)
-        }
+        Command::Gvgai(cmd) => cli::gvgai::run(cmd),
         Command::Evolve(cmd) => cli::evolve::run(cmd),
         Command::Plan(args) => {
             cli::init_logging("warn");

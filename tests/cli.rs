@@ -464,7 +464,15 @@ fn probe_passes_answering_listeners_and_names_the_first_that_fails() {
     }
     let dead = closed_port();
     let out = tablero()
-        .args(["probe", "--gtp", &gtp, "--tcp", &dead, "--timeout", "2"])
+        .args([
+            "probe",
+            "--gtp",
+            &gtp,
+            "--tcp",
+            &dead,
+            "--reply-timeout",
+            "2",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -478,7 +486,7 @@ fn probe_passes_answering_listeners_and_names_the_first_that_fails() {
     let silent_addr = silent.local_addr().unwrap().to_string();
     let t0 = Instant::now();
     let out = tablero()
-        .args(["probe", "--gtp", &silent_addr, "--timeout", "1"])
+        .args(["probe", "--gtp", &silent_addr, "--reply-timeout", "1"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -530,40 +538,442 @@ fn subcommands(path: &[String]) -> Vec<Vec<String>> {
     found
 }
 
+/// One flag as `tablero … --help` shows it.
+#[derive(Debug)]
+struct HelpFlag {
+    /// The subcommand and the flag, e.g. "tablero gvgai play --act-ms <MS>".
+    name: String,
+    /// The flag's spelling and value, e.g. "--act-ms <MS>".
+    flag: String,
+    /// Its description, every line of it joined.
+    description: String,
+    /// The usage line names it outside `[OPTIONS]`.
+    required: bool,
+}
+
+/// The flags of `tablero PATH... --help`. Short help puts the description after the flag, long
+/// help on the lines below it.
+fn help_flags(path: &[String]) -> Vec<HelpFlag> {
+    let out = tablero().args(path).arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let usage = text
+        .lines()
+        .find(|l| l.starts_with("Usage:"))
+        .unwrap_or_default()
+        .to_string();
+    let Some(options) = text.split("Options:\n").nth(1) else {
+        return Vec::new();
+    };
+    let mut flags: Vec<HelpFlag> = Vec::new();
+    for line in options.lines() {
+        if line.trim().is_empty() || !line.starts_with(' ') {
+            break;
+        }
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('-') && !line.starts_with("          ") {
+            let (flag, inline) = trimmed.split_once("  ").unwrap_or((trimmed, ""));
+            let long = flag
+                .split_whitespace()
+                .find(|w| w.starts_with("--"))
+                .unwrap_or(flag);
+            flags.push(HelpFlag {
+                name: format!("tablero {} {flag}", path.join(" ")),
+                flag: flag.to_string(),
+                description: inline.trim().to_string(),
+                required: usage
+                    .split_whitespace()
+                    .any(|w| w == long.trim_end_matches(',')),
+            });
+        } else if let Some(last) = flags.last_mut() {
+            last.description.push(' ');
+            last.description.push_str(trimmed);
+            last.description = last.description.trim().to_string();
+        }
+    }
+    flags
+}
+
+/// Every flag of every subcommand, found by walking the help texts.
+fn all_help_flags() -> Vec<HelpFlag> {
+    let all = subcommands(&[]);
+    assert!(all.len() > 15, "{all:?}");
+    all.iter().flat_map(|path| help_flags(path)).collect()
+}
+
 /// Every flag of every subcommand says what it does in `--help` (a default alone is not a
 /// description).
 #[test]
 fn every_flag_of_every_subcommand_is_described() {
-    let all = subcommands(&[]);
-    assert!(all.len() > 15, "{all:?}");
-    let mut bare = Vec::new();
-    for path in &all {
-        let out = tablero().args(path).arg("--help").output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        let Some(options) = text.split("Options:\n").nth(1) else {
-            continue;
-        };
-        let lines: Vec<&str> = options.lines().collect();
-        for (i, line) in lines.iter().enumerate() {
-            let flag = line.trim_start();
-            if !flag.starts_with('-') || line.starts_with("          ") {
-                continue;
-            }
-            // Short help puts the description after the flag, long help on the next line.
-            let inline = flag.split_once("  ").map_or("", |(_, d)| d.trim());
-            let description = if inline.is_empty() {
-                lines.get(i + 1).map_or("", |l| l.trim())
-            } else {
-                inline
-            };
-            if description.is_empty() || description.starts_with("[default") {
-                bare.push(format!("tablero {} {flag}", path.join(" ")));
-            }
-        }
-    }
+    let flags = all_help_flags();
+    assert!(
+        flags
+            .iter()
+            .any(|f| f.name == "tablero gvgai connect --act-ms <MS>"),
+        "{flags:?}"
+    );
+    let bare: Vec<&str> = flags
+        .iter()
+        .filter(|f| f.description.is_empty() || f.description.starts_with("[default"))
+        .map(|f| f.name.as_str())
+        .collect();
     assert!(
         bare.is_empty(),
         "flags without a description:\n{}",
         bare.join("\n")
     );
+}
+
+/// Every optional flag that takes a value says what it is when the flag is not given.
+#[test]
+fn every_optional_flag_shows_its_default() {
+    let flags = all_help_flags();
+    let missing: Vec<&str> = flags
+        .iter()
+        .filter(|f| f.flag.contains('<') && !f.required)
+        .filter(|f| !f.description.contains("(repeatable)"))
+        .filter(|f| !f.description.to_lowercase().contains("default"))
+        .map(|f| f.name.as_str())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "flags whose help shows no default:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The built-in value of config key `key` ("section.key"), as a TOML value.
+fn config_default(key: &str) -> Option<toml::Value> {
+    let defaults = toml::Value::try_from(tablero::config::Config::default()).unwrap();
+    let (section, name) = key.split_once('.')?;
+    defaults.get(section)?.get(name).cloned()
+}
+
+/// A default that comes from the configuration shows the key and its built-in value,
+/// `[default: 40 (config gvgai.act_ms)]`, and that value is the configuration's.
+#[test]
+fn defaults_from_the_configuration_show_their_built_in_value() {
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for f in all_help_flags() {
+        let text = &f.description;
+        for (i, _) in text.match_indices("(config ") {
+            let key: String = text[i + "(config ".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+                .collect();
+            let Some(start) = text[..i].rfind("[default: ") else {
+                wrong.push(format!("{}: (config {key}) outside [default: …]", f.name));
+                continue;
+            };
+            let shown = text[start + "[default: ".len()..i].trim();
+            let agrees = match config_default(&key) {
+                None => false,
+                Some(toml::Value::String(v)) => v.is_empty() || v == shown,
+                Some(toml::Value::Integer(v)) => shown.parse::<f64>().ok() == Some(v as f64),
+                Some(toml::Value::Float(v)) => shown.parse::<f64>().ok() == Some(v),
+                Some(v) => v.to_string() == shown,
+            };
+            checked += 1;
+            if !agrees {
+                wrong.push(format!(
+                    "{}: shows {shown:?} for {key}, built in: {:?}",
+                    f.name,
+                    config_default(&key)
+                ));
+            }
+        }
+        // "default: section.key" without the value is what these tests forbid.
+        for (i, _) in text.to_lowercase().match_indices("default: ") {
+            let rest = &text[i + "default: ".len()..];
+            let word: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+                .collect();
+            if word.contains('.')
+                && word.parse::<f64>().is_err()
+                && config_default(&word).is_some()
+                && rest[word.len()..].starts_with([')', ']'])
+            {
+                wrong.push(format!(
+                    "{}: default {word} shown without its value",
+                    f.name
+                ));
+            }
+        }
+    }
+    assert!(checked >= 15, "only {checked} configuration defaults found");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Runs `tablero ARGS`; (exit code, stderr).
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let out = tablero().args(args).stdin(Stdio::null()).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// Renamed flags keep their old spelling as a hidden alias: both reach the same check.
+#[test]
+fn old_flag_spellings_still_work_and_are_hidden() {
+    let cases: &[(&[&str], &str, &str, &str)] = &[
+        (
+            &["match", "--black", "a", "--white", "b"],
+            "--time",
+            "--think-time",
+            "--think-time must be > 0",
+        ),
+        (
+            &["probe", "--tcp", "127.0.0.1:1"],
+            "--timeout",
+            "--reply-timeout",
+            "--reply-timeout must be a number of seconds > 0",
+        ),
+    ];
+    for (args, old, new, needle) in cases {
+        for flag in [old, new] {
+            let mut all = args.to_vec();
+            all.extend([*flag, "0"]);
+            let (code, stderr) = run(&all);
+            assert_eq!(code, Some(2), "{all:?}: {stderr}");
+            assert!(stderr.contains(needle), "{all:?}: {stderr}");
+        }
+        let help = tablero().args(&args[..1]).arg("--help").output().unwrap();
+        let help = String::from_utf8_lossy(&help.stdout);
+        assert!(help.contains(&format!("{new} <")), "{help}");
+        assert!(
+            !help.contains(&format!("{old} <")),
+            "{old} is shown: {help}"
+        );
+    }
+    // gvgai connect --addr is --server: both reach the controller check.
+    for flag in ["--addr", "--server"] {
+        let all = [
+            "gvgai",
+            "connect",
+            flag,
+            "127.0.0.1:1",
+            "--controller",
+            "nope",
+        ];
+        let (code, stderr) = run(&all);
+        assert_eq!(code, Some(2), "{all:?}: {stderr}");
+        assert!(stderr.contains("unknown controller"), "{all:?}: {stderr}");
+    }
+}
+
+/// The subcommands that read the configuration take `--config` and `--set`, and a bad value
+/// stops them with the key named.
+#[test]
+fn config_flags_on_every_subcommand_that_reads_configuration() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["diplomacy", "server", "--set", "diplomacy.seed=x"],
+            "diplomacy.seed",
+        ),
+        (
+            &[
+                "gvgai",
+                "play",
+                "--game",
+                "sokoban",
+                "--set",
+                "gvgai.act_ms=fast",
+            ],
+            "gvgai.act_ms",
+        ),
+        (
+            &[
+                "gvgai",
+                "replay",
+                "--game",
+                "sokoban",
+                "--actions",
+                "L",
+                "--set",
+                "gvgai.seed=x",
+            ],
+            "gvgai.seed",
+        ),
+        (
+            &["gvgai", "connect", "--set", "gvgai.init_ms=-1"],
+            "gvgai.init_ms",
+        ),
+        (
+            &[
+                "gvgai",
+                "host",
+                "--game",
+                "sokoban",
+                "--set",
+                "gvgai.reply_timeout=x",
+            ],
+            "gvgai.reply_timeout",
+        ),
+        (
+            &["gvgai", "bench", "--set", "gvgai.max_line_bytes=x"],
+            "gvgai.max_line_bytes",
+        ),
+        (
+            &[
+                "gvgai",
+                "pddl",
+                "--game",
+                "sokoban",
+                "--out",
+                "x",
+                "--set",
+                "gvgai.nope=1",
+            ],
+            "gvgai.nope",
+        ),
+        (
+            &[
+                "match",
+                "--black",
+                "a",
+                "--white",
+                "b",
+                "--set",
+                "go.boardsize=1",
+            ],
+            "go.boardsize",
+        ),
+        (
+            &["bench", "playouts", "--set", "search.uct=1"],
+            "search.uct",
+        ),
+        (
+            &["bench", "playouts", "--config", "/nonexistent/t.toml"],
+            "/nonexistent/t.toml",
+        ),
+    ];
+    for (args, key) in cases {
+        let out = tablero().args(*args).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(key),
+            "{args:?}: stderr {stderr:?} lacks {key:?}"
+        );
+        assert!(
+            !stderr.contains("unexpected argument"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// The `[gvgai]` section gives the gvgai subcommands their defaults; a flag wins over it.
+#[test]
+fn gvgai_subcommands_use_the_gvgai_section() {
+    let play = |extra: &[&str]| {
+        let out = tablero()
+            .args(["gvgai", "play", "--game", "sokoban", "--iterations", "5"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{extra:?}: {out:?}");
+        serde_json::from_str::<serde_json::Value>(stdout.trim()).unwrap()
+    };
+    assert_eq!(play(&[])["controller"], "mcts");
+    let configured = play(&["--set", "gvgai.controller=random"]);
+    assert_eq!(configured["controller"], "random");
+    let flag = play(&[
+        "--set",
+        "gvgai.controller=random",
+        "--controller",
+        "onestep",
+    ]);
+    assert_eq!(flag["controller"], "onestep");
+    // gvgai.games_dir is where games are looked for; --games-dir wins over it.
+    let (code, stderr) = run(&[
+        "gvgai",
+        "replay",
+        "--game",
+        "sokoban",
+        "--actions",
+        "L",
+        "--set",
+        "gvgai.games_dir=/nonexistent/games",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("/nonexistent/games"), "{stderr}");
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/data/gvgai/games");
+    let (code, stderr) = run(&[
+        "gvgai",
+        "replay",
+        "--game",
+        "sokoban",
+        "--actions",
+        "L",
+        "--set",
+        "gvgai.games_dir=/nonexistent/games",
+        "--games-dir",
+        games,
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    // gvgai.game names the hosted game when --game does not.
+    let (code, stderr) = run(&["gvgai", "host", "--set", "gvgai.game=no_such_game"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("no_such_game"), "{stderr}");
+    let (code, stderr) = run(&["gvgai", "host"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("--game"), "{stderr}");
+}
+
+/// A lone bot says on stderr that it waits for the server to start the game.
+#[test]
+fn a_lone_diplomacy_bot_says_it_waits_for_the_game() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let server = tablero()
+        .args(["diplomacy", "server", "--listen", &addr])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while TcpStream::connect(&addr).is_err() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "server did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut bot = tablero()
+        .args(["diplomacy", "bot", "--server", &addr, "--bot", "holdbot"])
+        .args(["--set", "log.level=error"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = bot.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    let found = loop {
+        match rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(line) if line.contains("waiting for the server to start the game") => break true,
+            Ok(line) => seen.push(line),
+            Err(_) => break false,
+        }
+    };
+    let _ = bot.kill();
+    let _ = bot.wait();
+    stop_child(server);
+    assert!(found, "no waiting line; stderr: {seen:?}");
+    assert!(seen.is_empty(), "log.level=error, yet: {seen:?}");
 }

@@ -513,7 +513,7 @@ fn cli_host_and_connect_play_over_tcp() {
         .args([
             "gvgai",
             "connect",
-            "--addr",
+            "--server",
             &addr,
             "--controller",
             "bfs",

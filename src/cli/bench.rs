@@ -14,7 +14,7 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 9)]
         size: usize,
         /// Seconds to run.
-        #[arg(long, default_value_t = 5.0)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
         seconds: f64,
         /// Playout threads (one board each).
         #[arg(long, default_value_t = 1)]
@@ -25,6 +25,9 @@ pub enum BenchCommand {
         /// Playout policy: random, light or heavy.
         #[arg(long, default_value = "light")]
         policy: String,
+        /// The configuration (the bench reads only `[log]`).
+        #[command(flatten)]
+        config: ConfigArgs,
     },
     /// Full MCTS search speed (tree, priors, RAVE, playouts) from the empty board, with the
     /// `[search]` settings of the configuration (e.g. --set search.threads=2).
@@ -33,7 +36,7 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 9)]
         size: usize,
         /// Seconds to search.
-        #[arg(long, default_value_t = 5.0)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
         seconds: f64,
         #[command(flatten)]
         config: ConfigArgs,
@@ -47,7 +50,7 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Seconds per phase given to every player (JIC uses jic.budget_fraction of it).
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
         think_time: f64,
         /// The configuration (its `[jic]` section configures JIC).
         #[command(flatten)]
@@ -64,8 +67,13 @@ pub fn run(cmd: BenchCommand) -> ExitCode {
             threads,
             seed,
             policy,
+            config,
         } => {
-            init_logging("info");
+            let config = match config.load() {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            init_logging(&config.log.level);
             super::go::bench_playouts(size, seconds, threads, seed, &policy)
         }
         BenchCommand::Search {

@@ -120,9 +120,9 @@ pub struct ProbeArgs {
     /// connection is closed before anything is sent (repeatable).
     #[arg(long, value_name = "HOST:PORT")]
     pub tcp: Vec<String>,
-    /// Seconds each check may take, connecting and answering included.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    pub timeout: f64,
+    /// Seconds each listener has to accept the connection and answer.
+    #[arg(long, alias = "timeout", value_name = "SECONDS", default_value_t = 5.0)]
+    pub reply_timeout: f64,
 }
 
 /// Why a listener failed its check.
@@ -159,11 +159,11 @@ pub enum ProbeError {
 /// stderr. On success it prints one line per listener on stdout (Docker keeps it in the
 /// container's health log).
 pub fn probe(args: ProbeArgs) -> ExitCode {
-    let Ok(timeout) = std::time::Duration::try_from_secs_f64(args.timeout) else {
-        return super::usage("--timeout must be a number of seconds > 0");
+    let Ok(timeout) = std::time::Duration::try_from_secs_f64(args.reply_timeout) else {
+        return super::usage("--reply-timeout must be a number of seconds > 0");
     };
     if timeout.is_zero() {
-        return super::usage("--timeout must be a number of seconds > 0");
+        return super::usage("--reply-timeout must be a number of seconds > 0");
     }
     if args.gtp.is_empty() && args.gvgai.is_empty() && args.tcp.is_empty() {
         return super::usage("give at least one --gtp, --gvgai or --tcp listener to probe");

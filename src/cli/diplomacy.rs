@@ -1,7 +1,11 @@
 //! `tablero diplomacy server|bot|play` (the embedded DAIDE server, one bot on any DAIDE
-//! server, tournaments) and `tablero bench jic`.
+//! server, tournaments) and `tablero bench jic`. Each takes `--config`/`--set`: `bot` reads
+//! `[diplomacy]` (thinking time, seed, reconnection delays) and `[jic]`, `play` and `bench jic`
+//! read `[jic]` and `play` the external seats; `server` reads `[log]`.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -24,13 +28,14 @@ pub enum DiplomacyCommand {
 #[derive(Debug, Args)]
 pub struct ServerArgs {
     /// Address to listen on (IP:PORT).
-    #[arg(long, default_value = "127.0.0.1:16713")]
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:16713")]
     pub listen: String,
-    /// Seconds per phase (MTL = RTL = BTL); none: no deadlines.
-    #[arg(long)]
+    /// Seconds per phase (MTL = RTL = BTL) [default: none, no deadlines].
+    #[arg(long, value_name = "SECONDS")]
     pub deadline: Option<u16>,
-    /// Last year played; the game is then a draw of the survivors.
-    #[arg(long)]
+    /// Last year played; the game is then a draw of the survivors [default: none, play until
+    /// a solo or an agreed draw].
+    #[arg(long, value_name = "YEAR")]
     pub end_year: Option<i16>,
     /// Seed of power assignment and passcodes (game n uses seed + n).
     #[arg(long, default_value_t = 0)]
@@ -39,32 +44,38 @@ pub struct ServerArgs {
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_connections: u32,
     /// Append one JSON line per finished game to FILE (created if missing), written and
-    /// synced to disk as the game ends.
+    /// synced to disk as the game ends [default: none, no results file].
     #[arg(long, value_name = "FILE")]
     pub results: Option<std::path::PathBuf>,
+    /// The configuration (the server reads only `[log]`).
+    #[command(flatten)]
+    pub cfg: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct BotArgs {
     /// The DAIDE server, HOST:PORT.
-    #[arg(long)]
+    #[arg(long, value_name = "HOST:PORT")]
     pub server: String,
-    /// The bot: dumbbot, randbot, holdbot (or jic).
+    /// The bot: holdbot, randbot, dumbbot, jic or jic-thesis.
     #[arg(long)]
     pub bot: String,
-    /// Name sent in NME (default: the bot's name).
+    /// Name sent in NME [default: the --bot name].
     #[arg(long)]
     pub name: Option<String>,
-    /// Power to ask for, e.g. TUR (sent as the NME prefix "TUR:name").
+    /// Power to ask for, e.g. TUR (sent as the NME prefix "TUR:name") [default: none, the
+    /// server assigns one].
     #[arg(long)]
     pub power: Option<String>,
-    /// Seed of the bot's random choices.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Seconds per phase when the server sets no deadline.
-    #[arg(long, default_value_t = 5.0)]
-    pub think_time: f64,
-    /// The configuration (its `[jic]` section configures JIC).
+    /// Seed of the bot's random choices [default: 0 (config diplomacy.seed)].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Seconds per phase when the server sets no deadline
+    /// [default: 5 (config diplomacy.think_time)].
+    #[arg(long, value_name = "SECONDS")]
+    pub think_time: Option<f64>,
+    /// The configuration (`[diplomacy]`: thinking time, seed, reconnection delays; `[jic]`
+    /// configures JIC).
     #[command(flatten)]
     pub cfg: ConfigArgs,
 }
@@ -72,7 +83,7 @@ pub struct BotArgs {
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// One bot per power, comma-separated (7 for the standard map).
-    #[arg(long)]
+    #[arg(long, value_name = "BOT,BOT,...")]
     pub seats: String,
     /// Number of games.
     #[arg(long, default_value_t = 7)]
@@ -81,7 +92,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Last year played; the game is then a draw of the survivors.
-    #[arg(long, default_value_t = 1930)]
+    #[arg(long, value_name = "YEAR", default_value_t = 1930)]
     pub end_year: i16,
     /// Games played at once (threads).
     #[arg(long, default_value_t = 1)]
@@ -90,14 +101,15 @@ pub struct PlayArgs {
     #[arg(long)]
     pub local: bool,
     /// The DAIDE server's deadline per phase in seconds (0: none; external seats need one).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
     pub deadline: u16,
     /// An external seat: NAME=COMMAND, where the command may use {host}, {port} and
-    /// {power}; NAME can then be used in --seats. Adds to `[[diplomacy.external]]`.
+    /// {power}; NAME can then be used in --seats. Adds to `[[diplomacy.external]]`
+    /// (repeatable).
     #[arg(long = "external", value_name = "NAME=COMMAND")]
     pub external: Vec<String>,
     /// Seconds per built-in bot per phase (at most the deadline less a margin).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     pub think_time: f64,
     /// The configuration (its `[jic]` section configures JIC seats).
     #[command(flatten)]
@@ -143,8 +155,13 @@ fn server(args: ServerArgs) -> ExitCode {
         seed,
         max_connections,
         results,
+        cfg,
     } = args;
-    init_logging("info");
+    let config = match cfg.load() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    init_logging(&config.log.level);
     let mut results = match results
         .map(tablero::daide::server::ResultsFile::open)
         .transpose()
@@ -221,7 +238,9 @@ fn bot(args: BotArgs) -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    init_logging(&config.log.level);
+    init_bot_logging(&config.log.level, &server);
+    let dip = &config.diplomacy;
+    let seed = seed.unwrap_or(dip.seed);
     if let Err(e) = tablero::bots::make(&bot, seed) {
         return usage(&e.to_string());
     }
@@ -234,7 +253,7 @@ fn bot(args: BotArgs) -> ExitCode {
     {
         return usage("--power must be a three-letter power, e.g. TUR");
     }
-    let Ok(think_time) = Duration::try_from_secs_f64(think_time) else {
+    let Ok(think_time) = Duration::try_from_secs_f64(think_time.unwrap_or(dip.think_time)) else {
         return usage("--think-time must be a number of seconds >= 0");
     };
     let seat = tablero::daemon::dipbot::BotSeat {
@@ -247,8 +266,8 @@ fn bot(args: BotArgs) -> ExitCode {
         jic: config.jic.clone(),
     };
     let backoff = tablero::daemon::dipbot::Backoff {
-        initial: Duration::from_secs(1),
-        max: Duration::from_secs(30),
+        initial: Duration::try_from_secs_f64(dip.reconnect_initial).unwrap_or_default(),
+        max: Duration::try_from_secs_f64(dip.reconnect_max).unwrap_or_default(),
     };
     let rt = match runtime() {
         Ok(rt) => rt,
@@ -262,6 +281,53 @@ fn bot(args: BotArgs) -> ExitCode {
         Ok(r) if r.games > 0 => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(EXIT_FAILURE),
         Err(e) => usage(&e.to_string()),
+    }
+}
+
+/// Logging for `tablero diplomacy bot`, as [`super::init_logging`], plus the one line on
+/// stderr that says the bot waits for the game to start.
+fn init_bot_logging(level: &str, server: &str) {
+    use tracing_subscriber::prelude::*;
+    let (filter, env_problem) = super::log_filter(level);
+    let log = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_filter(filter);
+    let notice = WaitingNotice {
+        server: server.to_string(),
+        printed: AtomicBool::new(false),
+    }
+    .with_filter(
+        tracing_subscriber::filter::Targets::new()
+            .with_target("tablero::daemon::dipbot", tracing::Level::INFO),
+    );
+    let installed = tracing_subscriber::registry()
+        .with(log)
+        .with(notice)
+        .try_init()
+        .is_ok();
+    super::logging_started(installed, env_problem, level);
+}
+
+/// Says once, whatever the log level, that the bot has connected and waits for the server to
+/// start the game: a lone bot would otherwise wait without a word. The seat logs its join
+/// (the event with a `join` field) right after each connection.
+struct WaitingNotice {
+    server: String,
+    printed: AtomicBool,
+}
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for WaitingNotice {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        if event.metadata().fields().field("join").is_some()
+            && !self.printed.swap(true, Ordering::Relaxed)
+        {
+            eprintln!(
+                "tablero: connected to {}; waiting for the server to start the game (a game \
+                 needs seven players)",
+                self.server
+            );
+        }
     }
 }
 

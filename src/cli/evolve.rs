@@ -17,10 +17,10 @@ pub enum EvolveCommand {
         /// Seed of every random choice (same seed, same result).
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Generations (default: evolve.dungeon_generations).
+        /// Generations [default: 100 (config evolve.dungeon_generations)].
         #[arg(long)]
         generations: Option<usize>,
-        /// Population (default: evolve.dungeon_population).
+        /// Population [default: 100 (config evolve.dungeon_population)].
         #[arg(long)]
         population: Option<usize>,
         /// Output directory.
@@ -43,10 +43,10 @@ pub enum EvolveCommand {
         /// Seed of every random choice (same seed, same result).
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Generations (default: evolve.npc_generations).
+        /// Generations [default: 50 (config evolve.npc_generations)].
         #[arg(long)]
         generations: Option<usize>,
-        /// Population (default: evolve.npc_population).
+        /// Population [default: 100 (config evolve.npc_population)].
         #[arg(long)]
         population: Option<usize>,
         /// Output file.

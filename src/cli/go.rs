@@ -13,13 +13,14 @@ use super::{ConfigArgs, failure, init_logging, print_json, usage};
 pub struct MatchArgs {
     /// Command line of the first engine (Black in odd games). `{game}` is replaced by the
     /// game number, e.g. `--set search.seed={game}` for different games from seeded engines.
-    #[arg(long)]
+    #[arg(long, value_name = "COMMAND")]
     black: String,
     /// Command line of the second engine.
-    #[arg(long)]
+    #[arg(long, value_name = "COMMAND")]
     white: String,
-    /// GTP engine that scores finished games (e.g. "gnugo --mode gtp --chinese-rules").
-    #[arg(long)]
+    /// GTP engine that scores finished games (e.g. "gnugo --mode gtp --chinese-rules")
+    /// [default: none, scored by both engines' `final_score`, else by Tromp-Taylor counting].
+    #[arg(long, value_name = "COMMAND")]
     referee: Option<String>,
     /// Board size (2..=25).
     #[arg(long, default_value_t = 9)]
@@ -33,27 +34,37 @@ pub struct MatchArgs {
     /// Swap colours every other game.
     #[arg(long)]
     alternate: bool,
-    /// Seconds per move: the same as --clock 0+T/1.
-    #[arg(long, conflicts_with = "clock")]
-    time: Option<f64>,
+    /// Seconds each engine may think per move: the same as --clock 0+T/1
+    /// [default: none, no clock].
+    #[arg(long, alias = "time", value_name = "SECONDS", conflicts_with = "clock")]
+    think_time: Option<f64>,
     /// The clock both engines play under, kept by tablero as referee: MAIN seconds of sudden
     /// death (e.g. 60) or MAIN+PERIOD/STONES Canadian overtime (e.g. 300+30/10). Both engines
-    /// get `time_settings` and, before every genmove, `time_left`; running out loses on time.
+    /// get `time_settings` and, before every genmove, `time_left`; running out loses on time
+    /// [default: none, no clock].
     #[arg(long, value_name = "SPEC")]
     clock: Option<tablero::tournament::referee_clock::ClockSpec>,
     /// Seconds of lateness forgiven on every move (process and pipe delays).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
     lag: f64,
-    /// Write one SGF file per game into this folder.
+    /// Write one SGF file per game into this folder [default: none, no SGF files].
     #[arg(long, value_name = "DIR")]
     sgf_dir: Option<PathBuf>,
     /// Include every game's record in the JSON line.
     #[arg(long)]
     records: bool,
+    /// The configuration (`tablero match` reads only `[log]`; the engines read their own).
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 /// `tablero match`: checks the arguments, plays, prints the summary as one JSON line.
 pub fn run_match(args: MatchArgs) -> ExitCode {
+    let config = match args.config.load() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    init_logging(&config.log.level);
     if !(tablero::go::MIN_SIZE..=tablero::go::MAX_SIZE).contains(&args.size) {
         return usage(&format!(
             "--size must be between 2 and 25, got {}",
@@ -61,14 +72,14 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
         ));
     }
     let valid_lag = args.lag.is_finite() && args.lag >= 0.0;
-    if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0))
+    if args.think_time.is_some_and(|t| !(t.is_finite() && t > 0.0))
         || !args.komi.is_finite()
         || !valid_lag
     {
-        return usage("--time must be > 0, --lag >= 0 and --komi a number");
+        return usage("--think-time must be > 0, --lag >= 0 and --komi a number");
     }
     let per_move = args
-        .time
+        .think_time
         .map(|t| tablero::tournament::referee_clock::ClockSpec {
             main: std::time::Duration::ZERO,
             period: std::time::Duration::from_secs_f64(t),

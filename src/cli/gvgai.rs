@@ -1,6 +1,9 @@
-//! `tablero gvgai …`: play, replay, connect, host (and the `[gvgai]` session handler of
-//! `tablero serve`). Every subcommand takes `--games-dir` (default: the games tablero ships).
-//! Each ends with one JSON line on stdout; progress and logs go to stderr.
+//! `tablero gvgai …`: play, replay, connect, host, bench, pddl, plan (and the `[gvgai]`
+//! session handler of `tablero serve`). Every subcommand takes `--config`/`--set`: the
+//! `[gvgai]` section gives the defaults of the controller flags (`--controller`, `--act-ms`,
+//! `--init-ms`, `--seed` of connect and host, `--max-line-bytes`, `--reply-timeout`, `--game`
+//! of connect and host) and `--games-dir`; a flag given on the command line wins. Each ends
+//! with one JSON line on stdout; progress and logs go to stderr.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,14 +11,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use tablero::config::GvgaiConfig;
+use tablero::config::{Config, GvgaiConfig};
 use tablero::controllers::make;
 use tablero::daemon::{self, CancellationToken, Daemon, Session, SessionHandler, ShutdownSignal};
 use tablero::gvgai::controllers::{self, ControllerSettings};
 use tablero::gvgai::engine::{self, Game};
 use tablero::gvgai_line::{self as line, AgentSettings, HostSettings};
 
-use super::{EXIT_FAILURE, failure, print_json, runtime, usage};
+use super::{ConfigArgs, EXIT_FAILURE, failure, init_logging, print_json, runtime, usage};
 
 #[derive(Debug, Subcommand)]
 pub enum GvgaiCommand {
@@ -48,6 +51,8 @@ pub struct PddlArgs {
     out: PathBuf,
     #[command(flatten)]
     games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
@@ -61,25 +66,22 @@ pub struct PlanArgs {
     /// Only optimal planners: the plan is provably shortest.
     #[arg(long)]
     optimal: bool,
-    /// portfolio (default), a portfolio member (lama, hadd-lm, hff, hff-type, lama-type,
-    /// hadd-type, lmcut-type, bfws, iw1, iw2, siw, astar-lmcut, astar-lmcut-plain, astar-hmax, astar-blind) or
-    /// fast-downward.
-    #[arg(long)]
+    /// A portfolio member (lama, hadd-lm, hff, hff-type, lama-type, hadd-type, lmcut-type,
+    /// bfws, iw1, iw2, siw, astar-lmcut, astar-lmcut-plain, astar-hmax, astar-blind) or
+    /// fast-downward [default: portfolio].
+    #[arg(long, value_name = "NAME")]
     planner: Option<String>,
-    /// Seconds (default: planning.timeout).
-    #[arg(long)]
+    /// Wall-clock seconds for the whole planning run [default: 10 (config planning.timeout)].
+    #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// Planner threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     #[command(flatten)]
     games: GamesDir,
-    /// TOML configuration file (its `[planning]` section); built-in defaults without it.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// Override one key, e.g. --set planning.fast_downward=/opt/fd/fast-downward.py.
-    #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
-    set: Vec<String>,
+    /// The configuration (its `[planning]` section configures the planners).
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
@@ -91,27 +93,41 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 0)]
     level: usize,
     /// Seconds to run.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     seconds: f64,
     /// Seed of every random choice (same seed, same result).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[command(flatten)]
     games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 /// Where games come from.
 #[derive(Debug, Args, Clone)]
 pub struct GamesDir {
-    /// Folder of VGDL games (<name>.txt, <name>_lvlN.txt); default: the shipped games.
+    /// Folder of VGDL games (<name>.txt, <name>_lvlN.txt) [default: the shipped games (config
+    /// gvgai.games_dir)].
     #[arg(long, value_name = "DIR")]
     pub games_dir: Option<PathBuf>,
 }
 
 impl GamesDir {
-    pub fn load(&self, name: &str) -> Result<Game, engine::EngineError> {
-        load_game(name, self.games_dir.as_deref())
+    /// The folder the flag names, else the one `gvgai.games_dir` names; `None`: the shipped
+    /// games.
+    pub fn dir(&self, config: &GvgaiConfig) -> Option<PathBuf> {
+        self.games_dir.clone().or_else(|| config_games_dir(config))
     }
+
+    pub fn load(&self, name: &str, config: &GvgaiConfig) -> Result<Game, engine::EngineError> {
+        load_game(name, self.dir(config).as_deref())
+    }
+}
+
+/// The folder `gvgai.games_dir` names ("" names none: the shipped games).
+fn config_games_dir(config: &GvgaiConfig) -> Option<PathBuf> {
+    (!config.games_dir.is_empty()).then(|| PathBuf::from(&config.games_dir))
 }
 
 /// A game by name, from `dir` or the shipped games.
@@ -131,20 +147,24 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0)]
     level: usize,
     /// random, onestep, mcts, rhea, bfs, iw, planner, evolved:FILE; MCTS settings as
-    /// mcts:k=K,depth=D,goal=W (UCT constant, rollout depth, goal-distance weight; 0 = off).
-    #[arg(long, default_value = "mcts")]
-    controller: String,
+    /// mcts:k=K,depth=D,goal=W (UCT constant, rollout depth, goal-distance weight; 0 = off)
+    /// [default: mcts (config gvgai.controller)].
+    #[arg(long, value_name = "CONTROLLER")]
+    controller: Option<String>,
     /// Seed of the game and the controller.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Milliseconds per act (GVG-AI: 40).
-    #[arg(long, default_value_t = 40)]
-    act_ms: u64,
-    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions).
-    #[arg(long)]
+    /// Milliseconds per act (GVG-AI gives 40) [default: 40 (config gvgai.act_ms)].
+    #[arg(long, value_name = "MS")]
+    act_ms: Option<u64>,
+    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions)
+    /// [default: none, the time budget alone].
+    #[arg(long, value_name = "N")]
     iterations: Option<usize>,
     #[command(flatten)]
     games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
@@ -163,50 +183,67 @@ pub struct ReplayArgs {
     seed: u64,
     #[command(flatten)]
     games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct ConnectArgs {
     /// The game server, HOST:PORT (GVG-AI's learning track listens on 8080).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    addr: String,
-    /// Controller: random, onestep, mcts[:k=K,depth=D,goal=W], rhea, bfs, iw, planner or evolved:FILE.
-    #[arg(long, default_value = "mcts")]
-    controller: String,
-    /// The game being played, for the controller's forward model (the protocol does not
-    /// name it). Without it, controllers that need a forward model play random moves.
+    #[arg(
+        long,
+        alias = "addr",
+        value_name = "HOST:PORT",
+        default_value = "127.0.0.1:8080"
+    )]
+    server: String,
+    /// Controller: random, onestep, mcts[:k=K,depth=D,goal=W], rhea, bfs, iw, planner or
+    /// evolved:FILE [default: mcts (config gvgai.controller)].
+    #[arg(long, value_name = "CONTROLLER")]
+    controller: Option<String>,
+    /// The game the host plays, for the controller's forward model: name the host's
+    /// `--game`. Without one, controllers that need a forward model play random moves. The
+    /// protocol never names the game, so a different game cannot be detected: its
+    /// observations do not fit the model, and the controller plays random moves (the
+    /// summary's `model_acts` stays 0) [default: none (config gvgai.game)].
     #[arg(long)]
     game: Option<String>,
-    /// Seed of every random choice (same seed, same result).
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Count budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions) on top of the time budget.
+    /// Seed of every random choice (same seed, same result) [default: 0 (config gvgai.seed)].
     #[arg(long)]
+    seed: Option<u64>,
+    /// Count budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions) on top of
+    /// the time budget [default: none, the time budget alone].
+    #[arg(long, value_name = "N")]
     iterations: Option<usize>,
-    /// Milliseconds per act (GVG-AI gives 40).
-    #[arg(long, default_value_t = 40)]
-    act_ms: u64,
-    /// Milliseconds to initialise (GVG-AI gives 1000).
-    #[arg(long, default_value_t = 1000)]
-    init_ms: u64,
-    /// Longest protocol line accepted, in bytes; a longer one ends the session.
-    #[arg(long, default_value_t = 4 * 1024 * 1024)]
-    max_line_bytes: usize,
+    /// Milliseconds per act (GVG-AI gives 40) [default: 40 (config gvgai.act_ms)].
+    #[arg(long, value_name = "MS")]
+    act_ms: Option<u64>,
+    /// Milliseconds to initialise (GVG-AI gives 1000) [default: 1000 (config gvgai.init_ms)].
+    #[arg(long, value_name = "MS")]
+    init_ms: Option<u64>,
+    /// Longest protocol line accepted, in bytes; a longer one ends the session
+    /// [default: 4194304 (config gvgai.max_line_bytes)].
+    #[arg(long, value_name = "BYTES")]
+    max_line_bytes: Option<usize>,
     /// Give up connecting after this many seconds (0: retry every second forever).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     retry_for: f64,
     #[command(flatten)]
     games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct HostArgs {
     /// Address to listen on, IP:PORT.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
     listen: String,
-    /// Game name (<name>.txt in the games folder).
+    /// Game name (<name>.txt in the games folder), needed here or as gvgai.game. The
+    /// protocol does not tell clients the game: give `connect` the same `--game`
+    /// [default: none (config gvgai.game)].
     #[arg(long)]
-    game: String,
+    game: Option<String>,
     /// Training levels played first, in order (comma-separated).
     #[arg(long, default_value = "0,1,2", value_parser = parse_levels)]
     levels: Levels,
@@ -219,20 +256,24 @@ pub struct HostArgs {
     /// Most levels per client session.
     #[arg(long, default_value_t = 20)]
     max_games: usize,
-    /// Seed of every random choice (same seed, same result).
-    #[arg(long, default_value_t = 0)]
-    seed: i64,
-    /// Seconds to wait for a reply before closing the session.
-    #[arg(long, default_value_t = 60.0)]
-    reply_timeout: f64,
-    /// Longest protocol line accepted, in bytes; a longer one ends the session.
-    #[arg(long, default_value_t = 4 * 1024 * 1024)]
-    max_line_bytes: usize,
+    /// Seed of every random choice (same seed, same result) [default: 0 (config gvgai.seed)].
+    #[arg(long)]
+    seed: Option<i64>,
+    /// Seconds to wait for a reply before closing the session
+    /// [default: 60 (config gvgai.reply_timeout)].
+    #[arg(long, value_name = "SECONDS")]
+    reply_timeout: Option<f64>,
+    /// Longest protocol line accepted, in bytes; a longer one ends the session
+    /// [default: 4194304 (config gvgai.max_line_bytes)].
+    #[arg(long, value_name = "BYTES")]
+    max_line_bytes: Option<usize>,
     /// Serve one client, print its result and exit.
     #[arg(long)]
     once: bool,
     #[command(flatten)]
     games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 /// A comma-separated list of level numbers ("" = none).
@@ -251,24 +292,45 @@ fn parse_levels(s: &str) -> Result<Levels, String> {
         .map(Levels)
 }
 
-/// Runs one `tablero gvgai` subcommand.
+impl GvgaiCommand {
+    /// The `--config`/`--set` flags of the subcommand.
+    fn config_args(&self) -> &ConfigArgs {
+        match self {
+            GvgaiCommand::Play(a) => &a.config,
+            GvgaiCommand::Replay(a) => &a.config,
+            GvgaiCommand::Connect(a) => &a.config,
+            GvgaiCommand::Host(a) => &a.config,
+            GvgaiCommand::Bench(a) => &a.config,
+            GvgaiCommand::Pddl(a) => &a.config,
+            GvgaiCommand::Plan(a) => &a.config,
+        }
+    }
+}
+
+/// Runs one `tablero gvgai` subcommand: loads the configuration (exit 2 if it is bad), starts
+/// logging at `log.level` and runs the subcommand with it.
 pub fn run(cmd: GvgaiCommand) -> ExitCode {
+    let config = match cmd.config_args().load() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    init_logging(&config.log.level);
+    let gvgai = &config.gvgai;
     match cmd {
-        GvgaiCommand::Play(a) => play(a),
-        GvgaiCommand::Replay(a) => replay(a),
-        GvgaiCommand::Connect(a) => connect(a),
-        GvgaiCommand::Host(a) => host(a),
-        GvgaiCommand::Bench(a) => bench(a),
-        GvgaiCommand::Pddl(a) => pddl(a),
-        GvgaiCommand::Plan(a) => plan(a),
+        GvgaiCommand::Play(a) => play(a, gvgai),
+        GvgaiCommand::Replay(a) => replay(a, gvgai),
+        GvgaiCommand::Connect(a) => connect(a, gvgai),
+        GvgaiCommand::Host(a) => host(a, gvgai),
+        GvgaiCommand::Bench(a) => bench(a, gvgai),
+        GvgaiCommand::Pddl(a) => pddl(a, gvgai),
+        GvgaiCommand::Plan(a) => plan(a, &config),
     }
 }
 
 /// The games folder the planning commands read (the shipped games when it has no such game).
-fn planning_games_dir(games: &GamesDir) -> PathBuf {
+fn planning_games_dir(games: &GamesDir, config: &GvgaiConfig) -> PathBuf {
     games
-        .games_dir
-        .clone()
+        .dir(config)
         .unwrap_or_else(|| PathBuf::from(tablero::planning::cli::DEFAULT_GAMES_DIR))
 }
 
@@ -283,25 +345,21 @@ fn print_line(result: Result<String, String>) -> ExitCode {
     }
 }
 
-fn pddl(a: PddlArgs) -> ExitCode {
+fn pddl(a: PddlArgs, config: &GvgaiConfig) -> ExitCode {
     use tablero::planning::cli;
     print_line(cli::run_pddl(&cli::PddlArgs {
-        games_dir: planning_games_dir(&a.games),
+        games_dir: planning_games_dir(&a.games, config),
         game: a.game,
         level: a.level,
         out: a.out,
     }))
 }
 
-fn plan(a: PlanArgs) -> ExitCode {
+fn plan(a: PlanArgs, config: &Config) -> ExitCode {
     use tablero::planning::cli;
-    let cfg = match tablero::config::Config::load(a.config.as_deref(), &a.set) {
-        Ok(c) => c,
-        Err(e) => return usage(&e.to_string()),
-    };
     print_line(cli::run_plan(
         &cli::PlanArgs {
-            games_dir: planning_games_dir(&a.games),
+            games_dir: planning_games_dir(&a.games, &config.gvgai),
             game: a.game,
             level: a.level,
             optimal: a.optimal,
@@ -309,15 +367,15 @@ fn plan(a: PlanArgs) -> ExitCode {
             timeout: a.timeout,
             threads: a.threads,
         },
-        &cfg.planning,
+        &config.planning,
     ))
 }
 
 /// Copies the level's start state and advances it 100 ticks with random actions, again and
 /// again (a fresh copy whenever the game ends), for `--seconds`; reports steps per second.
-fn bench(a: BenchArgs) -> ExitCode {
+fn bench(a: BenchArgs, config: &GvgaiConfig) -> ExitCode {
     use rand::{Rng, SeedableRng};
-    let game = match a.games.load(&a.game) {
+    let game = match a.games.load(&a.game, config) {
         Ok(g) => g,
         Err(e) => return usage(&e.to_string()),
     };
@@ -369,8 +427,8 @@ fn thread_cpu_ns() -> Option<u64> {
     s.split_whitespace().next()?.parse().ok()
 }
 
-fn play(a: PlayArgs) -> ExitCode {
-    let game = match a.games.load(&a.game) {
+fn play(a: PlayArgs, config: &GvgaiConfig) -> ExitCode {
+    let game = match a.games.load(&a.game, config) {
         Ok(g) => g,
         Err(e) => return usage(&e.to_string()),
     };
@@ -381,17 +439,18 @@ fn play(a: PlayArgs) -> ExitCode {
         seed: a.seed,
         iterations: a.iterations,
     };
-    let mut c = match make(&a.controller, &settings) {
+    let controller = a.controller.unwrap_or_else(|| config.controller.clone());
+    let mut c = match make(&controller, &settings) {
         Ok(c) => c,
         Err(e) => return usage(&e.to_string()),
     };
-    let act = Duration::from_millis(a.act_ms.max(1));
+    let act = Duration::from_millis(a.act_ms.unwrap_or(config.act_ms).max(1));
     // Seeds above i64::MAX wrap, as Java's long would.
     match controllers::play(&game, a.level, a.seed as i64, c.as_mut(), act) {
         Ok(r) => print_json(&serde_json::json!({
             "game": a.game,
             "level": a.level,
-            "controller": a.controller,
+            "controller": controller,
             "seed": a.seed,
             "win": r.outcome.win,
             "score": r.outcome.score,
@@ -407,8 +466,8 @@ fn play(a: PlayArgs) -> ExitCode {
     }
 }
 
-fn replay(a: ReplayArgs) -> ExitCode {
-    let game = match a.games.load(&a.game) {
+fn replay(a: ReplayArgs, config: &GvgaiConfig) -> ExitCode {
+    let game = match a.games.load(&a.game, config) {
         Ok(g) => g,
         Err(e) => return usage(&e.to_string()),
     };
@@ -427,54 +486,57 @@ fn replay(a: ReplayArgs) -> ExitCode {
     }
 }
 
-fn connect(a: ConnectArgs) -> ExitCode {
-    if let Err(e) = make(&a.controller, &ControllerSettings::seeded(0)) {
-        return usage(&e.to_string());
+/// The game `gvgai.game` names ("" names none).
+fn config_game(config: &GvgaiConfig) -> Option<String> {
+    (!config.game.is_empty()).then(|| config.game.clone())
+}
+
+/// How `connect` plays: the `[gvgai]` section with the flags given on top; exit 2 for an
+/// unknown controller or game.
+fn connect_settings(a: &ConnectArgs, config: &GvgaiConfig) -> Result<AgentSettings, ExitCode> {
+    let controller = a
+        .controller
+        .clone()
+        .unwrap_or_else(|| config.controller.clone());
+    if let Err(e) = make(&controller, &ControllerSettings::seeded(0)) {
+        return Err(usage(&e.to_string()));
     }
-    let game = match &a.game {
-        Some(name) => match a.games.load(name) {
+    let game = match a.game.clone().or_else(|| config_game(config)) {
+        Some(name) => match a.games.load(&name, config) {
             Ok(g) => Some(Arc::new(g)),
-            Err(e) => return usage(&e.to_string()),
+            Err(e) => return Err(usage(&e.to_string())),
         },
         None => None,
     };
-    let settings = AgentSettings {
-        controller: a.controller.clone(),
-        seed: a.seed,
+    Ok(AgentSettings {
+        controller,
+        seed: a.seed.unwrap_or(config.seed),
         iterations: a.iterations,
         game,
-        act_time: Duration::from_millis(a.act_ms.max(1)),
-        init_time: Duration::from_millis(a.init_ms.max(1)),
-        max_line_bytes: a.max_line_bytes.max(1024),
+        act_time: Duration::from_millis(a.act_ms.unwrap_or(config.act_ms).max(1)),
+        init_time: Duration::from_millis(a.init_ms.unwrap_or(config.init_ms).max(1)),
+        max_line_bytes: a.max_line_bytes.unwrap_or(config.max_line_bytes).max(1024),
+    })
+}
+
+fn connect(a: ConnectArgs, config: &GvgaiConfig) -> ExitCode {
+    let settings = match connect_settings(&a, config) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let rt = match runtime() {
         Ok(rt) => rt,
         Err(code) => return code,
     };
-    let addr = a.addr.clone();
+    let server = a.server.clone();
     let retry_for = Duration::try_from_secs_f64(a.retry_for).unwrap_or_default();
     let summary = rt.block_on(async move {
         let cancel = super::cancel_on_signal();
-        let started = std::time::Instant::now();
-        let stream = loop {
-            match tokio::net::TcpStream::connect(&addr).await {
-                Ok(s) => break s,
-                Err(e) => {
-                    if !retry_for.is_zero() && started.elapsed() >= retry_for {
-                        return Err(format!("cannot connect to {addr}: {e}"));
-                    }
-                    tracing::info!("cannot connect to {addr} ({e}); retrying in 1 s");
-                    tokio::select! {
-                        () = tokio::time::sleep(Duration::from_secs(1)) => {}
-                        () = cancel.cancelled() => return Err("cancelled".to_string()),
-                    }
-                }
-            }
-        };
+        let stream = connect_retrying(&server, retry_for, &cancel).await?;
         let _ = stream.set_nodelay(true);
-        tracing::info!("connected to {addr}");
+        tracing::info!("connected to {server}");
         let (r, w) = stream.into_split();
-        Ok(line::run_agent(r, w, &settings, cancel).await)
+        Ok::<_, String>(line::run_agent(r, w, &settings, cancel).await)
     });
     rt.shutdown_timeout(Duration::from_millis(200));
     match summary {
@@ -491,13 +553,40 @@ fn connect(a: ConnectArgs) -> ExitCode {
     }
 }
 
-fn host(a: HostArgs) -> ExitCode {
-    let Ok(addr) = a.listen.parse::<std::net::SocketAddr>() else {
-        return usage(&format!("--listen must be IP:PORT, got {:?}", a.listen));
+/// A connection to `server`, retried every second until it is up, `retry_for` has passed
+/// (zero: never give up) or `cancel` fires.
+async fn connect_retrying(
+    server: &str,
+    retry_for: Duration,
+    cancel: &CancellationToken,
+) -> Result<tokio::net::TcpStream, String> {
+    let started = std::time::Instant::now();
+    loop {
+        match tokio::net::TcpStream::connect(server).await {
+            Ok(s) => return Ok(s),
+            Err(e) => {
+                if !retry_for.is_zero() && started.elapsed() >= retry_for {
+                    return Err(format!("cannot connect to {server}: {e}"));
+                }
+                tracing::info!("cannot connect to {server} ({e}); retrying in 1 s");
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                    () = cancel.cancelled() => return Err("cancelled".to_string()),
+                }
+            }
+        }
+    }
+}
+
+/// How `host` serves: the `[gvgai]` section with the flags given on top; exit 2 without a
+/// game, for a game or level that does not exist, or a bad reply timeout.
+fn host_settings(a: &HostArgs, config: &GvgaiConfig) -> Result<HostSettings, ExitCode> {
+    let Some(name) = a.game.clone().or_else(|| config_game(config)) else {
+        return Err(usage("name the game to host: --game NAME (or gvgai.game)"));
     };
-    let game = match a.games.load(&a.game) {
+    let game = match a.games.load(&name, config) {
         Ok(g) => Arc::new(g),
-        Err(e) => return usage(&e.to_string()),
+        Err(e) => return Err(usage(&e.to_string())),
     };
     if let Some(l) = a
         .levels
@@ -506,20 +595,32 @@ fn host(a: HostArgs) -> ExitCode {
         .chain(&a.validation.0)
         .find(|&&l| l >= game.levels.len())
     {
-        return usage(&format!("game {} has no level {l}", a.game));
+        return Err(usage(&format!("game {name} has no level {l}")));
     }
-    let Ok(reply_timeout) = Duration::try_from_secs_f64(a.reply_timeout) else {
-        return usage("--reply-timeout must be a number of seconds > 0");
+    let reply_timeout = a.reply_timeout.unwrap_or(config.reply_timeout);
+    let Ok(reply_timeout) = Duration::try_from_secs_f64(reply_timeout) else {
+        return Err(usage("--reply-timeout must be a number of seconds > 0"));
     };
-    let settings = HostSettings {
+    Ok(HostSettings {
         game,
         training: a.levels.0.clone(),
         validation: a.validation.0.clone(),
         validation_times: a.validation_times,
         max_games: a.max_games.max(1),
-        seed: a.seed,
+        // Seeds above i64::MAX wrap, as Java's long would.
+        seed: a.seed.unwrap_or(config.seed as i64),
         reply_timeout: reply_timeout.max(Duration::from_millis(1)),
-        max_line_bytes: a.max_line_bytes.max(1024),
+        max_line_bytes: a.max_line_bytes.unwrap_or(config.max_line_bytes).max(1024),
+    })
+}
+
+fn host(a: HostArgs, config: &GvgaiConfig) -> ExitCode {
+    let Ok(addr) = a.listen.parse::<std::net::SocketAddr>() else {
+        return usage(&format!("--listen must be IP:PORT, got {:?}", a.listen));
+    };
+    let settings = match host_settings(&a, config) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let rt = match runtime() {
         Ok(rt) => rt,
@@ -529,63 +630,10 @@ fn host(a: HostArgs) -> ExitCode {
     let out = rt.block_on(async move {
         let signal = ShutdownSignal::install().map_err(|e| e.to_string())?;
         if once {
-            let listener = tokio::net::TcpListener::bind(addr)
-                .await
-                .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-            let bound = listener.local_addr().map_err(|e| e.to_string())?;
-            tracing::info!("GVG-AI game server listening on {bound} (one client)");
-            let cancel = CancellationToken::new();
-            let (stream, peer) = tokio::select! {
-                r = listener.accept() => r.map_err(|e| e.to_string())?,
-                _ = signal.recv() => {
-                    return Err("interrupted before a client connected".to_string());
-                }
-            };
-            let _ = stream.set_nodelay(true);
-            tracing::info!(%peer, "client connected");
-            let (r, w) = stream.into_split();
-            let s = line::run_host(r, w, &settings, cancel).await;
-            return Ok(serde_json::json!(s));
+            host_one(addr, &settings, signal).await
+        } else {
+            host_many(addr, settings, signal).await
         }
-        let daemon = Daemon::bind_addr(addr, 64, Duration::from_secs(2))
-            .await
-            .map_err(|e| e.to_string())?;
-        tracing::info!("GVG-AI game server listening on {}", daemon.local_addr());
-        let results = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let handler = {
-            let results = Arc::clone(&results);
-            let settings = settings.clone();
-            daemon::session_handler(move |s: Session, cancel: CancellationToken| {
-                let settings = settings.clone();
-                let results = Arc::clone(&results);
-                async move {
-                    let summary = line::run_host(s.reader, s.writer, &settings, cancel).await;
-                    eprintln!(
-                        "session {} ({}): {} games, {} won{}",
-                        s.id,
-                        s.peer,
-                        summary.games.len(),
-                        summary.wins,
-                        summary
-                            .error
-                            .as_deref()
-                            .map(|e| format!(", ended: {e}"))
-                            .unwrap_or_default()
-                    );
-                    if let Ok(mut r) = results.lock() {
-                        r.push(summary);
-                    }
-                    Ok::<(), std::io::Error>(())
-                }
-            })
-        };
-        daemon
-            .run(handler, async move {
-                signal.recv().await;
-            })
-            .await;
-        let sessions = results.lock().map(|r| r.clone()).unwrap_or_default();
-        Ok::<serde_json::Value, String>(serde_json::json!({ "sessions": sessions }))
     });
     rt.shutdown_timeout(Duration::from_millis(200));
     match out {
@@ -594,18 +642,89 @@ fn host(a: HostArgs) -> ExitCode {
     }
 }
 
+/// `host --once`: serves the first client that connects; its summary.
+async fn host_one(
+    addr: std::net::SocketAddr,
+    settings: &HostSettings,
+    signal: ShutdownSignal,
+) -> Result<serde_json::Value, String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = listener.local_addr().map_err(|e| e.to_string())?;
+    tracing::info!("GVG-AI game server listening on {bound} (one client)");
+    let cancel = CancellationToken::new();
+    let (stream, peer) = tokio::select! {
+        r = listener.accept() => r.map_err(|e| e.to_string())?,
+        _ = signal.recv() => {
+            return Err("interrupted before a client connected".to_string());
+        }
+    };
+    let _ = stream.set_nodelay(true);
+    tracing::info!(%peer, "client connected");
+    let (r, w) = stream.into_split();
+    let s = line::run_host(r, w, settings, cancel).await;
+    Ok(serde_json::json!(s))
+}
+
+/// `host`: serves every client that connects, a line per session on stderr, until SIGINT or
+/// SIGTERM; every session's summary.
+async fn host_many(
+    addr: std::net::SocketAddr,
+    settings: HostSettings,
+    signal: ShutdownSignal,
+) -> Result<serde_json::Value, String> {
+    let daemon = Daemon::bind_addr(addr, 64, Duration::from_secs(2))
+        .await
+        .map_err(|e| e.to_string())?;
+    tracing::info!("GVG-AI game server listening on {}", daemon.local_addr());
+    let results = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let handler = {
+        let results = Arc::clone(&results);
+        daemon::session_handler(move |s: Session, cancel: CancellationToken| {
+            let settings = settings.clone();
+            let results = Arc::clone(&results);
+            async move {
+                let summary = line::run_host(s.reader, s.writer, &settings, cancel).await;
+                eprintln!(
+                    "session {} ({}): {} games, {} won{}",
+                    s.id,
+                    s.peer,
+                    summary.games.len(),
+                    summary.wins,
+                    summary
+                        .error
+                        .as_deref()
+                        .map(|e| format!(", ended: {e}"))
+                        .unwrap_or_default()
+                );
+                if let Ok(mut r) = results.lock() {
+                    r.push(summary);
+                }
+                Ok::<(), std::io::Error>(())
+            }
+        })
+    };
+    daemon
+        .run(handler, async move {
+            signal.recv().await;
+        })
+        .await;
+    let sessions = results.lock().map(|r| r.clone()).unwrap_or_default();
+    Ok(serde_json::json!({ "sessions": sessions }))
+}
+
 /// The `[gvgai]` listener's sessions in `tablero serve`: each connection is a game runner
 /// driving the configured controller (`protocols/gvgai-line.md`).
 pub fn serve_handler(config: &GvgaiConfig) -> Result<SessionHandler, String> {
     make(&config.controller, &ControllerSettings::seeded(0))
         .map_err(|e| format!("gvgai.controller: {e}"))?;
-    let dir = (!config.games_dir.is_empty()).then(|| PathBuf::from(&config.games_dir));
-    let game = if config.game.is_empty() {
-        None
-    } else {
-        Some(Arc::new(
-            load_game(&config.game, dir.as_deref()).map_err(|e| format!("gvgai.game: {e}"))?,
-        ))
+    let dir = config_games_dir(config);
+    let game = match config_game(config) {
+        Some(name) => Some(Arc::new(
+            load_game(&name, dir.as_deref()).map_err(|e| format!("gvgai.game: {e}"))?,
+        )),
+        None => None,
     };
     let base = AgentSettings {
         controller: config.controller.clone(),

@@ -30,7 +30,8 @@ pub const EXIT_FAILURE: u8 = 1;
 
 #[derive(Debug, Args)]
 pub struct ConfigArgs {
-    /// TOML configuration file (see configs/tablero.toml); built-in defaults without it.
+    /// TOML configuration file (configs/tablero.toml lists every key)
+    /// [default: none, the built-in values].
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Override one key after the file, e.g. --set go.boardsize=9 (repeatable).
@@ -87,12 +88,9 @@ pub fn with_config(
     args: &ConfigArgs,
     f: fn(Arc<Config>, &tokio::runtime::Runtime) -> ExitCode,
 ) -> ExitCode {
-    let config = match Config::load(args.config.as_deref(), &args.set) {
+    let config = match args.load() {
         Ok(config) => Arc::new(config),
-        Err(e) => {
-            eprintln!("tablero: {e}");
-            return ExitCode::from(EXIT_USAGE);
-        }
+        Err(code) => return code,
     };
     init_logging(&config.log.level);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -113,20 +111,31 @@ pub fn with_config(
 
 /// Logs to stderr, filtered by RUST_LOG if it is set and valid, else by `level`.
 pub fn init_logging(level: &str) {
-    let from_env = std::env::var("RUST_LOG")
-        .ok()
-        .filter(|v| !v.trim().is_empty());
-    let (filter, env_problem) = match from_env.as_deref().map(tablero::config::log_filter) {
-        Some(Ok(filter)) => (filter, None),
-        Some(Err(e)) => (EnvFilter::new(level), Some(e)),
-        None => (EnvFilter::new(level), None),
-    };
+    let (filter, env_problem) = log_filter(level);
     let installed = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .try_init();
-    if installed.is_err() {
+    logging_started(installed.is_ok(), env_problem, level);
+}
+
+/// The log filter: RUST_LOG if it is set and valid, else `level`; with the reason RUST_LOG
+/// was ignored, if it was.
+pub fn log_filter(level: &str) -> (EnvFilter, Option<String>) {
+    let from_env = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    match from_env.as_deref().map(tablero::config::log_filter) {
+        Some(Ok(filter)) => (filter, None),
+        Some(Err(e)) => (EnvFilter::new(level), Some(e)),
+        None => (EnvFilter::new(level), None),
+    }
+}
+
+/// Reports what went wrong while installing the logger, once it is installed (or not).
+pub fn logging_started(installed: bool, env_problem: Option<String>, level: &str) {
+    if !installed {
         eprintln!("tablero: a logger was already installed");
     }
     if let Some(e) = env_problem {
