@@ -81,8 +81,9 @@ pub struct PlanArgs {
     /// Keep improving the first plan until the deadline (satisficing mode); the best is written.
     #[arg(long)]
     anytime: bool,
-    /// Wall-clock seconds for parsing, grounding and search (default: planning.timeout, 10).
-    #[arg(long, value_name = "S")]
+    /// Wall-clock seconds for parsing, grounding and search [default: 10 (config
+    /// planning.timeout)].
+    #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// Bound on the search's node storage (states, per-node data, open lists) in MiB;
     /// reaching it stops the search with exit 22. Default: no bound.
