@@ -6,10 +6,13 @@
 //! wait rather than be refused.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
+
+mod serve_common;
+use serve_common::{Client, DAIDE_ENABLED, Serve};
 
 use tablero::daemon::CancellationToken;
 use tablero::daemon::dipbot::{Backoff, BotSeat, run_seat};
@@ -18,94 +21,22 @@ const PATIENCE: Duration = Duration::from_secs(20);
 /// `server.shutdown_grace` of these daemons, in seconds.
 const GRACE: f64 = 3.0;
 
-/// A running `tablero serve`; killed when dropped.
-struct Serve {
-    child: Child,
-    gtp: String,
-    daide: String,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `tablero serve` with every listener on a free loopback port, the DAIDE server
-/// enabled, and `sets` overrides; returns once it has logged the GTP and DAIDE addresses.
+/// `tablero serve` with the DAIDE server enabled, every listener on a free loopback port, a
+/// `GRACE`-second grace period and `sets` overrides.
 fn serve(sets: &[&str]) -> Serve {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tablero"));
-    cmd.arg("serve");
     let grace = format!("server.shutdown_grace={GRACE}");
-    let base = [
-        "server.gtp_listen=127.0.0.1:0",
-        "gvgai.listen=127.0.0.1:0",
-        "diplomacy.server.enabled=true",
-        "diplomacy.server.listen=127.0.0.1:0",
-        &grace,
-        "go.boardsize=9",
-        "search.threads=1",
-        "log.level=info",
-    ];
-    for s in base.iter().chain(sets) {
-        cmd.args(["--set", s]);
-    }
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tablero serve");
-    let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            for (what, marker) in [
-                ("gtp", "GTP listening on "),
-                ("daide", "DAIDE server listening on "),
-            ] {
-                if let Some(rest) = line.split(marker).nth(1) {
-                    let addr = rest.split_whitespace().next().unwrap_or_default();
-                    let _ = tx.send((what, addr.to_string()));
-                }
-            }
-        }
-    });
-    let (mut gtp, mut daide) = (String::new(), String::new());
-    while gtp.is_empty() || daide.is_empty() {
-        let (what, addr) = rx
-            .recv_timeout(PATIENCE)
-            .expect("tablero serve reports its addresses");
-        if what == "gtp" {
-            gtp = addr
-        } else {
-            daide = addr
-        }
-    }
-    Serve { child, gtp, daide }
+    let mut all = vec![DAIDE_ENABLED, grace.as_str()];
+    all.extend_from_slice(sets);
+    serve_common::serve(&all)
 }
 
 /// Sends `lines` to the GTP listener and reads one response per line.
 fn gtp_session(addr: &str, lines: &[&str]) -> Vec<String> {
-    let stream = TcpStream::connect(addr).expect("connect to GTP");
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    let mut writer = stream.try_clone().unwrap();
-    let mut reader = BufReader::new(stream);
-    let mut answers = Vec::new();
-    for line in lines {
-        writer.write_all(format!("{line}\n").as_bytes()).unwrap();
-        let mut answer = String::new();
-        loop {
-            let mut l = String::new();
-            if reader.read_line(&mut l).unwrap() == 0 || (l == "\n" && !answer.is_empty()) {
-                break;
-            }
-            answer.push_str(l.trim_end());
-        }
-        answers.push(answer);
-    }
-    answers
+    let mut c = Client::connect(addr);
+    lines
+        .iter()
+        .map(|l| c.ask(l, PATIENCE).unwrap_or_default())
+        .collect()
 }
 
 /// The DAIDE initial message: type 0, length 4, version 1, magic 0xDA10.

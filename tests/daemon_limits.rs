@@ -5,129 +5,17 @@
 //! load bench is `load_bench`, ignored by default), and a GVG-AI line with no end.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// A running `tablero serve`; killed when dropped.
-struct Serve {
-    child: Child,
-    addr: String,
-    /// The GVG-AI line adapter's address.
-    gvgai: String,
-}
+mod serve_common;
+use serve_common::{Client, Serve};
 
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `tablero serve` on a free port with 9×9, one search thread and `sets` overrides.
+/// `tablero serve` on free ports with 9×9, one search thread, a one-second grace and `sets`.
 fn serve(sets: &[&str]) -> Serve {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tablero"));
-    cmd.arg("serve");
-    let base = [
-        "server.gtp_listen=127.0.0.1:0",
-        "gvgai.listen=127.0.0.1:0",
-        "server.shutdown_grace=1",
-        "go.boardsize=9",
-        "search.threads=1",
-        "log.level=info",
-    ];
-    for s in base.iter().chain(sets) {
-        cmd.args(["--set", s]);
-    }
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tablero serve");
-    let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            for (what, marker) in [
-                ("gtp", "GTP listening on "),
-                ("gvgai", "adapter listening on "),
-            ] {
-                if let Some(rest) = line.split(marker).nth(1) {
-                    let addr = rest.split_whitespace().next().unwrap_or_default();
-                    let _ = tx.send((what, addr.to_string()));
-                }
-            }
-        }
-    });
-    let (mut addr, mut gvgai) = (String::new(), String::new());
-    while addr.is_empty() || gvgai.is_empty() {
-        let (what, a) = rx
-            .recv_timeout(Duration::from_secs(20))
-            .expect("tablero serve reports its addresses");
-        if what == "gtp" { addr = a } else { gvgai = a }
-    }
-    Serve { child, addr, gvgai }
-}
-
-/// One GTP client over TCP with blocking I/O.
-struct Client {
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
-}
-
-impl Client {
-    fn connect(addr: &str) -> Client {
-        let stream = TcpStream::connect(addr).expect("connect");
-        stream.set_nodelay(true).expect("nodelay");
-        let writer = stream.try_clone().expect("clone");
-        Client {
-            reader: BufReader::new(stream),
-            writer,
-        }
-    }
-    fn send(&mut self, line: &str) {
-        self.writer
-            .write_all(format!("{line}\n").as_bytes())
-            .expect("send");
-    }
-    /// The next response without its framing, or `None` on EOF/timeout.
-    fn recv(&mut self, within: Duration) -> Option<String> {
-        self.reader
-            .get_ref()
-            .set_read_timeout(Some(within))
-            .expect("timeout");
-        let mut text = String::new();
-        loop {
-            let mut line = String::new();
-            match self.reader.read_line(&mut line) {
-                Ok(0) | Err(_) => return None,
-                Ok(_) if line == "\n" && !text.is_empty() => return Some(text),
-                Ok(_) => text.push_str(line.trim_end_matches('\n')),
-            }
-        }
-    }
-    fn ask(&mut self, line: &str, within: Duration) -> Option<String> {
-        self.send(line);
-        self.recv(within)
-    }
-    /// True once the server closed the connection (within `within`).
-    fn closed_within(&mut self, within: Duration) -> bool {
-        self.reader
-            .get_ref()
-            .set_read_timeout(Some(within))
-            .expect("timeout");
-        let mut buf = [0u8; 256];
-        loop {
-            match self.reader.read(&mut buf) {
-                Ok(0) => return true,
-                Ok(_) => continue,
-                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
-                Err(_) => return false,
-            }
-        }
-    }
+    let mut all = vec!["server.shutdown_grace=1"];
+    all.extend_from_slice(sets);
+    serve_common::serve(&all)
 }
 
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -136,7 +24,7 @@ const PATIENCE: Duration = Duration::from_secs(20);
 fn a_client_that_leaves_mid_genmove_frees_its_slot_at_once() {
     // One slot, no move cap to speak of: the genmove would search for many minutes.
     let s = serve(&["server.max_connections=1", "server.max_move_seconds=100000"]);
-    let mut a = Client::connect(&s.addr);
+    let mut a = Client::connect(&s.gtp);
     assert_eq!(
         a.ask("time_settings 100000 0 0", PATIENCE).as_deref(),
         Some("=")
@@ -144,7 +32,7 @@ fn a_client_that_leaves_mid_genmove_frees_its_slot_at_once() {
     a.send("genmove b");
     std::thread::sleep(Duration::from_millis(300));
     // The second client is held while the first searches.
-    let mut b = Client::connect(&s.addr);
+    let mut b = Client::connect(&s.gtp);
     b.send("name");
     assert_eq!(b.recv(Duration::from_millis(300)), None, "one slot only");
     let left = Instant::now();
@@ -178,7 +66,7 @@ fn an_overlong_gvgai_line_without_newline_ends_the_session() {
 #[test]
 fn max_move_seconds_caps_every_client_clock() {
     let s = serve(&["server.max_move_seconds=0.3", "search.time_per_move=1000"]);
-    let mut c = Client::connect(&s.addr);
+    let mut c = Client::connect(&s.gtp);
     let clocks: [&[&str]; 5] = [
         &[],
         &["time_settings 100000 0 0"],
@@ -208,9 +96,9 @@ fn idle_sessions_time_out_but_a_long_genmove_is_not_idle() {
         "search.time_per_move=1.5",
         "search.early_stop=false",
     ]);
-    let mut idle = Client::connect(&s.addr);
+    let mut idle = Client::connect(&s.gtp);
     assert_eq!(idle.ask("name", PATIENCE).as_deref(), Some("= tablero"));
-    let mut busy = Client::connect(&s.addr);
+    let mut busy = Client::connect(&s.gtp);
     assert_eq!(busy.ask("name", PATIENCE).as_deref(), Some("= tablero"));
     busy.send("genmove b");
     let t = Instant::now();
@@ -238,13 +126,13 @@ fn a_waiting_client_evicts_the_longest_idle_session_when_full() {
         "search.time_per_move=3",
         "search.early_stop=false",
     ]);
-    let mut silent = Client::connect(&s.addr);
+    let mut silent = Client::connect(&s.gtp);
     assert_eq!(silent.ask("name", PATIENCE).as_deref(), Some("= tablero"));
-    let mut busy = Client::connect(&s.addr);
+    let mut busy = Client::connect(&s.gtp);
     busy.send("genmove b");
     std::thread::sleep(Duration::from_millis(800));
     let t = Instant::now();
-    let mut newcomer = Client::connect(&s.addr);
+    let mut newcomer = Client::connect(&s.gtp);
     assert_eq!(newcomer.ask("name", PATIENCE).as_deref(), Some("= tablero"));
     let served = t.elapsed();
     println!("newcomer served after {served:?}");
@@ -258,9 +146,9 @@ fn a_waiting_client_evicts_the_longest_idle_session_when_full() {
 #[test]
 fn full_server_without_idle_sessions_keeps_newcomers_waiting() {
     let s = serve(&["server.max_connections=1", "server.evict_idle_after=5"]);
-    let mut first = Client::connect(&s.addr);
+    let mut first = Client::connect(&s.gtp);
     assert_eq!(first.ask("name", PATIENCE).as_deref(), Some("= tablero"));
-    let mut second = Client::connect(&s.addr);
+    let mut second = Client::connect(&s.gtp);
     second.send("name");
     // Idle for less than evict_idle_after: nobody is evicted.
     assert_eq!(second.recv(Duration::from_millis(1000)), None);
@@ -283,7 +171,7 @@ fn loadsgf_over_tcp_is_refused_by_default_and_confined_to_sgf_dir() {
     }
 
     let off = serve(&[]);
-    let mut c = Client::connect(&off.addr);
+    let mut c = Client::connect(&off.gtp);
     let refused = c.ask("loadsgf /etc/passwd", PATIENCE).unwrap();
     assert!(refused.starts_with("? loadsgf is disabled"), "{refused}");
     assert_eq!(
@@ -294,7 +182,7 @@ fn loadsgf_over_tcp_is_refused_by_default_and_confined_to_sgf_dir() {
 
     let dir_set = format!("server.sgf_dir={}", dir.display());
     let on = serve(&[&dir_set]);
-    let mut c = Client::connect(&on.addr);
+    let mut c = Client::connect(&on.gtp);
     assert_eq!(
         c.ask("loadsgf game.sgf", PATIENCE).as_deref(),
         Some("= black")
@@ -325,7 +213,7 @@ fn loadsgf_over_tcp_is_refused_by_default_and_confined_to_sgf_dir() {
 fn run_load(s: &Serve, sessions: usize, moves: usize, budget: f64) -> Vec<f64> {
     let handles: Vec<_> = (0..sessions)
         .map(|_| {
-            let addr = s.addr.clone();
+            let addr = s.gtp.clone();
             std::thread::spawn(move || {
                 let mut c = Client::connect(&addr);
                 let mut ratios = Vec::new();
