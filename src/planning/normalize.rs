@@ -240,11 +240,14 @@ impl Normalizer {
                 }
             }
             Nnf::Or(_) | Nnf::Exists(..) => out.push(Literal::Pos(self.axiom(n, scope))),
-            Nnf::Forall(v, b) => {
-                let witness = Nnf::Exists(v.clone(), Box::new(dual(b)));
-                out.push(Literal::Neg(self.axiom(&witness, scope)));
-            }
+            Nnf::Forall(v, b) => out.push(self.universal(v, b, scope)),
         }
+    }
+
+    /// `forall v. b` as the negated atom of the axiom for its counterexample `exists v. ¬b`.
+    fn universal(&mut self, v: &[TypedName], b: &Nnf, scope: &[TypedName]) -> Literal {
+        let witness = Nnf::Exists(v.to_vec(), Box::new(dual(b)));
+        Literal::Neg(self.axiom(&witness, scope))
     }
 
     /// A new derived predicate over the free variables of `n` that holds exactly when `n`
@@ -347,10 +350,7 @@ impl Normalizer {
                 self.rule_body(&body, scope, vars, out);
             }
             Nnf::Or(_) => out.push(Literal::Pos(self.axiom(n, scope))),
-            Nnf::Forall(v, b) => {
-                let witness = Nnf::Exists(v.clone(), Box::new(dual(b)));
-                out.push(Literal::Neg(self.axiom(&witness, scope)));
-            }
+            Nnf::Forall(v, b) => out.push(self.universal(v, b, scope)),
         }
     }
 
