@@ -11,7 +11,9 @@ use std::net::TcpStream;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
+mod daide_common;
 mod serve_common;
+use daide_common::{IM, connect_and_hello};
 use serve_common::{Client, DAIDE_ENABLED, Serve};
 
 use tablero::daemon::CancellationToken;
@@ -37,20 +39,6 @@ fn gtp_session(addr: &str, lines: &[&str]) -> Vec<String> {
         .iter()
         .map(|l| c.ask(l, PATIENCE).unwrap_or_default())
         .collect()
-}
-
-/// The DAIDE initial message: type 0, length 4, version 1, magic 0xDA10.
-const IM: [u8; 8] = [0, 0, 0, 4, 0, 1, 0xDA, 0x10];
-
-/// Connects and sends `IM`; the stream if the representation message (type 1) comes within
-/// `within`.
-fn connect_and_hello(addr: &str, within: Duration) -> Option<TcpStream> {
-    let mut s = TcpStream::connect(addr).ok()?;
-    s.write_all(&IM).ok()?;
-    s.set_read_timeout(Some(within)).ok()?;
-    let mut header = [0u8; 4];
-    s.read_exact(&mut header).ok()?;
-    (header[0] == 1).then_some(s)
 }
 
 /// True once the peer has closed the stream (EOF or reset) within `within`.

@@ -4,6 +4,8 @@
 //! server.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod daide_common;
+use daide_common::{IM, connect_and_hello};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -65,20 +67,6 @@ fn server(args: &[&str], fds: Option<u32>) -> Server {
         addr,
         failures: rx,
     }
-}
-
-/// The DAIDE initial message: type 0, length 4, version 1, magic 0xDA10.
-const IM: [u8; 8] = [0, 0, 0, 4, 0, 1, 0xDA, 0x10];
-
-/// Connects and sends `IM`; true if the server's representation message (type 1) comes
-/// within `within`.
-fn connect_and_hello(addr: &str, within: Duration) -> Option<TcpStream> {
-    let mut s = TcpStream::connect(addr).ok()?;
-    s.write_all(&IM).ok()?;
-    s.set_read_timeout(Some(within)).ok()?;
-    let mut header = [0u8; 4];
-    s.read_exact(&mut header).ok()?;
-    (header[0] == 1).then_some(s)
 }
 
 #[test]

@@ -130,3 +130,20 @@ pub fn random_player(seed: u64) -> impl FnMut(&GameView, Budget) -> Vec<Order> +
         }
     }
 }
+
+/// The DAIDE initial message: type 0, length 4, version 1, magic 0xDA10.
+#[allow(dead_code)] // shared by the tests that speak raw DAIDE frames
+pub const IM: [u8; 8] = [0, 0, 0, 4, 0, 1, 0xDA, 0x10];
+
+/// Connects and sends `IM`; the stream if the server's representation message (type 1) comes
+/// within `within`.
+#[allow(dead_code)] // shared by the tests that speak raw DAIDE frames
+pub fn connect_and_hello(addr: &str, within: std::time::Duration) -> Option<std::net::TcpStream> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.write_all(&IM).ok()?;
+    s.set_read_timeout(Some(within)).ok()?;
+    let mut header = [0u8; 4];
+    s.read_exact(&mut header).ok()?;
+    (header[0] == 1).then_some(s)
+}
