@@ -330,14 +330,7 @@ fn diplomacy_server_and_seven_bots_play_a_game() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let t0 = Instant::now();
-    while TcpStream::connect(&addr).is_err() {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "server did not listen"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_accepting(&addr);
     let powers = ["AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"];
     let bots: Vec<Child> = powers
         .iter()
@@ -940,14 +933,7 @@ fn a_lone_diplomacy_bot_says_it_waits_for_the_game() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let t0 = Instant::now();
-    while TcpStream::connect(&addr).is_err() {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "server did not listen"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_accepting(&addr);
     let mut bot = tablero()
         .args(["diplomacy", "bot", "--server", &addr, "--bot", "holdbot"])
         .args(["--set", "log.level=error"])
@@ -976,4 +962,16 @@ fn a_lone_diplomacy_bot_says_it_waits_for_the_game() {
     stop_child(server);
     assert!(found, "no waiting line; stderr: {seen:?}");
     assert!(seen.is_empty(), "log.level=error, yet: {seen:?}");
+}
+
+/// Waits (up to 20 s) until something accepts connections on `addr`.
+fn wait_accepting(addr: &str) {
+    let t0 = Instant::now();
+    while TcpStream::connect(addr).is_err() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "server did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
