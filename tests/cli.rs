@@ -42,15 +42,22 @@ fn config_errors_exit_2_with_the_key_on_stderr() {
         ),
     ];
     for (args, needle) in cases {
-        let out = tablero().args(*args).stdin(Stdio::null()).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(
-            stderr.contains(needle),
-            "{args:?}: stderr {stderr:?} lacks {needle:?}"
-        );
-        assert!(out.stdout.is_empty(), "{args:?}: stdout must stay clean");
+        usage_error(args, needle);
     }
+}
+
+/// Runs `tablero args`, which must fail with the usage exit code (2), name `needle` on stderr
+/// and print nothing on stdout; its stderr.
+fn usage_error(args: &[&str], needle: &str) -> String {
+    let out = tablero().args(args).stdin(Stdio::null()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: stderr {stderr:?} lacks {needle:?}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?}: stdout must stay clean");
+    stderr
 }
 
 #[test]
@@ -843,18 +850,11 @@ fn config_flags_on_every_subcommand_that_reads_configuration() {
         ),
     ];
     for (args, key) in cases {
-        let out = tablero().args(*args).stdin(Stdio::null()).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(
-            stderr.contains(key),
-            "{args:?}: stderr {stderr:?} lacks {key:?}"
-        );
+        let stderr = usage_error(args, key);
         assert!(
             !stderr.contains("unexpected argument"),
             "{args:?}: {stderr}"
         );
-        assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
 
