@@ -76,14 +76,12 @@ impl GameState {
                     return;
                 }
             }
-            let d = Self::distance(me, s.x, s.y);
-            if d < best {
-                best = d;
-                out.clear();
-                out.push((s.x, s.y));
-            } else if d == best {
-                out.push((s.x, s.y));
-            }
+            keep_nearest(
+                &mut best,
+                &mut out,
+                Self::distance(me, s.x, s.y),
+                (s.x, s.y),
+            );
         };
         if !direct.is_empty() {
             direct.iter().for_each(&mut consider);
@@ -343,14 +341,12 @@ impl GameState {
             let groups = std::iter::once(tt).chain(rules.props(tt).subtypes.iter().copied());
             for st in groups {
                 for s in self.groups[usize::from(st)].iter() {
-                    let d = Self::distance(me, s.x, s.y);
-                    if d < best {
-                        best = d;
-                        targets.clear();
-                        targets.push((s.x, s.y));
-                    } else if d == best {
-                        targets.push((s.x, s.y));
-                    }
+                    keep_nearest(
+                        &mut best,
+                        &mut targets,
+                        Self::distance(me, s.x, s.y),
+                        (s.x, s.y),
+                    );
                 }
             }
         }
@@ -364,5 +360,17 @@ impl GameState {
             actions[self.rng.next_int_bounded(actions.len() as i32) as usize]
         };
         self.active_movement(r, act, self.sprite(r).speed);
+    }
+}
+
+/// Keeps the positions at the smallest distance seen so far (every one of them on a tie):
+/// `at`, at distance `d`, replaces them if nearer and joins them if as near.
+fn keep_nearest(best: &mut f64, nearest: &mut Vec<(i32, i32)>, d: f64, at: (i32, i32)) {
+    if d < *best {
+        *best = d;
+        nearest.clear();
+        nearest.push(at);
+    } else if d == *best {
+        nearest.push(at);
     }
 }
