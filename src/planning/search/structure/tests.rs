@@ -12,9 +12,9 @@ use crate::planning::vgdl::{TranslateOptions, Translator};
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 
-const SOKOBAN_VGDL: &str = include_str!("../../../data/gvgai/games/sokoban.txt");
-const REALSOKOBAN_VGDL: &str = include_str!("../../../data/gvgai/games/realsokoban.txt");
-const ZEN_VGDL: &str = include_str!("../../../data/gvgai/games/zenpuzzle.txt");
+const SOKOBAN_VGDL: &str = include_str!("../../../../data/gvgai/games/sokoban.txt");
+const REALSOKOBAN_VGDL: &str = include_str!("../../../../data/gvgai/games/realsokoban.txt");
+const ZEN_VGDL: &str = include_str!("../../../../data/gvgai/games/zenpuzzle.txt");
 
 /// The grounded task of a level (None when the translation or grounding refuses it, e.g. an
 /// unreachable goal).
