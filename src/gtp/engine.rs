@@ -4,18 +4,13 @@
 //! commands (`analysis`), GoGui graphics (`gogui`), `cputime` and pondering between commands.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
-use rand_xoshiro::Xoshiro256PlusPlus;
-
-use super::analysis::{AnalyzeArgs, Dialect, report_line};
+use super::analysis::Dialect;
 use super::command::{
-    COMMAND_NAMES, ChatPlace, Command, CommandError, GfxKind, KgsRules, KgsTime, RawCommand,
-    StoneStatus,
+    COMMAND_NAMES, ChatPlace, Command, CommandError, KgsRules, KgsTime, RawCommand, StoneStatus,
 };
 use super::gogui;
 use super::session::{CommandContext, CommandKind, Engine};
@@ -25,189 +20,14 @@ use crate::go::board::Board;
 use crate::go::clock::{Clock, TimeSystem};
 use crate::go::game::{Game, GameError, KoRule, Rules, Scoring};
 pub use crate::go::search::Decision;
-use crate::go::search::{
-    CoreGate, DEAD_STONE_PLAYOUTS, MoveStat, Observer, Player, SearchOptions, SearchParams,
-    SearchSnapshot, SearchSummary,
-};
-use crate::go::{Color, Move, Vertex, scoring, sgf};
+use crate::go::search::{CoreGate, Player};
+use crate::go::{Color, Vertex, scoring, sgf};
 
-/// A Go move generator as the GTP engine uses it. Runs on the engine thread; must return soon
-/// after `budget` expires or its cancel flag is raised.
-pub trait GoPlayer: Send {
-    /// A move for `color` in `game` (legal, or pass), or resignation.
-    fn genmove(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision;
-    /// Like [`GoPlayer::genmove`], but does not pass while dead opponent stones remain on the
-    /// board (KGS cleanup phase). The default is plain `genmove`.
-    fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
-        self.genmove(game, color, budget)
-    }
-    /// The stones of the current position that are dead (to be removed before counting).
-    fn dead_stones(&mut self, game: &Game, budget: &Budget) -> Vec<Vertex>;
-    /// The game was reset (new size, clear_board, loadsgf): forget any saved search state.
-    fn new_game(&mut self) {}
-    /// A search that `observer` watches while it runs (analysis, live graphics); `cleanup` as
-    /// in [`GoPlayer::genmove_cleanup`], `ownership` asks for ownership in the snapshots. The
-    /// default, for players without a search, reports the move `genmove` chooses as one visit
-    /// (and `playouts` 0: nothing more will come of searching longer).
-    fn search_live(
-        &mut self,
-        game: &Game,
-        color: Color,
-        budget: &Budget,
-        cleanup: bool,
-        _ownership: bool,
-        observer: Option<Observer<'_>>,
-    ) -> SearchSummary {
-        let start = Instant::now();
-        let decision = if cleanup {
-            self.genmove_cleanup(game, color, budget)
-        } else {
-            self.genmove(game, color, budget)
-        };
-        let moves = match decision {
-            Decision::Play(mv) => vec![MoveStat {
-                mv,
-                visits: 1,
-                winrate: 0.5,
-                prior: 1.0,
-                pv: vec![mv],
-            }],
-            Decision::Resign => Vec::new(),
-        };
-        if let Some(obs) = observer {
-            (obs.callback)(&SearchSnapshot {
-                playouts: 0,
-                root_visits: 1,
-                elapsed: start.elapsed(),
-                moves: moves.clone(),
-                ownership: None,
-            });
-        }
-        SearchSummary {
-            decision,
-            playouts: 0,
-            root_visits: 1,
-            elapsed: start.elapsed(),
-            moves,
-            tree_nodes: 1,
-            stopped_early: false,
-        }
-    }
-    /// Searches `color`'s moves in `game` until `budget` ends, to reuse the tree later
-    /// (pondering on the opponent's time). The default does nothing.
-    fn ponder(&mut self, _game: &Game, _color: Color, _budget: &Budget) {}
-    /// The search parameters, for players that have them (GoGui's `tablero-params`).
-    fn search_params(&self) -> Option<SearchParams> {
-        None
-    }
-    /// Replaces the search parameters (the saved tree is dropped). The default ignores them.
-    fn set_search_params(&mut self, _params: SearchParams) {}
-}
+mod genmove;
+mod player;
+mod sgf_file;
 
-/// A seeded uniform-random player that never fills its own eyes and treats every stone as
-/// alive. It stands in where no search is configured (and in protocol tests).
-pub struct RandomPlayer {
-    rng: Xoshiro256PlusPlus,
-}
-
-impl RandomPlayer {
-    pub fn new(seed: u64) -> Self {
-        Self {
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-        }
-    }
-}
-
-impl GoPlayer for RandomPlayer {
-    fn genmove(&mut self, game: &Game, color: Color, _budget: &Budget) -> Decision {
-        let board = game.board();
-        let mut candidates: Vec<usize> = board
-            .empty_points()
-            .iter()
-            .map(|&p| p as usize)
-            .filter(|&p| !board.is_eye(color, p))
-            .collect();
-        candidates.shuffle(&mut self.rng);
-        candidates
-            .into_iter()
-            .map(|p| Move::Play(Board::vertex_of(p)))
-            .find(|&m| game.is_legal(color, m))
-            .map_or(Decision::Play(Move::Pass), Decision::Play)
-    }
-
-    fn dead_stones(&mut self, _game: &Game, _budget: &Budget) -> Vec<Vertex> {
-        Vec::new()
-    }
-}
-
-/// The MCTS search as the GTP engine's move generator.
-impl GoPlayer for Player {
-    fn genmove(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
-        let summary = self.search(game, color, budget);
-        tracing::debug!(
-            playouts = summary.playouts,
-            root_visits = summary.root_visits,
-            winrate = summary.winrate(),
-            elapsed_ms = summary.elapsed.as_millis() as u64,
-            "genmove {color}: {:?}",
-            summary.decision
-        );
-        summary.decision
-    }
-
-    fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
-        let options = SearchOptions {
-            cleanup: true,
-            ..SearchOptions::default()
-        };
-        self.search_with(game, color, budget, options).decision
-    }
-
-    fn search_live(
-        &mut self,
-        game: &Game,
-        color: Color,
-        budget: &Budget,
-        cleanup: bool,
-        ownership: bool,
-        observer: Option<Observer<'_>>,
-    ) -> SearchSummary {
-        let options = SearchOptions {
-            cleanup,
-            ownership,
-            ..SearchOptions::default()
-        };
-        self.search_observed(game, color, budget, options, observer)
-    }
-
-    fn ponder(&mut self, game: &Game, color: Color, budget: &Budget) {
-        let summary = self.search(game, color, budget);
-        tracing::debug!(
-            playouts = summary.playouts,
-            root_visits = summary.root_visits,
-            "pondered {color}'s replies"
-        );
-    }
-
-    fn dead_stones(&mut self, game: &Game, _budget: &Budget) -> Vec<Vertex> {
-        Player::dead_stones(self, game, DEAD_STONE_PLAYOUTS)
-            .into_iter()
-            .flatten()
-            .collect()
-    }
-
-    fn new_game(&mut self) {
-        self.clear();
-    }
-
-    fn search_params(&self) -> Option<SearchParams> {
-        Some(self.params().clone())
-    }
-
-    fn set_search_params(&mut self, params: SearchParams) {
-        self.set_params(params);
-    }
-}
+pub use player::{GoPlayer, RandomPlayer};
 
 /// The engine `tablero gtp` and `tablero serve` run: the configured board and rules, the MCTS
 /// search with the `[search]` parameters.
@@ -368,181 +188,6 @@ impl GoEngine {
         Ok(())
     }
 
-    /// The move's budget from its clock, capped by `limits.max_move`, counted from the
-    /// command's arrival (`start`).
-    fn budget(&self, color: Color, start: Instant, cancel: &CancelFlag) -> Budget {
-        let size = self.game.size();
-        let time = self
-            .clock
-            .move_budget(color, self.game.move_count(), size * size);
-        Budget::new(start + self.limits.cap_move(time), cancel.clone())
-    }
-
-    /// Generates a move; `play` puts it on the board. Never returns an illegal move. With
-    /// `analyze`, the search's reports are streamed and the result is `play <move>`.
-    fn generate(
-        &mut self,
-        color: Color,
-        cleanup: bool,
-        play: bool,
-        ctx: &mut CommandContext<'_>,
-        analyze: Option<&AnalyzeArgs>,
-    ) -> Result<String, CommandError> {
-        let start = ctx.received();
-        let budget = self.budget(color, start, ctx.cancel_flag());
-        let decision = if let Some(args) = analyze {
-            ctx.stream("");
-            let summary = {
-                let mut report = |snapshot: &SearchSnapshot| {
-                    if let Some(line) = report_line(args, color, snapshot) {
-                        ctx.stream(&line);
-                    }
-                };
-                // Without an interval only the search's last snapshot is reported: as KataGo, one
-                // `info` line always precedes `play` (the CGOS client reads it).
-                let observer = Observer {
-                    interval: args.interval.unwrap_or(ANALYSIS_HORIZON),
-                    callback: &mut report,
-                };
-                self.player.search_live(
-                    &self.game,
-                    color,
-                    &budget,
-                    cleanup,
-                    args.ownership,
-                    Some(observer),
-                )
-            };
-            filtered_decision(args, color, &summary, &self.game)
-        } else if self.live_gfx {
-            let sink = &mut self.gfx_sink;
-            let summary = {
-                let mut draw =
-                    |snapshot: &SearchSnapshot| sink(&gogui::live_block(snapshot, color));
-                let observer = Observer {
-                    interval: LIVE_GFX_INTERVAL,
-                    callback: &mut draw,
-                };
-                self.player
-                    .search_live(&self.game, color, &budget, cleanup, false, Some(observer))
-            };
-            // Before the response, so that GoGui does not draw stale markup afterwards.
-            sink(gogui::LIVE_CLEAR);
-            summary.decision
-        } else if cleanup {
-            self.player.genmove_cleanup(&self.game, color, &budget)
-        } else {
-            self.player.genmove(&self.game, color, &budget)
-        };
-        let prefix = if analyze.is_some() { "play " } else { "" };
-        let mv = match decision {
-            Decision::Resign => {
-                if play {
-                    self.clock.record_move(color, start.elapsed());
-                }
-                return Ok(format!("{prefix}resign"));
-            }
-            Decision::Play(m) if self.game.is_legal(color, m) => m,
-            Decision::Play(m) => {
-                tracing::error!("player chose illegal {m} for {color}; passing instead");
-                Move::Pass
-            }
-        };
-        if play {
-            self.game
-                .play(color, mv)
-                .map_err(|_| CommandError::IllegalMove)?;
-            self.clock.record_move(color, start.elapsed());
-            self.ponder_for = Some(color.opponent());
-        }
-        Ok(format!("{prefix}{mv}"))
-    }
-
-    /// `lz-analyze` and friends: searches until stopped, streaming a report every interval.
-    fn analyze(
-        &mut self,
-        args: &AnalyzeArgs,
-        ctx: &mut CommandContext<'_>,
-    ) -> Result<String, CommandError> {
-        let color = args.color.unwrap_or(self.game.to_move());
-        ctx.stream("");
-        let horizon = self.limits.cap_analysis(ANALYSIS_HORIZON);
-        let budget = Budget::new(ctx.received() + horizon, ctx.cancel_flag().clone());
-        let mut reported = Instant::now();
-        loop {
-            let summary = {
-                let mut report = |snapshot: &SearchSnapshot| {
-                    // The search also calls back when it ends: no report right after another,
-                    // and none once the analysis was stopped.
-                    let due = args.interval.is_some_and(|i| reported.elapsed() >= i / 2);
-                    if due && !ctx.is_cancelled() {
-                        if let Some(line) = report_line(args, color, snapshot) {
-                            ctx.stream(&line);
-                        }
-                        reported = Instant::now();
-                    }
-                };
-                let observer = args.interval.map(|interval| Observer {
-                    interval,
-                    callback: &mut report,
-                });
-                self.player
-                    .search_live(&self.game, color, &budget, false, args.ownership, observer)
-            };
-            if budget.expired() {
-                break;
-            }
-            if summary.playouts == 0 {
-                // Nothing more to learn (no search, or nothing to search): wait to be stopped.
-                while !budget.expired() {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-                break;
-            }
-            // The search stopped by itself (a playout cap): go on with the same tree.
-        }
-        Ok(String::new())
-    }
-
-    /// The `tablero-*` GoGui analyze commands: a search of `analysis_time`, then its picture.
-    fn gfx(
-        &mut self,
-        kind: GfxKind,
-        color: Option<Color>,
-        ctx: &CommandContext<'_>,
-    ) -> Result<String, CommandError> {
-        let color = color.unwrap_or(self.game.to_move());
-        let budget = Budget::new(
-            ctx.received() + self.limits.cap_move(self.analysis_time),
-            ctx.cancel_flag().clone(),
-        );
-        let mut last: Option<SearchSnapshot> = None;
-        {
-            let mut keep = |snapshot: &SearchSnapshot| last = Some(snapshot.clone());
-            let observer = Observer {
-                // Only the snapshot at the end is wanted.
-                interval: ANALYSIS_HORIZON,
-                callback: &mut keep,
-            };
-            let ownership = kind == GfxKind::Ownership;
-            self.player
-                .search_live(&self.game, color, &budget, false, ownership, Some(observer));
-        }
-        let snapshot = last.ok_or_else(|| CommandError::Other("no search result".into()))?;
-        Ok(match kind {
-            GfxKind::Pv => gogui::pv(&snapshot),
-            GfxKind::Visits => gogui::visits(&snapshot, color),
-            GfxKind::Winrates => gogui::winrates(&snapshot, color),
-            GfxKind::Ownership => {
-                let own = snapshot
-                    .ownership
-                    .as_ref()
-                    .ok_or_else(|| CommandError::Other("no ownership estimate".into()))?;
-                gogui::ownership(own, self.game.size())
-            }
-        })
-    }
-
     fn dead(&mut self, ctx: &CommandContext<'_>) -> Vec<Vertex> {
         let key = (self.game.board().hash(), self.game.move_count());
         if let Some((hash, count, dead)) = &self.dead_cache
@@ -606,30 +251,6 @@ impl GoEngine {
             self.game.to_move(),
             self.game.move_count()
         )
-    }
-
-    fn loadsgf(&mut self, file: &str, move_number: Option<usize>) -> Result<String, CommandError> {
-        let path = match &self.limits.sgf {
-            SgfAccess::Any => Some(PathBuf::from(file)),
-            SgfAccess::Below(dir) => confined(dir, file),
-            SgfAccess::Refused => {
-                return Err(CommandError::Other(
-                    "loadsgf is disabled on this server (no server.sgf_dir)".into(),
-                ));
-            }
-        };
-        // One message for a missing, unreadable or forbidden file: the answer tells nothing
-        // about files outside the SGF directory.
-        let text = path
-            .and_then(|p| read_sgf_file(&p))
-            .ok_or_else(|| CommandError::Other(format!("cannot open or parse '{file}'")))?;
-        let cannot_load = |why: String| CommandError::Other(format!("cannot load '{file}': {why}"));
-        check_sgf_size(&text).map_err(cannot_load)?;
-        let game = sgf::load(&text, *self.game.rules(), move_number)
-            .map_err(|e| cannot_load(e.to_string()))?;
-        self.game = game;
-        self.player.new_game();
-        Ok(self.game.to_move().to_string())
     }
 
     fn set_rules(&mut self, rules: KgsRules) {
@@ -883,26 +504,6 @@ impl GoEngine {
     }
 }
 
-/// The decision of a `genmove_analyze` search, honouring the request's `avoid`/`allow`: a
-/// filtered-out choice is replaced by the most visited permitted legal move, else a pass.
-fn filtered_decision(
-    args: &AnalyzeArgs,
-    color: Color,
-    summary: &SearchSummary,
-    game: &Game,
-) -> Decision {
-    match summary.decision {
-        Decision::Play(mv) if !args.permits(color, mv) => summary
-            .moves
-            .iter()
-            .filter(|m| m.visits > 0 && args.permits(color, m.mv) && game.is_legal(color, m.mv))
-            .map(|m| Decision::Play(m.mv))
-            .next()
-            .unwrap_or(Decision::Play(Move::Pass)),
-        d => d,
-    }
-}
-
 /// CPU seconds used by the whole process (all threads), from `/proc/self/stat` (Linux).
 fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
@@ -913,59 +514,6 @@ fn cpu_seconds() -> Option<f64> {
     let utime: u64 = fields.get(11)?.parse().ok()?;
     let stime: u64 = fields.get(12)?.parse().ok()?;
     Some((utime + stime) as f64 / 100.0)
-}
-
-/// Largest SGF file `loadsgf` reads.
-const MAX_SGF_BYTES: u64 = 8 << 20;
-/// Most nodes (`;`) and game trees (`(`) an SGF file may hold: the SGF parser recurses once
-/// per node, so this bounds its stack use (see [`super::session::ENGINE_STACK`]).
-const MAX_SGF_NODES: usize = 20_000;
-
-/// `file` resolved below `dir` (symbolic links followed), if it exists there; `None` for
-/// absolute names, names that leave `dir`, and missing files alike.
-fn confined(dir: &Path, file: &str) -> Option<PathBuf> {
-    let name = Path::new(file);
-    if name.is_absolute() {
-        return None;
-    }
-    let root = dir.canonicalize().ok()?;
-    let path = root.join(name).canonicalize().ok()?;
-    path.starts_with(&root).then_some(path)
-}
-
-/// The text of a regular file of at most [`MAX_SGF_BYTES`]; `None` if it cannot be read.
-fn read_sgf_file(file: &Path) -> Option<String> {
-    use std::io::Read;
-    let f = std::fs::File::open(file).ok()?;
-    // Not a FIFO, device or directory: those could block or never end.
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut text = String::new();
-    f.take(MAX_SGF_BYTES + 1).read_to_string(&mut text).ok()?;
-    Some(text)
-}
-
-/// Rejects SGF texts too large or too deeply structured for the parser.
-fn check_sgf_size(text: &str) -> Result<(), String> {
-    if text.len() as u64 > MAX_SGF_BYTES {
-        return Err(format!("SGF file larger than {MAX_SGF_BYTES} bytes"));
-    }
-    let (mut in_value, mut escaped, mut nodes) = (false, false, 0usize);
-    for c in text.chars() {
-        match (in_value, escaped, c) {
-            (true, true, _) => escaped = false,
-            (true, false, '\\') => escaped = true,
-            (true, false, ']') => in_value = false,
-            (false, _, '[') => in_value = true,
-            (false, _, ';' | '(') => nodes += 1,
-            _ => {}
-        }
-        if nodes > MAX_SGF_NODES {
-            return Err(format!("SGF file has more than {MAX_SGF_NODES} nodes"));
-        }
-    }
-    Ok(())
 }
 
 /// Seconds as a duration, clamped to 0..=10^7 s so that clock arithmetic cannot overflow.
