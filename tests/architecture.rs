@@ -1,6 +1,7 @@
 //! The layering of ARCHITECTURE.md, checked: the game cores (`go`, `diplomacy`, `gvgai`) import
-//! nothing of tablero above them but `budget`; and no function outside tests is longer than
-//! [`MAX_FUNCTION_LINES`].
+//! nothing of tablero above them but `budget`; no function outside tests is longer than
+//! [`MAX_FUNCTION_LINES`]; and no file holds more than [`MAX_FILE_CODE_LINES`] lines before
+//! its test module.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -92,10 +93,7 @@ const MAX_FUNCTION_LINES: usize = 150;
 /// (as inside `macro_rules!` tables) is one line long.
 fn long_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
     let lines: Vec<&str> = text.lines().collect();
-    let end = lines
-        .windows(2)
-        .position(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim_start().starts_with("mod "))
-        .unwrap_or(lines.len());
+    let end = code_lines(&lines);
     let mut found = Vec::new();
     for (i, line) in lines[..end].iter().enumerate() {
         let trimmed = line.trim_start();
@@ -115,6 +113,32 @@ fn long_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
         }
     }
     found
+}
+
+/// The number of lines before a file's `#[cfg(test)]` test module (all of them if it has
+/// none): the first `#[cfg(test)]` line whose next line that is not an attribute declares a
+/// module, inline or in its own file.
+fn code_lines(lines: &[&str]) -> usize {
+    let declares_module = |rest: &[&str]| {
+        rest.iter()
+            .map(|l| l.trim_start())
+            .find(|l| !l.starts_with("#["))
+            .is_some_and(|l| {
+                let l = ["pub(crate) ", "pub(super) ", "pub "]
+                    .iter()
+                    .fold(l, |l, p| l.strip_prefix(p).unwrap_or(l));
+                l.starts_with("mod ")
+            })
+    };
+    (0..lines.len())
+        .find(|&i| lines[i].trim() == "#[cfg(test)]" && declares_module(&lines[i + 1..]))
+        .unwrap_or(lines.len())
+}
+
+/// Whether a file under `src/` holds only tests (`tests.rs`, `*_tests.rs`).
+fn is_test_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n == "tests.rs" || n.to_string_lossy().ends_with("_tests.rs"))
 }
 
 /// The name of the function a trimmed line declares, if it does.
@@ -147,9 +171,7 @@ fn no_function_outside_tests_is_longer_than_the_limit() {
     );
     let mut long = Vec::new();
     for f in files {
-        if f.file_name()
-            .is_some_and(|n| n == "tests.rs" || n.to_string_lossy().ends_with("_tests.rs"))
-        {
+        if is_test_file(&f) {
             continue;
         }
         let text = std::fs::read_to_string(&f).unwrap();
@@ -172,4 +194,47 @@ fn the_length_scanner_measures_bodies_and_skips_one_liners_and_tests() {
     );
     assert_eq!(long_functions(&text, 150), [("long".to_string(), 1, 164)]);
     assert!(long_functions(&text, 200).is_empty());
+}
+
+/// The most lines a file under `src/` may hold before its test module: a longer file holds
+/// more than one concept and is cut along its seams into a folder of named files.
+const MAX_FILE_CODE_LINES: usize = 1000;
+
+#[test]
+fn no_file_holds_more_than_the_limit_of_code_before_its_tests() {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut long = Vec::new();
+    for f in files.iter().filter(|f| !is_test_file(f)) {
+        let text = std::fs::read_to_string(f).unwrap();
+        let n = code_lines(&text.lines().collect::<Vec<_>>());
+        if n > MAX_FILE_CODE_LINES {
+            long.push(format!("{} ({n} lines before its tests)", f.display()));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over {MAX_FILE_CODE_LINES} lines of code:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_file_scanner_stops_at_the_test_module_only() {
+    let lines = [
+        "fn a() {}",
+        "#[cfg(test)]",
+        "pub(crate) fn helper() {}",
+        "",
+        "#[cfg(test)]",
+        "#[path = \"x_tests.rs\"]",
+        "pub(crate) mod tests;",
+        "fn after() {}",
+    ];
+    assert_eq!(code_lines(&lines), 4);
+    assert_eq!(code_lines(&lines[..3]), 3);
+    assert_eq!(code_lines(&["#[cfg(test)]", "mod tests {", "}"]), 0);
 }
