@@ -1,9 +1,16 @@
 //! Tests of the strong JIC mode: convoys, consistency of joint orders, opponent samples, front pull and advances.
 
 use super::*;
+use crate::bots::jic::agent::Board;
 use crate::diplomacy::game::standard_opening;
+use crate::diplomacy::judge::{Rules, adjudicate_movement};
+use crate::diplomacy::map::Map;
+use crate::diplomacy::model::{Location, Order, Power, Province, Season, Unit, UnitType};
 use crate::diplomacy::phases::initial_ownership;
 use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::HashMap;
+use std::time::Instant;
 
 /// An English army and fleet, the convoy tests' pieces.
 fn english_army_and_fleet(map: &Map, army_at: &str, fleet_at: &str) -> (Unit, Unit) {
