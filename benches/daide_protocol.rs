@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::BytesMut;
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
 use tablero::daide::codec::{DaideCodec, Frame};
 use tablero::daide::convert::{Names, map_from_mdf};
 use tablero::daide::message::{Message, parse_message};

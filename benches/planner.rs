@@ -2,7 +2,8 @@
 //! engines on small classic tasks and GVG-AI Sokoban levels, plus parse+ground time.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
 use std::sync::Arc;
 use tablero::planning::examples;
 use tablero::planning::ground::ground;
