@@ -4,11 +4,11 @@
 
 use std::fmt;
 
-use nom::IResult;
 use nom::bytes::complete::{take_till1, take_while, take_while1};
 use nom::combinator::{all_consuming, opt};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
+use nom::{IResult, Parser};
 
 use super::analysis::{AnalyzeArgs, AnalyzeArgsError, Dialect};
 use crate::go::{Color, Move, Vertex};
@@ -94,7 +94,7 @@ pub fn parse_line(raw: &[u8]) -> Line {
             error: LineError::InvalidUtf8,
         };
     };
-    match all_consuming(command_line)(text) {
+    match all_consuming(command_line).parse(text) {
         Ok((_, (id_text, name, args))) => {
             let id = match id_text.map(str::parse::<u64>) {
                 None => None,
@@ -131,20 +131,20 @@ fn is_interrupt(comment: &[u8]) -> bool {
 }
 
 fn spaces(input: &str) -> IResult<&str, &str> {
-    take_while(|c| c == ' ')(input)
+    take_while(|c| c == ' ').parse(input)
 }
 
 fn spaces1(input: &str) -> IResult<&str, &str> {
-    take_while1(|c| c == ' ')(input)
+    take_while1(|c| c == ' ').parse(input)
 }
 
 fn token(input: &str) -> IResult<&str, &str> {
-    take_till1(|c| c == ' ')(input)
+    take_till1(|c| c == ' ').parse(input)
 }
 
 /// An id: digits followed by a space or the end of the line.
 fn id(input: &str) -> IResult<&str, &str> {
-    let (rest, digits) = take_while1(|c: char| c.is_ascii_digit())(input)?;
+    let (rest, digits) = take_while1(|c: char| c.is_ascii_digit()).parse(input)?;
     if rest.is_empty() || rest.starts_with(' ') {
         Ok((rest, digits))
     } else {
@@ -160,10 +160,10 @@ type Parsed<'a> = (Option<&'a str>, Option<&'a str>, Vec<&'a str>);
 /// `line = sp* [id sp*] [name (sp+ arg)*] sp*`
 fn command_line(input: &str) -> IResult<&str, Parsed<'_>> {
     let (input, _) = spaces(input)?;
-    let (input, id) = opt(terminated(id, spaces))(input)?;
-    let (input, name) = opt(token)(input)?;
+    let (input, id) = opt(terminated(id, spaces)).parse(input)?;
+    let (input, name) = opt(token).parse(input)?;
     let (input, args) = if name.is_some() {
-        many0(preceded(spaces1, token))(input)?
+        many0(preceded(spaces1, token)).parse(input)?
     } else {
         (input, Vec::new())
     };

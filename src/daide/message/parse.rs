@@ -6,15 +6,54 @@ use nom::branch::alt;
 use nom::combinator::{cut, map, opt, peek};
 use nom::error::{ErrorKind, ParseError};
 use nom::multi::{many0, many1};
-use nom::sequence::{delimited, pair, preceded, terminated, tuple};
-use nom::{Err as NomErr, IResult};
+use nom::sequence::{delimited, pair, preceded, terminated};
+use nom::{Err as NomErr, IResult, Input, Needed, Parser};
 
 use super::types::*;
 use crate::daide::token::{
     CoastToken, Command, OrderToken, Param, PowerToken, ProvinceToken, Token, UnitKind,
 };
 
-type In<'a> = &'a [Token];
+/// The grammar's input: a token slice, as nom's [`Input`] (which nom implements only for
+/// bytes and text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct In<'a>(&'a [Token]);
+
+impl<'a> Input for In<'a> {
+    type Item = Token;
+    type Iter = std::iter::Copied<std::slice::Iter<'a, Token>>;
+    type IterIndices = std::iter::Enumerate<Self::Iter>;
+
+    fn input_len(&self) -> usize {
+        self.0.len()
+    }
+    fn take(&self, index: usize) -> Self {
+        self.take_split(index).1
+    }
+    fn take_from(&self, index: usize) -> Self {
+        self.take_split(index).0
+    }
+    /// (suffix, prefix); an index past the end takes everything.
+    fn take_split(&self, index: usize) -> (Self, Self) {
+        let (prefix, suffix) = self.0.split_at(index.min(self.0.len()));
+        (In(suffix), In(prefix))
+    }
+    fn position<P: Fn(Token) -> bool>(&self, predicate: P) -> Option<usize> {
+        self.0.iter().position(|t| predicate(*t))
+    }
+    fn iter_elements(&self) -> Self::Iter {
+        self.0.iter().copied()
+    }
+    fn iter_indices(&self) -> Self::IterIndices {
+        self.iter_elements().enumerate()
+    }
+    fn slice_index(&self, count: usize) -> Result<usize, Needed> {
+        match count.checked_sub(self.0.len()) {
+            Some(missing) if missing > 0 => Err(Needed::new(missing)),
+            _ => Ok(count),
+        }
+    }
+}
 
 /// Parser error remembering the farthest failure (fewest tokens left).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +63,9 @@ struct PErr {
 
 impl<'a> ParseError<In<'a>> for PErr {
     fn from_error_kind(input: In<'a>, _: ErrorKind) -> Self {
-        PErr { rest: input.len() }
+        PErr {
+            rest: input.0.len(),
+        }
     }
     fn append(_: In<'a>, _: ErrorKind, other: Self) -> Self {
         other
@@ -37,13 +78,13 @@ impl<'a> ParseError<In<'a>> for PErr {
 type PResult<'a, T> = IResult<In<'a>, T, PErr>;
 
 fn fail<T>(i: In<'_>) -> PResult<'_, T> {
-    Err(NomErr::Error(PErr { rest: i.len() }))
+    Err(NomErr::Error(PErr { rest: i.0.len() }))
 }
 
 fn next_map<T>(f: impl Fn(Token) -> Option<T>) -> impl Fn(In<'_>) -> PResult<'_, T> {
-    move |i: In<'_>| match i.split_first() {
+    move |i: In<'_>| match i.0.split_first() {
         Some((t, rest)) => match f(*t) {
-            Some(v) => Ok((rest, v)),
+            Some(v) => Ok((In(rest), v)),
             None => fail(i),
         },
         None => fail(i),
@@ -59,28 +100,30 @@ fn ord_tok(o: OrderToken) -> impl Fn(In<'_>) -> PResult<'_, ()> {
 }
 
 fn bra(i: In<'_>) -> PResult<'_, ()> {
-    tok(Token::Bra)(i)
+    tok(Token::Bra).parse(i)
 }
 
 fn ket(i: In<'_>) -> PResult<'_, ()> {
-    tok(Token::Ket)(i)
+    tok(Token::Ket).parse(i)
 }
 
-fn group<'a, T>(p: impl FnMut(In<'a>) -> PResult<'a, T>) -> impl FnMut(In<'a>) -> PResult<'a, T> {
+fn group<'a, T>(
+    p: impl Parser<In<'a>, Output = T, Error = PErr>,
+) -> impl Parser<In<'a>, Output = T, Error = PErr> {
     delimited(bra, p, ket)
 }
 
 /// Zero or more bracketed items; once a `(` is seen the item must parse.
 fn groups<'a, T>(
-    p: impl FnMut(In<'a>) -> PResult<'a, T>,
-) -> impl FnMut(In<'a>) -> PResult<'a, Vec<T>> {
+    p: impl Parser<In<'a>, Output = T, Error = PErr>,
+) -> impl Parser<In<'a>, Output = Vec<T>, Error = PErr> {
     many0(preceded(peek(bra), cut(p)))
 }
 
 /// An optional bracketed item; once a `(` is seen it must parse.
 fn opt_group<'a, T>(
-    p: impl FnMut(In<'a>) -> PResult<'a, T>,
-) -> impl FnMut(In<'a>) -> PResult<'a, Option<T>> {
+    p: impl Parser<In<'a>, Output = T, Error = PErr>,
+) -> impl Parser<In<'a>, Output = Option<T>, Error = PErr> {
     opt(preceded(peek(bra), cut(p)))
 }
 
@@ -88,42 +131,48 @@ fn power(i: In<'_>) -> PResult<'_, PowerToken> {
     next_map(|t| match t {
         Token::Power(p) => Some(p),
         _ => None,
-    })(i)
+    })
+    .parse(i)
 }
 
 fn province(i: In<'_>) -> PResult<'_, ProvinceToken> {
     next_map(|t| match t {
         Token::Province(p) => Some(p),
         _ => None,
-    })(i)
+    })
+    .parse(i)
 }
 
 fn coast(i: In<'_>) -> PResult<'_, CoastToken> {
     next_map(|t| match t {
         Token::Coast(c) => Some(c),
         _ => None,
-    })(i)
+    })
+    .parse(i)
 }
 
 fn int(i: In<'_>) -> PResult<'_, i16> {
     next_map(|t| match t {
         Token::Int(v) => Some(v),
         _ => None,
-    })(i)
+    })
+    .parse(i)
 }
 
 fn unit_kind(i: In<'_>) -> PResult<'_, UnitKind> {
     next_map(|t| match t {
         Token::Unit(u) => Some(u),
         _ => None,
-    })(i)
+    })
+    .parse(i)
 }
 
 fn param(i: In<'_>) -> PResult<'_, Param> {
     next_map(|t| match t {
         Token::Param(p) => Some(p),
         _ => None,
-    })(i)
+    })
+    .parse(i)
 }
 
 fn text(i: In<'_>) -> PResult<'_, String> {
@@ -133,14 +182,16 @@ fn text(i: In<'_>) -> PResult<'_, String> {
             _ => None,
         })),
         |cs| cs.into_iter().collect(),
-    )(i)
+    )
+    .parse(i)
 }
 
 fn loc(i: In<'_>) -> PResult<'_, Loc> {
     alt((
         map(province, Loc::Prov),
         map(group(pair(province, coast)), |(p, c)| Loc::Coast(p, c)),
-    ))(i)
+    ))
+    .parse(i)
 }
 
 fn turn(i: In<'_>) -> PResult<'_, Turn> {
@@ -153,19 +204,21 @@ fn turn(i: In<'_>) -> PResult<'_, Turn> {
             int,
         ),
         |(season, year)| Turn { season, year },
-    )(i)
+    )
+    .parse(i)
 }
 
 fn unit_body(i: In<'_>) -> PResult<'_, Unit> {
-    map(tuple((power, unit_kind, loc)), |(power, kind, loc)| Unit {
+    map((power, unit_kind, loc), |(power, kind, loc)| Unit {
         power,
         kind,
         loc,
-    })(i)
+    })
+    .parse(i)
 }
 
 fn unit(i: In<'_>) -> PResult<'_, Unit> {
-    group(unit_body)(i)
+    group(unit_body).parse(i)
 }
 
 fn order_body(i: In<'_>) -> PResult<'_, Order> {
@@ -189,21 +242,21 @@ fn order_body(i: In<'_>) -> PResult<'_, Order> {
                     },
                 ),
                 map(
-                    tuple((
+                    (
                         ord_tok(OrderToken::Cvy),
                         unit,
                         ord_tok(OrderToken::Cto),
                         province,
-                    )),
+                    ),
                     move |(_, v, _, p)| Order::Convoy(u, v, p),
                 ),
                 map(
-                    tuple((
+                    (
                         ord_tok(OrderToken::Cto),
                         province,
                         ord_tok(OrderToken::Via),
                         group(many1(province)),
-                    )),
+                    ),
                     move |(_, p, _, via)| Order::ConvoyMove(u, p, via),
                 ),
                 map(preceded(ord_tok(OrderToken::Rto), loc), move |l| {
@@ -212,20 +265,22 @@ fn order_body(i: In<'_>) -> PResult<'_, Order> {
                 map(ord_tok(OrderToken::Dsb), move |_| Order::Disband(u)),
                 map(ord_tok(OrderToken::Bld), move |_| Order::Build(u)),
                 map(ord_tok(OrderToken::Rem), move |_| Order::Remove(u)),
-            ))(i)
+            ))
+            .parse(i)
         },
-    ))(i)
+    ))
+    .parse(i)
 }
 
 fn order(i: In<'_>) -> PResult<'_, Order> {
-    group(order_body)(i)
+    group(order_body).parse(i)
 }
 
 /// A bracket-balanced run of tokens (stops before an unmatched `)`).
 fn balanced(i: In<'_>) -> PResult<'_, Vec<Token>> {
     let mut depth = 0usize;
     let mut n = 0;
-    for t in i {
+    for t in i.0 {
         match t {
             Token::Bra => depth += 1,
             Token::Ket if depth == 0 => break,
@@ -237,7 +292,8 @@ fn balanced(i: In<'_>) -> PResult<'_, Vec<Token>> {
     if depth != 0 {
         return fail(i);
     }
-    Ok((&i[n..], i[..n].to_vec()))
+    let (rest, run) = i.take_split(n);
+    Ok((rest, run.0.to_vec()))
 }
 
 /// `( message )` parsed if possible, raw otherwise.
@@ -247,7 +303,8 @@ fn nested(i: In<'_>) -> PResult<'_, Box<Parsed<Message>>> {
             Ok(m) => Parsed::Ok(m),
             Err(_) => Parsed::Raw(toks),
         })
-    })(i)
+    })
+    .parse(i)
 }
 
 fn placed_unit(i: In<'_>) -> PResult<'_, PlacedUnit> {
@@ -257,7 +314,8 @@ fn placed_unit(i: In<'_>) -> PResult<'_, PlacedUnit> {
             opt(preceded(tok(Token::Param(Param::Mrt)), group(many0(loc)))),
         )),
         |(unit, retreats)| PlacedUnit { unit, retreats },
-    )(i)
+    )
+    .parse(i)
 }
 
 fn centre_group(i: In<'_>) -> PResult<'_, CentreGroup> {
@@ -271,7 +329,8 @@ fn centre_group(i: In<'_>) -> PResult<'_, CentreGroup> {
             many0(province),
         )),
         |(owners, centres)| CentreGroup { owners, centres },
-    )(i)
+    )
+    .parse(i)
 }
 
 fn adj_list(i: In<'_>) -> PResult<'_, AdjList> {
@@ -288,16 +347,17 @@ fn adj_list(i: In<'_>) -> PResult<'_, AdjList> {
             many0(loc),
         )),
         |(unit, to)| AdjList { unit, to },
-    )(i)
+    )
+    .parse(i)
 }
 
 fn map_def(i: In<'_>) -> PResult<'_, MapDef> {
     map(
-        tuple((
+        (
             group(many0(power)),
             group(pair(group(groups(centre_group)), group(many0(province)))),
             group(groups(group(pair(province, groups(adj_list))))),
-        )),
+        ),
         |(powers, (centres, non_centres), adj)| MapDef {
             powers,
             centres,
@@ -307,27 +367,29 @@ fn map_def(i: In<'_>) -> PResult<'_, MapDef> {
                 .map(|(province, lists)| ProvinceAdjacency { province, lists })
                 .collect(),
         },
-    )(i)
+    )
+    .parse(i)
 }
 
 fn hello(i: In<'_>) -> PResult<'_, Hello> {
     map(
-        tuple((
+        (
             group(power),
             group(int),
             group(groups(group(pair(param, opt(int))))),
-        )),
+        ),
         |(power, passcode, variant)| Hello {
             power,
             passcode,
             variant,
         },
-    )(i)
+    )
+    .parse(i)
 }
 
 fn summary_entry(i: In<'_>) -> PResult<'_, SummaryEntry> {
     map(
-        group(tuple((power, group(text), group(text), int, opt(int)))),
+        group((power, group(text), group(text), int, opt(int))),
         |(power, name, version, centres, eliminated)| SummaryEntry {
             power,
             name,
@@ -335,29 +397,30 @@ fn summary_entry(i: In<'_>) -> PResult<'_, SummaryEntry> {
             centres,
             eliminated,
         },
-    )(i)
+    )
+    .parse(i)
 }
 
 /// An `ORD`'s body, if any: `(turn) (order) (results)`; the order stays raw
 /// when it does not parse.
 fn order_report(i: In<'_>) -> PResult<'_, Option<OrderReport>> {
     map(
-        opt_group(tuple((
+        opt_group((
             group(turn),
             group(balanced),
             group(many1(next_map(|t| match t {
                 Token::Result(r) => Some(r),
                 _ => None,
             }))),
-        ))),
+        )),
         |r| {
             r.map(|(turn, toks, results)| {
                 let mut wrapped = Vec::with_capacity(toks.len() + 2);
                 wrapped.push(Token::Bra);
                 wrapped.extend_from_slice(&toks);
                 wrapped.push(Token::Ket);
-                let order = match order(&wrapped) {
-                    Ok(([], o)) => Parsed::Ok(o),
+                let order = match order(In(&wrapped)) {
+                    Ok((In([]), o)) => Parsed::Ok(o),
                     _ => Parsed::Raw(toks),
                 };
                 OrderReport {
@@ -367,41 +430,47 @@ fn order_report(i: In<'_>) -> PResult<'_, Option<OrderReport>> {
                 }
             })
         },
-    )(i)
+    )
+    .parse(i)
 }
 
 fn message(i: In<'_>) -> PResult<'_, Message> {
     let (rest, c) = next_map(|t| match t {
         Token::Command(c) => Some(c),
         _ => None,
-    })(i)?;
+    })
+    .parse(i)?;
     let i = rest;
     match c {
         Command::Nme => map(pair(group(text), group(text)), |(name, version)| {
             Message::Nme { name, version }
-        })(i),
+        })
+        .parse(i),
         Command::Obs => Ok((i, Message::Obs)),
         Command::Iam => map(pair(group(power), group(int)), |(power, passcode)| {
             Message::Iam { power, passcode }
-        })(i),
-        Command::Map => map(opt_group(group(text)), Message::Map)(i),
-        Command::Mdf => map(opt_group(map_def), |m| Message::Mdf(m.map(Box::new)))(i),
-        Command::Yes => map(nested, Message::Yes)(i),
-        Command::Rej => map(nested, Message::Rej)(i),
-        Command::Not => map(nested, Message::Not)(i),
-        Command::Hlo => map(opt_group(hello), Message::Hlo)(i),
-        Command::Sco => map(groups(centre_group), Message::Sco)(i),
+        })
+        .parse(i),
+        Command::Map => map(opt_group(group(text)), Message::Map).parse(i),
+        Command::Mdf => map(opt_group(map_def), |m| Message::Mdf(m.map(Box::new))).parse(i),
+        Command::Yes => map(nested, Message::Yes).parse(i),
+        Command::Rej => map(nested, Message::Rej).parse(i),
+        Command::Not => map(nested, Message::Not).parse(i),
+        Command::Hlo => map(opt_group(hello), Message::Hlo).parse(i),
+        Command::Sco => map(groups(centre_group), Message::Sco).parse(i),
         Command::Now => map(opt_group(pair(group(turn), groups(placed_unit))), |p| {
             Message::Now(p.map(|(turn, units)| Position { turn, units }))
-        })(i),
-        Command::Tme => map(opt_group(group(int)), Message::Tme)(i),
+        })
+        .parse(i),
+        Command::Tme => map(opt_group(group(int)), Message::Tme).parse(i),
         Command::Sub => {
             // An optional turn comes first: `(SPR 1901)`; orders start `((` or `(POW WVE`.
-            let (i, t) = opt(group(turn))(i)?;
+            let (i, t) = opt(group(turn)).parse(i)?;
             map(groups(order), move |orders| Message::Sub {
                 turn: t,
                 orders,
-            })(i)
+            })
+            .parse(i)
         }
         Command::Thx => map(
             pair(
@@ -412,55 +481,60 @@ fn message(i: In<'_>) -> PResult<'_, Message> {
                 })),
             ),
             |(order, note)| Message::Thx { order, note },
-        )(i),
+        )
+        .parse(i),
         Command::Mis => alt((
             map(group(int), |n| Message::Mis(Missing::Count(n))),
             map(groups(placed_unit), |u| Message::Mis(Missing::Units(u))),
-        ))(i),
+        ))
+        .parse(i),
         Command::Gof => Ok((i, Message::Gof)),
-        Command::Ord => map(order_report, Message::Ord)(i),
+        Command::Ord => map(order_report, Message::Ord).parse(i),
         Command::Drw => map(opt_group(group(many1(power))), |p| {
             Message::Drw(p.unwrap_or_default())
-        })(i),
-        Command::Hst => map(group(turn), Message::Hst)(i),
+        })
+        .parse(i),
+        Command::Hst => map(group(turn), Message::Hst).parse(i),
         Command::Ccd => map(
             pair(group(power), opt_group(group(turn))),
             |(power, turn)| Message::Ccd { power, turn },
-        )(i),
-        Command::Out => map(group(power), Message::Out)(i),
+        )
+        .parse(i),
+        Command::Out => map(group(power), Message::Out).parse(i),
         Command::Adm => map(pair(group(text), group(text)), |(name, text)| {
             Message::Adm { name, text }
-        })(i),
-        Command::Slo => map(group(power), Message::Slo)(i),
+        })
+        .parse(i),
+        Command::Slo => map(group(power), Message::Slo).parse(i),
         Command::Smr => map(
             pair(group(turn), groups(summary_entry)),
             |(turn, entries)| Message::Smr { turn, entries },
-        )(i),
+        )
+        .parse(i),
         Command::Off => Ok((i, Message::Off)),
-        Command::Huh => map(group(balanced), Message::Huh)(i),
+        Command::Huh => map(group(balanced), Message::Huh).parse(i),
         Command::Prn => {
             // Content may be unbalanced: everything between the first `(` and a final `)`.
-            match i {
-                [Token::Bra, inner @ .., Token::Ket] => {
-                    Ok((&i[i.len()..], Message::Prn(inner.to_vec())))
-                }
+            match i.0 {
+                [Token::Bra, inner @ .., Token::Ket] => Ok((In(&[]), Message::Prn(inner.to_vec()))),
                 _ => fail(i),
             }
         }
         Command::Frm => map(
-            tuple((group(power), group(many0(power)), group(balanced))),
+            (group(power), group(many0(power)), group(balanced)),
             |(from, to, press)| Message::Frm { from, to, press },
-        )(i),
-        Command::Snd => map(balanced, Message::Snd)(i),
-        Command::Lod => map(group(text), Message::Lod)(i),
-        Command::Sve => map(group(text), Message::Sve)(i),
+        )
+        .parse(i),
+        Command::Snd => map(balanced, Message::Snd).parse(i),
+        Command::Lod => map(group(text), Message::Lod).parse(i),
+        Command::Sve => map(group(text), Message::Sve).parse(i),
     }
 }
 
 fn message_exact(tokens: &[Token]) -> Result<Message, usize> {
-    match message(tokens) {
-        Ok(([], m)) => Ok(m),
-        Ok((rest, _)) => Err(tokens.len() - rest.len()),
+    match message(In(tokens)) {
+        Ok((In([]), m)) => Ok(m),
+        Ok((rest, _)) => Err(tokens.len() - rest.0.len()),
         Err(NomErr::Error(e)) | Err(NomErr::Failure(e)) => Err(tokens.len() - e.rest),
         Err(NomErr::Incomplete(_)) => Err(tokens.len()),
     }
@@ -507,10 +581,10 @@ pub fn parse_message(tokens: &[Token]) -> Result<Message, MessageError> {
 
 /// Parses the tokens of one order (with its brackets), e.g. for THX handling.
 pub fn parse_order(tokens: &[Token]) -> Result<Order, MessageError> {
-    match order(tokens) {
-        Ok(([], o)) => Ok(o),
+    match order(In(tokens)) {
+        Ok((In([]), o)) => Ok(o),
         Ok((rest, _)) => Err(MessageError::Syntax {
-            position: tokens.len() - rest.len(),
+            position: tokens.len() - rest.0.len(),
         }),
         Err(NomErr::Error(e)) | Err(NomErr::Failure(e)) => Err(MessageError::Syntax {
             position: tokens.len() - e.rest,

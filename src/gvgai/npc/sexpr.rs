@@ -11,13 +11,13 @@
 //! The parser (nom) rejects malformed input with the line, column and problem, including
 //! primitives not allowed in a tree and wrong arities. Nesting is limited to 64 levels.
 
-use nom::IResult;
 use nom::branch::alt;
 use nom::bytes::complete::{take_till, take_while1};
 use nom::character::complete::{char, multispace1};
 use nom::combinator::{recognize, value};
 use nom::multi::many0;
 use nom::sequence::pair;
+use nom::{IResult, Parser as _};
 
 use super::primitives::{Prim, TreeKind};
 use super::tree::{Individual, Node};
@@ -55,13 +55,15 @@ fn skip(i: &str) -> IResult<&str, ()> {
             value((), multispace1),
             value((), pair(char(';'), take_till(|c| c == '\n'))),
         ))),
-    )(i)
+    )
+    .parse(i)
 }
 
 fn atom(i: &str) -> IResult<&str, &str> {
     recognize(take_while1(|c: char| {
         c.is_ascii_alphanumeric() || c == '_' || c == '-'
-    }))(i)
+    }))
+    .parse(i)
 }
 
 struct Parser<'a> {

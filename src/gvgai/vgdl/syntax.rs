@@ -5,13 +5,13 @@
 //! before its first non-blank character (a tab counts as one), and `#` starts a comment.
 
 use nom::{
-    IResult,
+    IResult, Parser,
     branch::alt,
     bytes::complete::take_while1,
     character::complete::{char, space0},
     combinator::{all_consuming, map, opt},
     multi::many0,
-    sequence::{preceded, separated_pair, terminated, tuple},
+    sequence::{preceded, separated_pair, terminated},
 };
 
 use super::VgdlError;
@@ -35,11 +35,11 @@ fn is_word_char(c: char) -> bool {
 }
 
 fn word(i: &str) -> IResult<&str, &str> {
-    take_while1(is_word_char)(i)
+    take_while1(is_word_char).parse(i)
 }
 
 fn value(i: &str) -> IResult<&str, &str> {
-    take_while1(|c: char| !c.is_whitespace() && c != '>')(i)
+    take_while1(|c: char| !c.is_whitespace() && c != '>').parse(i)
 }
 
 fn item(i: &str) -> IResult<&str, Item<'_>> {
@@ -48,21 +48,23 @@ fn item(i: &str) -> IResult<&str, Item<'_>> {
             Item::Param(k, v)
         }),
         map(word, Item::Word),
-    ))(i)
+    ))
+    .parse(i)
 }
 
 fn items(i: &str) -> IResult<&str, Vec<Item<'_>>> {
-    many0(preceded(space0, item))(i)
+    many0(preceded(space0, item)).parse(i)
 }
 
 fn tokens_line(i: &str) -> IResult<&str, Tokens<'_>> {
     map(
         all_consuming(terminated(
-            tuple((items, opt(preceded(tuple((space0, char('>'))), items)))),
+            (items, opt(preceded((space0, char('>')), items))),
             space0,
         )),
         |(lhs, rhs)| Tokens { lhs, rhs },
-    )(i)
+    )
+    .parse(i)
 }
 
 /// Tokenise the content of line `line`.

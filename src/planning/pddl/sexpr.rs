@@ -7,13 +7,13 @@
 //! alone), and every symbol is lower-cased.
 
 use super::PddlError;
-use nom::IResult;
 use nom::branch::alt;
 use nom::bytes::complete::{take_till, take_while};
 use nom::character::complete::{char, multispace1, satisfy};
 use nom::combinator::{recognize, value};
 use nom::multi::many0_count;
 use nom::sequence::pair;
+use nom::{IResult, Parser};
 
 /// The deepest list nesting accepted (the interpreter above recurses on nesting).
 pub const MAX_DEPTH: usize = 500;
@@ -34,11 +34,11 @@ impl SExpr {
 }
 
 fn comment(input: &str) -> IResult<&str, ()> {
-    value((), pair(char(';'), take_till(|c| c == '\n')))(input)
+    value((), pair(char(';'), take_till(|c| c == '\n'))).parse(input)
 }
 
 fn skip_ws(input: &str) -> IResult<&str, usize> {
-    many0_count(alt((value((), multispace1), comment)))(input)
+    many0_count(alt((value((), multispace1), comment))).parse(input)
 }
 
 fn symbol_char(c: char) -> bool {
@@ -51,7 +51,8 @@ fn symbol(input: &str) -> IResult<&str, &str> {
     recognize(pair(
         satisfy(symbol_char),
         take_while(|c| symbol_char(c) && c != '?'),
-    ))(input)
+    ))
+    .parse(input)
 }
 
 /// Line and column (1-based) of a byte offset in `text`.
@@ -95,7 +96,7 @@ pub fn parse_single(text: &str) -> Result<SExpr, PddlError> {
             ));
         }
         let here = off(rest);
-        if let Ok((r, _)) = char::<&str, nom::error::Error<&str>>('(')(rest) {
+        if let Ok((r, _)) = char::<&str, nom::error::Error<&str>>('(').parse(rest) {
             if stack.len() >= MAX_DEPTH {
                 return Err(error_at(
                     text,
@@ -105,7 +106,7 @@ pub fn parse_single(text: &str) -> Result<SExpr, PddlError> {
             }
             stack.push((Vec::new(), here));
             rest = r;
-        } else if let Ok((r, _)) = char::<&str, nom::error::Error<&str>>(')')(rest) {
+        } else if let Ok((r, _)) = char::<&str, nom::error::Error<&str>>(')').parse(rest) {
             let Some((items, open)) = stack.pop() else {
                 return Err(error_at(text, here, "unexpected ')'"));
             };
