@@ -162,19 +162,27 @@ fn fn_name(trimmed: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-#[test]
-fn no_function_outside_tests_is_longer_than_the_limit() {
+/// Every file under `src/` that is not a test file, with its text.
+fn source_files() -> Vec<(PathBuf, String)> {
     let mut files = Vec::new();
     rust_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
         &mut files,
     );
+    files
+        .into_iter()
+        .filter(|f| !is_test_file(f))
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            (f, text)
+        })
+        .collect()
+}
+
+#[test]
+fn no_function_outside_tests_is_longer_than_the_limit() {
     let mut long = Vec::new();
-    for f in files {
-        if is_test_file(&f) {
-            continue;
-        }
-        let text = std::fs::read_to_string(&f).unwrap();
+    for (f, text) in source_files() {
         for (name, line, len) in long_functions(&text, MAX_FUNCTION_LINES) {
             long.push(format!("{}:{line} {name} ({len} lines)", f.display()));
         }
@@ -202,19 +210,14 @@ const MAX_FILE_CODE_LINES: usize = 1000;
 
 #[test]
 fn no_file_holds_more_than_the_limit_of_code_before_its_tests() {
-    let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut files,
-    );
-    let mut long = Vec::new();
-    for f in files.iter().filter(|f| !is_test_file(f)) {
-        let text = std::fs::read_to_string(f).unwrap();
-        let n = code_lines(&text.lines().collect::<Vec<_>>());
-        if n > MAX_FILE_CODE_LINES {
-            long.push(format!("{} ({n} lines before its tests)", f.display()));
-        }
-    }
+    let long: Vec<String> = source_files()
+        .into_iter()
+        .filter_map(|(f, text)| {
+            let n = code_lines(&text.lines().collect::<Vec<_>>());
+            (n > MAX_FILE_CODE_LINES)
+                .then(|| format!("{} ({n} lines before its tests)", f.display()))
+        })
+        .collect();
     assert!(
         long.is_empty(),
         "files over {MAX_FILE_CODE_LINES} lines of code:\n{}",
