@@ -111,6 +111,8 @@ pub struct PlayArgs {
     /// Seconds per built-in bot per phase (at most the deadline less a margin).
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     pub think_time: f64,
+    #[command(flatten)]
+    pub shard: super::merge::ShardArgs,
     /// The configuration (its `[jic]` section configures JIC seats).
     #[command(flatten)]
     pub cfg: ConfigArgs,
@@ -343,6 +345,7 @@ fn play(args: PlayArgs) -> ExitCode {
         deadline,
         external,
         think_time,
+        shard,
         cfg,
     } = args;
     let config = match cfg.load() {
@@ -376,6 +379,7 @@ fn play(args: PlayArgs) -> ExitCode {
     settings.deadline = (deadline > 0 && !local).then_some(deadline);
     settings.think_time = think_time;
     settings.jic = config.jic.clone();
+    settings.shard = shard.shard();
     for e in &config.diplomacy.external {
         settings.external.insert(e.name.clone(), e.command.clone());
     }
@@ -387,10 +391,17 @@ fn play(args: PlayArgs) -> ExitCode {
             .external
             .insert(name.trim().to_string(), command.to_string());
     }
-    let bar = Progress::new(games, "games");
+    let bar = Progress::new(settings.shard.count(games), "games");
     let progress = |g: &tour::GameResult| bar.step(&g.describe(games));
-    match tour::play(&settings, &progress) {
-        Ok(summary) => print_json(&summary),
+    match tour::play_games(&settings, &progress) {
+        Ok(results) => {
+            let run = settings.run();
+            let records: Vec<_> = results.iter().map(|g| (g.game, g)).collect();
+            if let Err(code) = shard.write(tour::RECORDS_KIND, &run, games, &records) {
+                return code;
+            }
+            print_json(&tour::summarize(&run, &results))
+        }
         Err(
             e @ (tour::PlayError::Bot(_)
             | tour::PlayError::SeatCount { .. }

@@ -17,6 +17,7 @@ use tablero::daemon::{self, CancellationToken, Daemon, Session, SessionHandler, 
 use tablero::gvgai::controllers::{self, ControllerSettings};
 use tablero::gvgai::engine::{self, Game};
 use tablero::gvgai_line::{self as line, AgentSettings, HostSettings};
+use tablero::tournament::gvgai_sweep::{Cell, SweepRun};
 
 use super::{ConfigArgs, EXIT_FAILURE, failure, init_logging, print_json, runtime, usage};
 
@@ -26,6 +27,9 @@ pub enum GvgaiCommand {
     Play(PlayArgs),
     /// Replay a fixed action string (U D L R N S); one JSON line with the result.
     Replay(ReplayArgs),
+    /// Play controllers on levels over seeds (shardable); one JSON line with win rates and
+    /// mean scores per level and controller.
+    Sweep(SweepArgs),
     /// Connect to a GVG-AI learning-track game server as the controller (client) side.
     Connect(ConnectArgs),
     /// Be the learning-track game server (tablero's engine) for remote clients.
@@ -168,6 +172,37 @@ pub struct PlayArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// A game and its levels, NAME or NAME:L,L,… (repeatable) [default levels: all of the
+    /// game's].
+    #[arg(long = "game", value_name = "NAME[:LEVELS]", required = true)]
+    games_levels: Vec<String>,
+    /// A controller, as in `gvgai play` (repeatable) [default: mcts (config
+    /// gvgai.controller)].
+    #[arg(long = "controller", value_name = "CONTROLLER")]
+    controllers: Vec<String>,
+    /// Episodes per level and controller.
+    #[arg(long, default_value_t = 1)]
+    seeds: usize,
+    /// Seed of the first episode of every level and controller; the next count up from it.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Milliseconds per act (GVG-AI gives 40) [default: 40 (config gvgai.act_ms)].
+    #[arg(long, value_name = "MS")]
+    act_ms: Option<u64>,
+    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions): with
+    /// an act budget never overrun, episodes do not depend on the machine [default: none].
+    #[arg(long, value_name = "N")]
+    iterations: Option<usize>,
+    #[command(flatten)]
+    shard: super::merge::ShardArgs,
+    #[command(flatten)]
+    games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct ReplayArgs {
     /// Game name (<name>.txt in the games folder).
     #[arg(long)]
@@ -298,6 +333,7 @@ impl GvgaiCommand {
         match self {
             GvgaiCommand::Play(a) => &a.config,
             GvgaiCommand::Replay(a) => &a.config,
+            GvgaiCommand::Sweep(a) => &a.config,
             GvgaiCommand::Connect(a) => &a.config,
             GvgaiCommand::Host(a) => &a.config,
             GvgaiCommand::Bench(a) => &a.config,
@@ -319,6 +355,7 @@ pub fn run(cmd: GvgaiCommand) -> ExitCode {
     match cmd {
         GvgaiCommand::Play(a) => play(a, gvgai),
         GvgaiCommand::Replay(a) => replay(a, gvgai),
+        GvgaiCommand::Sweep(a) => sweep(a, gvgai),
         GvgaiCommand::Connect(a) => connect(a, gvgai),
         GvgaiCommand::Host(a) => host(a, gvgai),
         GvgaiCommand::Bench(a) => bench(a, gvgai),
@@ -484,6 +521,87 @@ fn replay(a: ReplayArgs, config: &GvgaiConfig) -> ExitCode {
         })),
         Err(e) => usage(&e.to_string()),
     }
+}
+
+/// The sweep `a` describes, with its games loaded; exit 2 naming what is wrong.
+fn sweep_run(
+    a: &SweepArgs,
+    config: &GvgaiConfig,
+) -> Result<(SweepRun, std::collections::BTreeMap<String, Game>), ExitCode> {
+    let mut games = std::collections::BTreeMap::new();
+    let mut cells = Vec::new();
+    for spec in &a.games_levels {
+        let (name, levels) = match spec.split_once(':') {
+            Some((n, l)) => (
+                n,
+                Some(parse_levels(l).map_err(|e| usage(&format!("--game: {e}")))?),
+            ),
+            None => (spec.as_str(), None),
+        };
+        let game = a
+            .games
+            .load(name, config)
+            .map_err(|e| usage(&e.to_string()))?;
+        let levels = levels.map_or_else(|| (0..game.levels.len()).collect(), |l| l.0);
+        cells.extend(levels.into_iter().map(|level| Cell {
+            game: name.to_string(),
+            level,
+        }));
+        games.insert(name.to_string(), game);
+    }
+    let controllers = if a.controllers.is_empty() {
+        vec![config.controller.clone()]
+    } else {
+        a.controllers.clone()
+    };
+    if a.seeds == 0 {
+        return Err(usage("--seeds must be at least 1"));
+    }
+    let run = SweepRun {
+        cells,
+        controllers,
+        seeds: a.seeds,
+        seed: a.seed,
+        act_ms: a.act_ms.unwrap_or(config.act_ms).max(1),
+        iterations: a.iterations,
+    };
+    tablero::tournament::gvgai_sweep::check(&run, &games).map_err(|e| usage(&e.to_string()))?;
+    Ok((run, games))
+}
+
+/// `tablero gvgai sweep`: a progress line per episode, the summary as one JSON line.
+fn sweep(a: SweepArgs, config: &GvgaiConfig) -> ExitCode {
+    use tablero::tournament::gvgai_sweep as sw;
+    let (run, games) = match sweep_run(&a, config) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let shard = a.shard.shard();
+    let total = run.total();
+    let bar = super::progress::Progress::new(shard.count(total), "episodes");
+    let step = |e: &sw::EpisodeRecord| {
+        bar.step(&format!(
+            "episode {}/{total}: {} {} {} seed {}: {} score {} at tick {}",
+            e.episode + 1,
+            e.game,
+            e.level,
+            e.controller,
+            e.seed,
+            if e.win { "win" } else { "loss" },
+            e.score,
+            e.ticks
+        ));
+    };
+    let episodes = match sw::play(&run, &games, shard, &step) {
+        Ok(e) => e,
+        Err(e) => return failure(e),
+    };
+    drop(bar);
+    let records: Vec<_> = episodes.iter().map(|e| (e.episode, e)).collect();
+    if let Err(code) = a.shard.write(sw::RECORDS_KIND, &run, total, &records) {
+        return code;
+    }
+    print_json(&sw::summarize(&run, &episodes))
 }
 
 /// The game `gvgai.game` names ("" names none).

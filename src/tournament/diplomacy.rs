@@ -36,10 +36,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::gtp_client::split_command;
+use super::shard::Shard;
 use super::stats::wilson95;
 use crate::bots::{self, BotError};
 use crate::daide::client::{ClientConfig, run_client};
@@ -48,7 +49,7 @@ use crate::diplomacy::play::{LocalGame, Outcome};
 use crate::diplomacy::{Map, Player, Power};
 
 /// How the games are played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Transport {
     /// The embedded DAIDE server on loopback TCP, every seat a client.
@@ -82,6 +83,35 @@ pub struct PlaySettings {
     pub jic: crate::bots::jic::JicConfig,
     /// External seats: seat name → command line template.
     pub external: BTreeMap<String, String>,
+    /// The games of the tournament this run plays (all of them by default).
+    pub shard: Shard,
+}
+
+/// The `kind` of `tablero diplomacy play` records.
+pub const RECORDS_KIND: &str = "diplomacy play";
+
+/// What a tournament's games depend on: every shard of one tournament has the same. The
+/// number of jobs is not part of it (the games do not depend on it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlayRun {
+    /// One bot name per seat.
+    pub seats: Vec<String>,
+    /// Number of games.
+    pub games: usize,
+    /// Base seed.
+    pub seed: u64,
+    /// Last year played.
+    pub end_year: i16,
+    /// Over DAIDE or by direct calls.
+    pub transport: Transport,
+    /// The server's deadline per phase in seconds.
+    pub deadline: Option<u16>,
+    /// Thinking time per built-in bot per phase, in seconds.
+    pub think_time: f64,
+    /// The `[jic]` section for JIC seats.
+    pub jic: crate::bots::jic::JicConfig,
+    /// External seats: seat name → command line template.
+    pub external: BTreeMap<String, String>,
 }
 
 impl PlaySettings {
@@ -99,6 +129,22 @@ impl PlaySettings {
             think_time: Duration::from_secs(1),
             jic: crate::bots::jic::JicConfig::default(),
             external: BTreeMap::new(),
+            shard: Shard::WHOLE,
+        }
+    }
+
+    /// The parameters the games depend on, as recorded with every game of a records file.
+    pub fn run(&self) -> PlayRun {
+        PlayRun {
+            seats: self.seats.clone(),
+            games: self.games,
+            seed: self.seed,
+            end_year: self.end_year,
+            transport: self.transport,
+            deadline: self.deadline,
+            think_time: self.think_time.as_secs_f64(),
+            jic: self.jic.clone(),
+            external: self.external.clone(),
         }
     }
 
@@ -174,7 +220,7 @@ pub enum PlayError {
 }
 
 /// One seat's result in one game.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeatResult {
     /// Bot name.
     pub bot: String,
@@ -191,7 +237,7 @@ pub struct SeatResult {
 }
 
 /// One game's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     /// Game index (0-based).
     pub game: usize,
@@ -275,8 +321,6 @@ pub struct PlaySummary {
     pub transport: Transport,
     /// The server's phase deadline in seconds, if any.
     pub deadline: Option<u16>,
-    /// Threads used.
-    pub jobs: usize,
     /// Wall seconds per game-year played, over all games (each game timed on its own thread).
     pub seconds_per_game_year: f64,
 }
@@ -299,35 +343,45 @@ pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
     mix(game_seed.wrapping_add(1 + seat as u64))
 }
 
-/// Plays the tournament; `progress` is called once per finished game (from
-/// the worker threads, in completion order).
+/// Plays the tournament (the games of `settings.shard`) and summarizes it; `progress` is
+/// called once per finished game (from the worker threads, in completion order).
 pub fn play(
     settings: &PlaySettings,
     progress: &(dyn Fn(&GameResult) + Sync),
 ) -> Result<PlaySummary, PlayError> {
+    Ok(summarize(&settings.run(), &play_games(settings, progress)?))
+}
+
+/// Plays the games of `settings.shard` on `settings.jobs` threads; their results in game
+/// order.
+pub fn play_games(
+    settings: &PlaySettings,
+    progress: &(dyn Fn(&GameResult) + Sync),
+) -> Result<Vec<GameResult>, PlayError> {
     settings.check()?;
+    let indices: Vec<usize> = settings.shard.indices(settings.games).collect();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<GameResult, PlayError>>>> =
-        Mutex::new((0..settings.games).map(|_| None).collect());
+        Mutex::new(indices.iter().map(|_| None).collect());
     let failed = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.min(settings.games.max(1)) {
+        for _ in 0..settings.jobs.min(indices.len().max(1)) {
             scope.spawn(|| {
                 loop {
                     if failed.load(Ordering::Relaxed) {
                         return;
                     }
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= settings.games {
+                    let slot = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&g) = indices.get(slot) else {
                         return;
-                    }
+                    };
                     let r = play_one(settings, g);
                     match &r {
                         Ok(res) => progress(res),
                         Err(_) => failed.store(true, Ordering::Relaxed),
                     }
                     if let Ok(mut all) = results.lock() {
-                        all[g] = Some(r);
+                        all[slot] = Some(r);
                     }
                 }
             });
@@ -336,8 +390,8 @@ pub fn play(
     let all = results
         .into_inner()
         .map_err(|_| PlayError::Settings("a worker thread panicked".into()))?;
-    let mut games = Vec::with_capacity(settings.games);
-    for (g, r) in all.into_iter().enumerate() {
+    let mut games = Vec::with_capacity(indices.len());
+    for (&g, r) in indices.iter().zip(all) {
         match r {
             Some(Ok(res)) => games.push(res),
             Some(Err(e)) => return Err(e),
@@ -350,7 +404,7 @@ pub fn play(
             }
         }
     }
-    Ok(summarize(settings, &games))
+    Ok(games)
 }
 
 /// Who plays one power.
@@ -559,8 +613,9 @@ fn over_daide(
     })
 }
 
-/// Totals per bot kind.
-pub fn summarize(settings: &PlaySettings, games: &[GameResult]) -> PlaySummary {
+/// The tournament's statistics from its game results (in game order): what `tablero
+/// diplomacy play` prints, and `tablero merge` from the records of its shards.
+pub fn summarize(settings: &PlayRun, games: &[GameResult]) -> PlaySummary {
     let mut kinds: Vec<String> = Vec::new();
     for s in &settings.seats {
         if !kinds.contains(s) {
@@ -637,7 +692,6 @@ pub fn summarize(settings: &PlaySettings, games: &[GameResult]) -> PlaySummary {
         seat_list: settings.seats.clone(),
         transport: settings.transport,
         deadline: settings.deadline,
-        jobs: settings.jobs,
         seconds_per_game_year: if years > 0.0 { wall / years } else { 0.0 },
     }
 }
@@ -765,7 +819,7 @@ mod tests {
             last_year: 1910,
             wall_seconds: 5.0,
         };
-        let s = summarize(&st, &[g]);
+        let s = summarize(&st.run(), &[g]);
         assert_eq!(s.seats[0].wins, 1);
         assert_eq!(s.seats[0].mean_win_year, Some(1910.0));
         assert_eq!(s.seats[1].mean_win_year, None);
