@@ -335,17 +335,24 @@ fn the_slurm_array_runs_the_shards_and_merges_them() {
             .env_remove("SLURM_ARRAY_TASK_ID")
             .env_remove("TABLERO_MERGE");
     };
-    // Task ids 10..=12 of an array submitted as --array=10-12.
-    for id in 10..10 + n {
+    // The tasks of `--array=0-2`, but task 1 run again on its own (`--array=1`, one task,
+    // with TABLERO_SHARDS exported as the submission does).
+    let task = |id: usize, count: usize, shards: Option<usize>| {
         let mut cmd = Command::new("bash");
         base(&mut cmd);
         cmd.env("SLURM_ARRAY_TASK_ID", id.to_string())
-            .env("SLURM_ARRAY_TASK_MIN", "10")
-            .env("SLURM_ARRAY_TASK_COUNT", n.to_string());
+            .env("SLURM_ARRAY_TASK_COUNT", count.to_string())
+            .env_remove("TABLERO_SHARDS");
+        if let Some(s) = shards {
+            cmd.env("TABLERO_SHARDS", s.to_string());
+        }
         let o = cmd.output().unwrap();
         assert!(o.status.success(), "task {id}: {}", text(&o.stderr));
-        assert!(out.join(format!("shard-{}-of-{n}.jsonl", id - 9)).exists());
-    }
+        assert!(out.join(format!("shard-{}-of-{n}.jsonl", id + 1)).exists());
+    };
+    task(0, n, None);
+    task(2, n, None);
+    task(1, 1, Some(n));
     let mut cmd = Command::new("bash");
     base(&mut cmd);
     let o = cmd.env("TABLERO_MERGE", "1").output().unwrap();
