@@ -164,7 +164,7 @@ async fn python_server_tournament() {
             Err(e) => failed.push(e),
         }
     }
-    let summary = summarize(&settings.run(), &games);
+    let summary = summarize(&settings, &games);
     println!("{}", serde_json::to_string(&summary).expect("json"));
     assert!(
         failed.is_empty(),

@@ -395,12 +395,11 @@ fn play(args: PlayArgs) -> ExitCode {
     let progress = |g: &tour::GameResult| bar.step(&g.describe(games));
     match tour::play_games(&settings, &progress) {
         Ok(results) => {
-            let run = settings.run();
             let records: Vec<_> = results.iter().map(|g| (g.game, g)).collect();
-            if let Err(code) = shard.write(tour::RECORDS_KIND, &run, games, &records) {
+            if let Err(code) = shard.write(tour::RECORDS_KIND, &settings, games, &records) {
                 return code;
             }
-            print_json(&tour::summarize(&run, &results))
+            print_json(&tour::summarize(&settings, &results))
         }
         Err(
             e @ (tour::PlayError::Bot(_)

@@ -115,7 +115,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     drop(progress);
     let records: Vec<_> = summary.records.iter().map(|r| (r.game, r)).collect();
     let kind = tablero::tournament::go_match::RECORDS_KIND;
-    if let Err(code) = args.shard.write(kind, &opts.run(), opts.games, &records) {
+    if let Err(code) = args.shard.write(kind, &opts, opts.games, &records) {
         return code;
     }
     if !args.records {

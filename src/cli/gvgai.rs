@@ -158,17 +158,25 @@ pub struct PlayArgs {
     /// Seed of the game and the controller.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Milliseconds per act (GVG-AI gives 40) [default: 40 (config gvgai.act_ms)].
-    #[arg(long, value_name = "MS")]
-    act_ms: Option<u64>,
-    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions)
-    /// [default: none, the time budget alone].
-    #[arg(long, value_name = "N")]
-    iterations: Option<usize>,
+    #[command(flatten)]
+    budget: ActBudget,
     #[command(flatten)]
     games: GamesDir,
     #[command(flatten)]
     config: ConfigArgs,
+}
+
+/// A controller's budget per act in `play` and `sweep`.
+#[derive(Debug, Args)]
+pub struct ActBudget {
+    /// Milliseconds per act (GVG-AI gives 40) [default: 40 (config gvgai.act_ms)].
+    #[arg(long, value_name = "MS")]
+    act_ms: Option<u64>,
+    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions); with
+    /// an act time never overrun, results do not depend on the machine's speed
+    /// [default: none, the time budget alone].
+    #[arg(long, value_name = "N")]
+    iterations: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -187,13 +195,8 @@ pub struct SweepArgs {
     /// Seed of the first episode of every level and controller; the next count up from it.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Milliseconds per act (GVG-AI gives 40) [default: 40 (config gvgai.act_ms)].
-    #[arg(long, value_name = "MS")]
-    act_ms: Option<u64>,
-    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions): with
-    /// an act budget never overrun, episodes do not depend on the machine [default: none].
-    #[arg(long, value_name = "N")]
-    iterations: Option<usize>,
+    #[command(flatten)]
+    budget: ActBudget,
     #[command(flatten)]
     shard: super::merge::ShardArgs,
     #[command(flatten)]
@@ -474,14 +477,14 @@ fn play(a: PlayArgs, config: &GvgaiConfig) -> ExitCode {
     }
     let settings = ControllerSettings {
         seed: a.seed,
-        iterations: a.iterations,
+        iterations: a.budget.iterations,
     };
     let controller = a.controller.unwrap_or_else(|| config.controller.clone());
     let mut c = match make(&controller, &settings) {
         Ok(c) => c,
         Err(e) => return usage(&e.to_string()),
     };
-    let act = Duration::from_millis(a.act_ms.unwrap_or(config.act_ms).max(1));
+    let act = Duration::from_millis(a.budget.act_ms.unwrap_or(config.act_ms).max(1));
     // Seeds above i64::MAX wrap, as Java's long would.
     match controllers::play(&game, a.level, a.seed as i64, c.as_mut(), act) {
         Ok(r) => print_json(&serde_json::json!({
@@ -562,8 +565,8 @@ fn sweep_run(
         controllers,
         seeds: a.seeds,
         seed: a.seed,
-        act_ms: a.act_ms.unwrap_or(config.act_ms).max(1),
-        iterations: a.iterations,
+        act_ms: a.budget.act_ms.unwrap_or(config.act_ms).max(1),
+        iterations: a.budget.iterations,
     };
     tablero::tournament::gvgai_sweep::check(&run, &games).map_err(|e| usage(&e.to_string()))?;
     Ok((run, games))

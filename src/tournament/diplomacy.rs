@@ -58,8 +58,9 @@ pub enum Transport {
     Local,
 }
 
-/// What to play.
-#[derive(Debug, Clone)]
+/// What to play. Serialized, it is the run a records file names: every field the games
+/// depend on, not the number of jobs nor which shard plays.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PlaySettings {
     /// One bot name per seat (as many seats as the map has powers).
     pub seats: Vec<String>,
@@ -70,6 +71,7 @@ pub struct PlaySettings {
     /// Last year played; the game is a draw of the survivors after it.
     pub end_year: i16,
     /// Games played at once (threads).
+    #[serde(skip, default = "one")]
     pub jobs: usize,
     /// Over DAIDE or by direct calls.
     pub transport: Transport,
@@ -84,35 +86,12 @@ pub struct PlaySettings {
     /// External seats: seat name → command line template.
     pub external: BTreeMap<String, String>,
     /// The games of the tournament this run plays (all of them by default).
+    #[serde(skip)]
     pub shard: Shard,
 }
 
 /// The `kind` of `tablero diplomacy play` records.
 pub const RECORDS_KIND: &str = "diplomacy play";
-
-/// What a tournament's games depend on: every shard of one tournament has the same. The
-/// number of jobs is not part of it (the games do not depend on it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PlayRun {
-    /// One bot name per seat.
-    pub seats: Vec<String>,
-    /// Number of games.
-    pub games: usize,
-    /// Base seed.
-    pub seed: u64,
-    /// Last year played.
-    pub end_year: i16,
-    /// Over DAIDE or by direct calls.
-    pub transport: Transport,
-    /// The server's deadline per phase in seconds.
-    pub deadline: Option<u16>,
-    /// Thinking time per built-in bot per phase, in seconds.
-    pub think_time: f64,
-    /// The `[jic]` section for JIC seats.
-    pub jic: crate::bots::jic::JicConfig,
-    /// External seats: seat name → command line template.
-    pub external: BTreeMap<String, String>,
-}
 
 impl PlaySettings {
     /// Settings for `seats` with defaults: 7 games, seed 0, 1930, one job,
@@ -130,21 +109,6 @@ impl PlaySettings {
             jic: crate::bots::jic::JicConfig::default(),
             external: BTreeMap::new(),
             shard: Shard::WHOLE,
-        }
-    }
-
-    /// The parameters the games depend on, as recorded with every game of a records file.
-    pub fn run(&self) -> PlayRun {
-        PlayRun {
-            seats: self.seats.clone(),
-            games: self.games,
-            seed: self.seed,
-            end_year: self.end_year,
-            transport: self.transport,
-            deadline: self.deadline,
-            think_time: self.think_time.as_secs_f64(),
-            jic: self.jic.clone(),
-            external: self.external.clone(),
         }
     }
 
@@ -190,6 +154,11 @@ impl PlaySettings {
         }
         Ok(())
     }
+}
+
+/// One job.
+fn one() -> usize {
+    1
 }
 
 /// Tournament errors.
@@ -349,7 +318,7 @@ pub fn play(
     settings: &PlaySettings,
     progress: &(dyn Fn(&GameResult) + Sync),
 ) -> Result<PlaySummary, PlayError> {
-    Ok(summarize(&settings.run(), &play_games(settings, progress)?))
+    Ok(summarize(settings, &play_games(settings, progress)?))
 }
 
 /// Plays the games of `settings.shard` on `settings.jobs` threads; their results in game
@@ -615,7 +584,7 @@ fn over_daide(
 
 /// The tournament's statistics from its game results (in game order): what `tablero
 /// diplomacy play` prints, and `tablero merge` from the records of its shards.
-pub fn summarize(settings: &PlayRun, games: &[GameResult]) -> PlaySummary {
+pub fn summarize(settings: &PlaySettings, games: &[GameResult]) -> PlaySummary {
     let mut kinds: Vec<String> = Vec::new();
     for s in &settings.seats {
         if !kinds.contains(s) {
@@ -819,7 +788,7 @@ mod tests {
             last_year: 1910,
             wall_seconds: 5.0,
         };
-        let s = summarize(&st.run(), &[g]);
+        let s = summarize(&st, &[g]);
         assert_eq!(s.seats[0].wins, 1);
         assert_eq!(s.seats[0].mean_win_year, Some(1910.0));
         assert_eq!(s.seats[1].mean_win_year, None);

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-#[derive(Clone, Debug)]
+/// A match. Serialized, it is the run a records file names: every field the games depend on,
+/// not where SGF files go nor which shard plays.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MatchOptions {
     pub black: String,
     pub white: String,
@@ -33,10 +35,12 @@ pub struct MatchOptions {
     pub clock: Option<ClockSpec>,
     /// Grace, in seconds, the referee forgives on every move (process and pipe delays).
     pub lag: f64,
+    #[serde(skip)]
     pub sgf_dir: Option<PathBuf>,
     /// Moves after which a game is stopped and counted as it stands.
     pub max_moves: usize,
     /// The games of the match this run plays (all of them by default).
+    #[serde(skip)]
     pub shard: Shard,
 }
 
@@ -57,41 +61,10 @@ impl MatchOptions {
             shard: Shard::WHOLE,
         }
     }
-
-    /// The parameters the games depend on, as recorded with every game of a records file.
-    pub fn run(&self) -> MatchRun {
-        MatchRun {
-            black: self.black.clone(),
-            white: self.white.clone(),
-            referee: self.referee.clone(),
-            size: self.size,
-            komi: self.komi,
-            games: self.games,
-            alternate: self.alternate,
-            clock: self.clock.map(|c| c.to_string()),
-            lag: self.lag,
-            max_moves: self.max_moves,
-        }
-    }
 }
 
 /// The `kind` of `tablero match` records.
 pub const RECORDS_KIND: &str = "match";
-
-/// What a match's games depend on: every shard of one match has the same.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MatchRun {
-    pub black: String,
-    pub white: String,
-    pub referee: Option<String>,
-    pub size: usize,
-    pub komi: f64,
-    pub games: usize,
-    pub alternate: bool,
-    pub clock: Option<String>,
-    pub lag: f64,
-    pub max_moves: usize,
-}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -571,12 +544,12 @@ pub async fn play_games(opts: &MatchOptions, progress: &dyn Fn(&str)) -> Vec<Gam
 
 /// Plays the match (the games of `opts.shard`) and summarizes it.
 pub async fn run_match(opts: &MatchOptions, progress: &dyn Fn(&str)) -> MatchSummary {
-    summarize(&opts.run(), play_games(opts, progress).await)
+    summarize(opts, play_games(opts, progress).await)
 }
 
 /// The match's statistics from its game records (in game order): what `tablero match`
 /// prints, and `tablero merge` from the records of its shards.
-pub fn summarize(opts: &MatchRun, records: Vec<GameRecord>) -> MatchSummary {
+pub fn summarize(opts: &MatchOptions, records: Vec<GameRecord>) -> MatchSummary {
     let n = records.len();
     let engine = |e: usize| {
         let wins = records.iter().filter(|r| r.winner == Some(e)).count();

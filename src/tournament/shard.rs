@@ -77,6 +77,13 @@ impl Shard {
     }
 }
 
+impl Default for Shard {
+    /// The whole run.
+    fn default() -> Shard {
+        Shard::WHOLE
+    }
+}
+
 impl FromStr for Shard {
     type Err = ShardError;
 
