@@ -7,6 +7,9 @@
 //!   `engines[].seconds_per_move` and `engines[].max_move_seconds`, `diplomacy play`'s
 //!   `seconds_per_game_year`; they are removed before the shards' line is compared (`gvgai
 //!   sweep`'s line has none and is compared whole);
+//! - four shards in four containers (one per shard, each its own host: own network namespace,
+//!   no network) merge to the unsharded sweep, where a Docker engine has tests/docker.rs's
+//!   base image;
 //! - merges of the wrong files fail with the file, line or games named: another run, another
 //!   command, a game twice, a shard missing, a file that is not records; bad `--shard` values
 //!   are usage errors;
@@ -512,4 +515,63 @@ fn the_kubernetes_manifests_fit_the_schemas() {
     let job = std::fs::read_to_string(repo("docker/k8s/shards-job.yaml")).unwrap();
     std::fs::write(&bad, job.replace("completionMode:", "completionMod:")).unwrap();
     assert!(!validate(&bad).status.success());
+}
+
+/// The base image tests/docker.rs makes (Debian bookworm, debootstrapped: no registry).
+const BASE_IMAGE: &str = "tablero-base:bookworm";
+
+/// Whether a Docker engine answers and has the base image.
+fn docker_with_base_image() -> bool {
+    Command::new("docker")
+        .args(["image", "inspect", BASE_IMAGE])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Four shards on four hosts: each a container of its own (own network namespace, no network,
+/// the test's binary mounted read-only, the records folder shared), merged on the host.
+#[test]
+fn shards_in_separate_containers_merge_to_the_whole_sweep() {
+    if !docker_with_base_image() {
+        eprintln!("skipped: no Docker engine with {BASE_IMAGE} (tests/docker.rs makes it)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The container's user (the test's uid) writes the records.
+    Command::new("chmod")
+        .arg("777")
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    let whole = ok(&sweep_args("0"));
+    let uid = text(&Command::new("id").arg("-u").output().unwrap().stdout);
+    let runs: Vec<std::process::Child> = (1..=4)
+        .map(|k| {
+            Command::new("docker")
+                .args(["run", "--rm", "--network", "none", "--hostname"])
+                .arg(format!("shard-{k}"))
+                .args(["--user", uid.trim(), "-v"])
+                .arg(format!("{BIN}:/usr/local/bin/tablero:ro"))
+                .arg("-v")
+                .arg(format!("{}:/records", dir.path().display()))
+                .args([BASE_IMAGE, "tablero"])
+                .args(sweep_args("0"))
+                .args(["--shard", &format!("{k}/4"), "--records-file"])
+                .arg(format!("/records/shard-{k}-of-4.jsonl"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for run in runs {
+        let out = run.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let files: Vec<PathBuf> = (1..=4)
+        .map(|k| dir.path().join(format!("shard-{k}-of-4.jsonl")))
+        .collect();
+    assert_eq!(ok(&merge(&files)), whole);
 }
