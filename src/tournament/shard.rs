@@ -512,6 +512,23 @@ mod tests {
     }
 
     #[test]
+    fn numbers_read_back_are_the_numbers_written() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut values: Vec<f64> = (0..20_000)
+            .map(|_| rng.r#gen::<f64>() * 10f64.powi(rng.gen_range(-6..6)))
+            .collect();
+        values.push(0.009_886_288_257_425_744);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.jsonl");
+        let refs: Vec<(usize, &f64)> = values.iter().enumerate().collect();
+        write(&path, "test", &0, values.len(), Shard::WHOLE, &refs).unwrap();
+        let back: Vec<f64> = load(&[path]).unwrap().records().unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back), bits(&values));
+    }
+
+    #[test]
     fn shards_merge_in_index_order_and_bad_sets_are_named() {
         let dir = tempfile::tempdir().unwrap();
         let run = serde_json::json!({"seed": 1, "games": 5});
