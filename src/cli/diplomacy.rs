@@ -111,6 +111,10 @@ pub struct PlayArgs {
     /// Seconds per built-in bot per phase (at most the deadline less a margin).
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     pub think_time: f64,
+    /// Draw the supply centres of every power by year as an SVG chart into FILE: one game's
+    /// counts, or the mean over the games [default: none, no chart].
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
     /// The configuration (its `[jic]` section configures JIC seats).
     #[command(flatten)]
     pub cfg: ConfigArgs,
@@ -343,6 +347,7 @@ fn play(args: PlayArgs) -> ExitCode {
         deadline,
         external,
         think_time,
+        svg,
         cfg,
     } = args;
     let config = match cfg.load() {
@@ -388,9 +393,26 @@ fn play(args: PlayArgs) -> ExitCode {
             .insert(name.trim().to_string(), command.to_string());
     }
     let bar = Progress::new(games, "games");
-    let progress = |g: &tour::GameResult| bar.step(&g.describe(games));
+    let histories = std::sync::Mutex::new(Vec::new());
+    let progress = |g: &tour::GameResult| {
+        bar.step(&g.describe(games));
+        if let Ok(mut h) = histories.lock() {
+            h.push((g.game, g.centres_by_year.clone()));
+        }
+    };
     match tour::play(&settings, &progress) {
-        Ok(summary) => print_json(&summary),
+        Ok(summary) => {
+            let mut histories = histories.into_inner().unwrap_or_default();
+            histories.sort_by_key(|(game, _)| *game);
+            let histories: Vec<_> = histories.into_iter().map(|(_, h)| h).collect();
+            if let Some(path) = svg
+                && let Err(e) =
+                    std::fs::write(&path, tablero::plot::centres::svg_standard(&histories))
+            {
+                return failure(format!("cannot write {}: {e}", path.display()));
+            }
+            print_json(&summary)
+        }
         Err(
             e @ (tour::PlayError::Bot(_)
             | tour::PlayError::SeatCount { .. }

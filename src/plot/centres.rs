@@ -3,6 +3,8 @@
 //! games. A game that ended (a solo) before a year counts its final centres in that year.
 //! Year Y is the count after Y's autumn (the adjustments of Y's winter); year 1900 is the
 //! start.
+//!
+//! Imports the Diplomacy core for the standard map's power names only.
 
 use std::collections::BTreeSet;
 
@@ -88,6 +90,18 @@ pub fn chart(powers: &[&str], games: &[History]) -> LineChart {
 /// [`chart`] as an SVG document.
 pub fn svg(powers: &[&str], games: &[History]) -> String {
     chart(powers, games).svg()
+}
+
+/// [`svg`] for games on the standard map (its powers, in its order).
+pub fn svg_standard(games: &[History]) -> String {
+    let map = crate::diplomacy::Map::standard();
+    let names: Vec<&str> = (0..map.power_count())
+        .map(|p| {
+            map.power_name(crate::diplomacy::Power(p as u8))
+                .unwrap_or("?")
+        })
+        .collect();
+    svg(&names, games)
 }
 
 #[cfg(test)]

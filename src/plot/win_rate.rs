@@ -35,12 +35,32 @@ pub fn curve(results: &[f64]) -> Vec<(usize, f64, [f64; 2])> {
         .collect()
 }
 
+/// Longest engine name shown in the title, in characters.
+const NAME_CHARS: usize = 60;
+
+/// An engine's command line as the title shows it: the program without its folder, the
+/// whole cut to [`NAME_CHARS`] characters with an ellipsis.
+fn short(command: &str) -> String {
+    let command = command.trim();
+    let (program, rest) = command.split_once(' ').unwrap_or((command, ""));
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let name = format!("{program} {rest}");
+    let name = name.trim_end();
+    if name.chars().count() <= NAME_CHARS {
+        name.to_string()
+    } else {
+        let mut s: String = name.chars().take(NAME_CHARS - 1).collect();
+        s.push('…');
+        s
+    }
+}
+
 /// The chart of the first engine's score after each game; `first` and `second` name the
 /// engines.
 pub fn chart(first: &str, second: &str, results: &[f64]) -> LineChart {
     let points = curve(results);
     let mut c = LineChart::new(
-        &format!("{first} against {second}"),
+        &format!("{} against {}", short(first), short(second)),
         "games played",
         "score of the first engine",
     );
@@ -105,6 +125,10 @@ mod tests {
         assert_eq!(count(&s, "line", "rule"), 1);
         assert!(s.contains("tablero &lt;A&gt; against gnugo"));
         assert_eq!(s, svg("tablero <A>", "gnugo", &[1.0, 0.5, 0.0]));
+        let long = format!("/usr/bin/gnugo --mode gtp {}", "x".repeat(100));
+        let title = chart(&long, "/opt/b", &[]).title;
+        assert!(title.starts_with("gnugo --mode gtp x"), "{title}");
+        assert_eq!(title.chars().count(), NAME_CHARS + " against b".len());
     }
 
     #[test]
