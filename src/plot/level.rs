@@ -1,6 +1,9 @@
 //! A GVG-AI level as a tile map (`tablero gvgai render`, and the best dungeon of `tablero
 //! evolve dungeon`): each sprite type of the level one colour, stacked as the LevelMapping
-//! stacks them (a key on a floor shows both), with a legend naming the types.
+//! stacks them (a key in a doorway shows both), with a legend naming the types.
+//!
+//! Ground: a type that lies under other sprites in some cell and never on another (zelda's
+//! `floor`, boulderdash's `background`) is drawn pale, and only where nothing lies on it.
 //!
 //! The legend names leaf types, except that the children of a type with more than
 //! [`MAX_SIBLINGS`] leaves share their parent's entry (an evolved dungeon declares one portal
@@ -36,14 +39,37 @@ fn group(desc: &GameDescription, t: TypeId) -> TypeId {
     }
 }
 
-/// The colour of legend entry `t`, the `index`-th entry of the legend.
-fn colour(desc: &GameDescription, t: TypeId, index: usize) -> String {
+/// Pale colours of ground types.
+const GROUND: [&str; 3] = ["#e9e4d4", "#dde8d5", "#e3e0ee"];
+
+/// Which of `groups` (sorted) are ground in `level`: under another sprite somewhere, never on
+/// one.
+fn ground(desc: &GameDescription, level: &Level, groups: &[TypeId]) -> Vec<bool> {
+    let mut under = vec![false; groups.len()];
+    let mut over = vec![false; groups.len()];
+    for stack in &level.cells {
+        for (i, &t) in stack.iter().enumerate() {
+            if let Ok(k) = groups.binary_search(&group(desc, t)) {
+                if i > 0 {
+                    over[k] = true;
+                } else if stack.len() > 1 {
+                    under[k] = true;
+                }
+            }
+        }
+    }
+    under.iter().zip(&over).map(|(u, o)| *u && !*o).collect()
+}
+
+/// The colour of legend entry `t`, the `index`-th entry of the legend, the `grounds`-th
+/// ground type if it is one.
+fn colour(desc: &GameDescription, t: TypeId, index: usize, grounds: Option<usize>) -> String {
     let ty = desc.types.get(usize::from(t));
     let name = ty.map_or("", |ty| ty.name.as_str());
     if name == "wall" {
         "#4a4a4a".into()
-    } else if name == "floor" {
-        "#e9e4d4".into()
+    } else if let Some(g) = grounds {
+        GROUND[g % GROUND.len()].into()
     } else if ty.and_then(|ty| ty.class).is_some_and(|c| c.is_avatar()) {
         "#1f5fd6".into()
     } else {
@@ -61,12 +87,16 @@ pub fn tile_map(desc: &GameDescription, level: &Level, title: &str) -> TileMap {
         .collect();
     groups.sort_unstable();
     groups.dedup();
+    let is_ground = ground(desc, level, &groups);
     let kinds = groups
         .iter()
         .enumerate()
-        .map(|(i, &g)| Kind {
-            name: desc.type_name(g).to_string(),
-            colour: colour(desc, g, i),
+        .map(|(i, &g)| {
+            let nth_ground = is_ground[i].then(|| is_ground[..i].iter().filter(|b| **b).count());
+            Kind {
+                name: desc.type_name(g).to_string(),
+                colour: colour(desc, g, i, nth_ground),
+            }
         })
         .collect();
     let cells = level
@@ -78,6 +108,9 @@ pub fn tile_map(desc: &GameDescription, level: &Level, title: &str) -> TileMap {
                 .filter_map(|&t| groups.binary_search(&group(desc, t)).ok())
                 .collect();
             kinds.dedup();
+            if kinds.len() > 1 && is_ground[kinds[0]] {
+                kinds.remove(0);
+            }
             kinds
         })
         .collect();
@@ -108,8 +141,16 @@ mod tests {
         let s = svg(&game, 0).unwrap();
         parse(&s);
         let level = &game.levels[0];
+        // One tile per sprite, but the floor only where nothing lies on it.
+        let floor = game.rules.desc.type_id("floor").unwrap();
         let sprites: usize = level.cells.iter().map(Vec::len).sum();
-        assert_eq!(count(&s, "rect", "tile"), sprites);
+        let covered = level
+            .cells
+            .iter()
+            .filter(|c| c.len() > 1 && c[0] == floor)
+            .count();
+        assert!(covered > 0);
+        assert_eq!(count(&s, "rect", "tile"), sprites - covered);
         let mut types: Vec<TypeId> = level.cells.iter().flatten().copied().collect();
         types.sort_unstable();
         types.dedup();
