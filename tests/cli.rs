@@ -301,7 +301,7 @@ fn diplomacy_bad_arguments_exit_2() {
             "TURKEY",
         ],
         &["diplomacy", "server", "--listen", "localhost"],
-        &["diplomacy", "server", "--deadline", "0"],
+        &["diplomacy", "server", "--end-year", "1800"],
     ];
     for args in cases {
         let out = tablero().args(*args).output().unwrap();
@@ -644,8 +644,12 @@ fn every_optional_flag_shows_its_default() {
 /// The built-in value of config key `key` ("section.key"), as a TOML value.
 fn config_default(key: &str) -> Option<toml::Value> {
     let defaults = toml::Value::try_from(tablero::config::Config::default()).unwrap();
-    let (section, name) = key.split_once('.')?;
-    defaults.get(section)?.get(name).cloned()
+    if !key.contains('.') {
+        return None;
+    }
+    key.split('.')
+        .try_fold(&defaults, |table, name| table.get(name))
+        .cloned()
 }
 
 /// A default that comes from the configuration shows the key and its built-in value,
@@ -974,4 +978,72 @@ fn wait_accepting(addr: &str) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// `tablero diplomacy server` takes its settings from `[diplomacy.server]`, a flag wins over
+/// the key of its name, and `max_games` ends the server after that many games.
+#[test]
+fn diplomacy_server_reads_its_config_section() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("games.jsonl");
+    let config = dir.path().join("server.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[diplomacy.server]\nlisten = \"{addr}\"\nend_year = 1901\nmax_games = 1\n\
+             results = {:?}\n",
+            results.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut server = tablero()
+        .args(["diplomacy", "server", "--end-year", "1902", "--config"])
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_accepting(&addr);
+    let bots: Vec<Child> = (0..7)
+        .map(|_| {
+            tablero()
+                .args(["diplomacy", "bot", "--server", &addr, "--bot", "holdbot"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    // max_games = 1: the server exits by itself once the game is over.
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = server.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed() > Duration::from_secs(60) {
+            let _ = server.kill();
+            panic!("the server did not stop after max_games");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    for mut b in bots {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(&results).unwrap();
+    let record: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert_eq!(
+        record["phase"], "S1903M",
+        "--end-year 1902 wins over 1901: {record}"
+    );
 }
