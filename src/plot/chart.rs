@@ -6,7 +6,7 @@
 //! per point when a series has at most [`MARKER_LIMIT`] points), every band a `<polygon
 //! class="band">` and every rule a `<line class="rule">`, each with a `<title>` naming it.
 
-use super::{Svg, num, points};
+use super::{CHAR_W, Svg, num, points};
 
 /// Series of at most this many points also mark each point with a dot.
 pub const MARKER_LIMIT: usize = 40;
@@ -21,8 +21,6 @@ const PLOT_W: f64 = 540.0;
 const PLOT_H: f64 = 300.0;
 /// Bottom margin (tick labels and the x-axis label).
 const BOTTOM: f64 = 50.0;
-/// Approximate width of one character of the 12 px legend text.
-const CHAR_W: f64 = 7.0;
 
 /// A curve.
 #[derive(Debug, Clone, PartialEq)]

@@ -49,6 +49,9 @@ pub fn points(pts: impl IntoIterator<Item = (f64, f64)>) -> String {
         .join(" ")
 }
 
+/// Approximate width of one character of the 12 px text, for laying out legends and titles.
+pub const CHAR_W: f64 = 7.0;
+
 /// The `i`-th colour of a qualitative palette (Tableau 10), cycling.
 pub fn palette(i: usize) -> &'static str {
     const COLOURS: [&str; 10] = [
@@ -116,30 +119,38 @@ impl Svg {
 
     /// A straight line.
     pub fn line(&mut self, from: (f64, f64), to: (f64, f64), stroke: &str, extra: &[(&str, &str)]) {
-        let (x1, y1, x2, y2) = (num(from.0), num(from.1), num(to.0), num(to.1));
-        let mut attrs = vec![
-            ("x1", x1.as_str()),
-            ("y1", y1.as_str()),
-            ("x2", x2.as_str()),
-            ("y2", y2.as_str()),
-            ("stroke", stroke),
-        ];
-        attrs.extend_from_slice(extra);
-        self.element("line", &attrs, None);
+        let at = [("x1", from.0), ("y1", from.1), ("x2", to.0), ("y2", to.1)];
+        self.shape("line", &at, ("stroke", stroke), extra);
     }
 
     /// A filled rectangle.
     pub fn rect(&mut self, at: (f64, f64), size: (f64, f64), fill: &str, extra: &[(&str, &str)]) {
-        let (x, y, w, h) = (num(at.0), num(at.1), num(size.0), num(size.1));
-        let mut attrs = vec![
-            ("x", x.as_str()),
-            ("y", y.as_str()),
-            ("width", w.as_str()),
-            ("height", h.as_str()),
-            ("fill", fill),
+        let at = [
+            ("x", at.0),
+            ("y", at.1),
+            ("width", size.0),
+            ("height", size.1),
         ];
+        self.shape("rect", &at, ("fill", fill), extra);
+    }
+
+    /// An element with coordinate attributes, one paint attribute and `extra` ones.
+    fn shape(
+        &mut self,
+        name: &str,
+        at: &[(&str, f64)],
+        paint: (&str, &str),
+        extra: &[(&str, &str)],
+    ) {
+        let values: Vec<String> = at.iter().map(|(_, v)| num(*v)).collect();
+        let mut attrs: Vec<(&str, &str)> = at
+            .iter()
+            .zip(&values)
+            .map(|((k, _), v)| (*k, v.as_str()))
+            .collect();
+        attrs.push(paint);
         attrs.extend_from_slice(extra);
-        self.element("rect", &attrs, None);
+        self.element(name, &attrs, None);
     }
 
     /// The finished document.

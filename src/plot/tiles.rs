@@ -5,7 +5,7 @@
 //! In the SVG every drawn kind of every cell is a `<rect class="tile">` with a `<title>`
 //! naming the kind and the cell, and every legend entry a `<rect class="swatch">`.
 
-use super::{Svg, num};
+use super::{CHAR_W, Svg, num};
 
 /// Largest tile side in pixels.
 const MAX_TILE: f64 = 32.0;
@@ -13,8 +13,6 @@ const MAX_TILE: f64 = 32.0;
 const MIN_TILE: f64 = 6.0;
 /// The longest side of the map is drawn at most this wide (down to [`MIN_TILE`] per tile).
 const MAX_MAP: f64 = 720.0;
-/// Approximate width of one character of the 12 px legend text.
-const CHAR_W: f64 = 7.0;
 
 /// A kind of tile.
 #[derive(Debug, Clone, PartialEq)]
