@@ -85,9 +85,7 @@ impl Svg {
     pub fn element(&mut self, name: &str, attrs: &[(&str, &str)], text: Option<&str>) {
         self.out.push('<');
         self.out.push_str(name);
-        for (k, v) in attrs {
-            let _ = write!(self.out, r#" {k}="{}""#, escape(v));
-        }
+        self.attributes(attrs);
         match text {
             Some(t) => {
                 let _ = writeln!(self.out, ">{}</{name}>", escape(t));
@@ -99,12 +97,29 @@ impl Svg {
     /// An element holding a `<title>` (the tooltip viewers show, and the element's name for
     /// readers of the file).
     pub fn titled(&mut self, name: &str, attrs: &[(&str, &str)], title: &str) {
+        self.open(name, attrs);
+        self.element("title", &[], Some(title));
+        self.close(name);
+    }
+
+    /// Opens `<name attrs…>`, closed by [`Svg::close`].
+    pub fn open(&mut self, name: &str, attrs: &[(&str, &str)]) {
         self.out.push('<');
         self.out.push_str(name);
+        self.attributes(attrs);
+        self.out.push_str(">\n");
+    }
+
+    /// ` k="v"` for each attribute, the value escaped.
+    fn attributes(&mut self, attrs: &[(&str, &str)]) {
         for (k, v) in attrs {
             let _ = write!(self.out, r#" {k}="{}""#, escape(v));
         }
-        let _ = writeln!(self.out, "><title>{}</title></{name}>", escape(title));
+    }
+
+    /// Closes an element [`Svg::open`] opened.
+    pub fn close(&mut self, name: &str) {
+        let _ = writeln!(self.out, "</{name}>");
     }
 
     /// A text at (`x`, `y`), anchored `start`, `middle` or `end`.

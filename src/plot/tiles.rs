@@ -2,8 +2,11 @@
 //! squares with a legend naming the kinds. The bottom kind of a cell fills it; each kind above
 //! is a smaller square inside, so a key on a floor shows both.
 //!
-//! In the SVG every drawn kind of every cell is a `<rect class="tile">` with a `<title>`
-//! naming the kind and the cell, and every legend entry a `<rect class="swatch">`.
+//! In the SVG every drawn kind of every cell is a `<rect class="tile">`, grouped by kind and
+//! stacking level in a `<g>` whose `<title>` names the kind, and every legend entry a `<rect
+//! class="swatch">`.
+
+use std::collections::BTreeMap;
 
 use super::{CHAR_W, Svg, num};
 
@@ -66,16 +69,7 @@ impl TileMap {
             "#f4f4f4",
             &[("stroke", "#999")],
         );
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let stack = self
-                    .cells
-                    .get(y * self.width + x)
-                    .map_or(&[][..], Vec::as_slice);
-                let at = (left + t * x as f64, top + t * y as f64);
-                self.cell(&mut svg, (x, y), at, t, stack);
-            }
-        }
+        self.tiles(&mut svg, (left, top), t);
         for (i, k) in self.kinds.iter().enumerate() {
             let y = top + 18.0 * i as f64;
             let (x, yy) = (num(legend_x), num(y));
@@ -97,24 +91,39 @@ impl TileMap {
         svg.finish()
     }
 
-    /// One cell at pixel `at`: its stack, each kind inset a little more than the one below.
-    fn cell(&self, svg: &mut Svg, (x, y): (usize, usize), at: (f64, f64), t: f64, stack: &[usize]) {
-        for (level, kind) in stack.iter().filter_map(|&k| self.kinds.get(k)).enumerate() {
+    /// The tiles, one group per stacking level and kind (bottom level first, so that a kind
+    /// above lies on the one below): each kind of a stack is inset a little more than the one
+    /// below it.
+    fn tiles(&self, svg: &mut Svg, (left, top): (f64, f64), t: f64) {
+        let mut layers: BTreeMap<(usize, usize), Vec<(usize, usize)>> = BTreeMap::new();
+        for (i, stack) in self.cells.iter().enumerate().take(self.width * self.height) {
+            let known = stack.iter().filter(|&&k| k < self.kinds.len());
+            for (level, &k) in known.enumerate() {
+                let cell = (i % self.width, i / self.width);
+                layers.entry((level, k)).or_default().push(cell);
+            }
+        }
+        for ((level, k), cells) in layers {
+            let Some(kind) = self.kinds.get(k) else {
+                continue;
+            };
             let inset = (t * 0.18 * level as f64).min(t * 0.4);
-            let side = t - 2.0 * inset;
-            let (px, py, s) = (num(at.0 + inset), num(at.1 + inset), num(side));
-            svg.titled(
-                "rect",
-                &[
+            let side = num(t - 2.0 * inset);
+            svg.open("g", &[("fill", &kind.colour)]);
+            svg.element("title", &[], Some(&kind.name));
+            for (x, y) in cells {
+                let px = num(left + t * x as f64 + inset);
+                let py = num(top + t * y as f64 + inset);
+                let attrs = [
                     ("class", "tile"),
-                    ("x", &px),
-                    ("y", &py),
-                    ("width", &s),
-                    ("height", &s),
-                    ("fill", &kind.colour),
-                ],
-                &format!("{} ({x}, {y})", kind.name),
-            );
+                    ("x", px.as_str()),
+                    ("y", py.as_str()),
+                    ("width", side.as_str()),
+                    ("height", side.as_str()),
+                ];
+                svg.element("rect", &attrs, None);
+            }
+            svg.close("g");
         }
     }
 }
@@ -153,7 +162,14 @@ mod tests {
             "unknown index 9 left out"
         );
         assert_eq!(count(&s, "rect", "swatch"), 2);
-        assert!(s.contains("&lt;key&gt; (1, 1)"));
+        let doc = parse(&s);
+        let key_tiles = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("g"))
+            .filter(|g| g.children().any(|c| c.text() == Some("<key>")))
+            .flat_map(|g| g.children().filter(|c| c.has_tag_name("rect")))
+            .count();
+        assert_eq!(key_tiles, 3);
         assert_eq!(s, map().svg(), "deterministic");
     }
 
