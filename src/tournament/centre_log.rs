@@ -70,3 +70,40 @@ impl CentreLog {
         log.into_iter().collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diplomacy::Game;
+    use crate::diplomacy::judge::Rules;
+
+    fn phase(year: i16, season: Season) -> Phase {
+        Phase { year, season }
+    }
+
+    #[test]
+    fn a_spring_position_is_the_end_of_the_year_before() {
+        assert_eq!(year_ended(phase(1905, Season::Spring)), 1904);
+        assert_eq!(year_ended(phase(1905, Season::Fall)), 1904);
+        assert_eq!(year_ended(phase(1905, Season::Winter)), 1905);
+    }
+
+    #[test]
+    fn positions_and_the_final_count_make_the_history() {
+        let game = Game::standard(Rules::default());
+        let log = CentreLog::default();
+        let hold = |_: &GameView, _: Budget| Vec::new();
+        let mut a = log.wrap(Box::new(hold));
+        let mut b = log.wrap(Box::new(hold));
+        a.position(&game.view(Some(Power(0))));
+        b.position(&game.view(Some(Power(1))));
+        let history = log.history(phase(1902, Season::Spring), &[5, 3, 3, 3, 3, 4, 1]);
+        assert_eq!(
+            history,
+            [
+                (1900, vec![3, 3, 3, 3, 3, 4, 3]),
+                (1901, vec![5, 3, 3, 3, 3, 4, 1])
+            ]
+        );
+    }
+}
