@@ -1,4 +1,4 @@
-//! `tablero gvgai …`: play, replay, connect, host, bench, pddl, plan (and the `[gvgai]`
+//! `tablero gvgai …`: play, replay, connect, host, bench, pddl, plan, render (and the `[gvgai]`
 //! session handler of `tablero serve`). Every subcommand takes `--config`/`--set`: the
 //! `[gvgai]` section gives the defaults of the controller flags (`--controller`, `--act-ms`,
 //! `--init-ms`, `--seed` of connect and host, `--max-line-bytes`, `--reply-timeout`, `--game`
@@ -40,6 +40,26 @@ pub enum GvgaiCommand {
     Pddl(PddlArgs),
     /// Plan a level (VGDL -> PDDL -> planner) and replay the plan; one JSON line.
     Plan(PlanArgs),
+    /// Draw a level as an SVG picture (a coloured tile per sprite, a legend naming the sprite
+    /// types); one JSON line.
+    Render(RenderArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Game name (<name>.txt in the games folder).
+    #[arg(long)]
+    game: String,
+    /// Level number (the game's <name>_lvlN.txt).
+    #[arg(long, default_value_t = 0)]
+    level: usize,
+    /// The SVG file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    #[command(flatten)]
+    games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
@@ -342,6 +362,7 @@ impl GvgaiCommand {
             GvgaiCommand::Bench(a) => &a.config,
             GvgaiCommand::Pddl(a) => &a.config,
             GvgaiCommand::Plan(a) => &a.config,
+            GvgaiCommand::Render(a) => &a.config,
         }
     }
 }
@@ -364,6 +385,7 @@ pub fn run(cmd: GvgaiCommand) -> ExitCode {
         GvgaiCommand::Bench(a) => bench(a, gvgai),
         GvgaiCommand::Pddl(a) => pddl(a, gvgai),
         GvgaiCommand::Plan(a) => plan(a, &config),
+        GvgaiCommand::Render(a) => render(a, gvgai),
     }
 }
 
@@ -409,6 +431,36 @@ fn plan(a: PlanArgs, config: &Config) -> ExitCode {
         },
         &config.planning,
     ))
+}
+
+/// `tablero gvgai render`: writes the level's picture.
+fn render(a: RenderArgs, config: &GvgaiConfig) -> ExitCode {
+    let game = match a.games.load(&a.game, config) {
+        Ok(g) => g,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let (Some(picture), Some(level)) = (
+        tablero::plot::level::svg(&game, a.level),
+        game.levels.get(a.level),
+    ) else {
+        return usage(&format!(
+            "--level {}: {} has levels 0..={}",
+            a.level,
+            a.game,
+            game.levels.len().saturating_sub(1)
+        ));
+    };
+    if let Err(e) = std::fs::write(&a.out, picture) {
+        return failure(format!("cannot write {}: {e}", a.out.display()));
+    }
+    print_json(&serde_json::json!({
+        "game": a.game,
+        "level": a.level,
+        "width": level.width,
+        "height": level.height,
+        "sprites": level.cells.iter().map(Vec::len).sum::<usize>(),
+        "out": a.out.display().to_string(),
+    }))
 }
 
 /// Copies the level's start state and advances it 100 ticks with random actions, again and

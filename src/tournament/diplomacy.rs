@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::centre_log::CentreLog;
 use super::gtp_client::split_command;
 use super::shard::Shard;
 use super::stats::wilson95;
@@ -46,7 +47,7 @@ use crate::bots::{self, BotError};
 use crate::daide::client::{ClientConfig, run_client};
 use crate::daide::server::{Ending, SeatStats, ServerConfig, run_game};
 use crate::diplomacy::play::{LocalGame, Outcome};
-use crate::diplomacy::{Map, Player, Power};
+use crate::diplomacy::{Map, Phase, Player, Power};
 
 /// How the games are played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -220,6 +221,10 @@ pub struct GameResult {
     pub last_year: i16,
     /// Wall time of the game in seconds.
     pub wall_seconds: f64,
+    /// Centres per power (map order) at the end of each year, from 1900 (the start) to the
+    /// last year played (not in the JSON line; `--svg` draws it).
+    #[serde(skip)]
+    pub centres_by_year: Vec<(i16, Vec<usize>)>,
 }
 
 impl GameResult {
@@ -391,6 +396,8 @@ struct Ended {
     winner: Option<(usize, i16)>,
     last_year: i16,
     daide: Option<Vec<SeatStats>>,
+    /// The first phase not played.
+    final_phase: Phase,
 }
 
 /// Plays game `g` of the tournament.
@@ -402,12 +409,17 @@ pub fn play_one(settings: &PlaySettings, g: usize) -> Result<GameResult, PlayErr
     let seat_of = |power: usize| (power + n - g % n) % n;
     let err = |message: String| PlayError::Game { game: g, message };
     let mut players: Vec<SeatPlayer> = Vec::with_capacity(n);
+    let log = CentreLog::default();
     for power in 0..n {
         let s = seat_of(power);
         let name = &settings.seats[s];
         players.push(match settings.external.get(name) {
             Some(cmd) => SeatPlayer::External(cmd.clone()),
-            None => SeatPlayer::Builtin(bots::make_with(name, bot_seed(seed, s), &settings.jic)?),
+            None => SeatPlayer::Builtin(log.wrap(bots::make_with(
+                name,
+                bot_seed(seed, s),
+                &settings.jic,
+            )?)),
         });
     }
     let power_name = |p: usize| map.power_name(Power(p as u8)).unwrap_or("???").to_string();
@@ -435,6 +447,7 @@ pub fn play_one(settings: &PlaySettings, g: usize) -> Result<GameResult, PlayErr
         solo_year: ended.winner.map(|(_, y)| y),
         last_year: ended.last_year,
         wall_seconds: started.elapsed().as_secs_f64(),
+        centres_by_year: log.history(ended.final_phase, &ended.centres),
     })
 }
 
@@ -465,6 +478,7 @@ fn locally(settings: &PlaySettings, players: Vec<SeatPlayer>) -> Result<Ended, S
         winner,
         last_year,
         daide: None,
+        final_phase: r.final_phase,
     })
 }
 
@@ -578,6 +592,7 @@ fn over_daide(
             winner,
             last_year,
             daide: Some(daide),
+            final_phase: game.phase(),
         })
     })
 }
@@ -787,6 +802,7 @@ mod tests {
             solo_year: Some(1910),
             last_year: 1910,
             wall_seconds: 5.0,
+            centres_by_year: Vec::new(),
         };
         let s = summarize(&st, &[g]);
         assert_eq!(s.seats[0].wins, 1);

@@ -105,7 +105,7 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The record of game `game` before its first move.
-    fn empty(game: usize, black_engine: usize) -> GameRecord {
+    pub(crate) fn empty(game: usize, black_engine: usize) -> GameRecord {
         GameRecord {
             game,
             black_engine,

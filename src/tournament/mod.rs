@@ -3,6 +3,7 @@
 //! statistics they report, and the sharding of these batch runs with the merge of their
 //! records.
 
+pub mod centre_log;
 pub mod diplomacy;
 pub mod go_match;
 pub mod gtp_client;
