@@ -18,4 +18,5 @@ pub mod gvgai;
 pub mod gvgai_line;
 pub mod net;
 pub mod planning;
+pub mod plot;
 pub mod tournament;

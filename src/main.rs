@@ -41,6 +41,9 @@ enum Command {
     /// Plan a PDDL task (domain and problem files); writes the plan as Fast Downward does and
     /// prints one JSON line; the exit code says solved, unsolvable, out of time or memory.
     Plan(cli::plan::PlanArgs),
+    /// Merge the records files of a sharded run (`--shard K/N --records-file FILE`) and print
+    /// the summary line the whole run prints.
+    Merge(cli::merge::MergeArgs),
     /// Evolutionary content: GA dungeons and GP NPC behaviour; one JSON line on stdout.
     #[command(subcommand)]
     Evolve(cli::evolve::EvolveCommand),
@@ -57,6 +60,10 @@ fn main() -> ExitCode {
         Command::Diplomacy(cmd) => cli::diplomacy::run(cmd),
         Command::Gvgai(cmd) => cli::gvgai::run(cmd),
         Command::Evolve(cmd) => cli::evolve::run(cmd),
+        Command::Merge(args) => {
+            cli::init_logging("warn");
+            cli::merge::run(args)
+        }
         Command::Plan(args) => {
             cli::init_logging("warn");
             cli::plan::run(args)

@@ -301,7 +301,7 @@ fn diplomacy_bad_arguments_exit_2() {
             "TURKEY",
         ],
         &["diplomacy", "server", "--listen", "localhost"],
-        &["diplomacy", "server", "--deadline", "0"],
+        &["diplomacy", "server", "--end-year", "1800"],
     ];
     for args in cases {
         let out = tablero().args(*args).output().unwrap();
@@ -313,66 +313,42 @@ fn diplomacy_bad_arguments_exit_2() {
 
 #[test]
 fn diplomacy_server_and_seven_bots_play_a_game() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
+    let addr = closed_port();
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results.jsonl");
-    let mut server = tablero()
-        .args([
-            "diplomacy",
-            "server",
-            "--listen",
-            &addr,
-            "--end-year",
-            "1902",
-        ])
-        .arg("--results")
-        .arg(&results)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut server = spawn_quiet(
+        tablero()
+            .args([
+                "diplomacy",
+                "server",
+                "--listen",
+                &addr,
+                "--end-year",
+                "1902",
+            ])
+            .arg("--results")
+            .arg(&results),
+    );
     wait_accepting(&addr);
     let powers = ["AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"];
     let bots: Vec<Child> = powers
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            tablero()
-                .args(["diplomacy", "bot", "--server", &addr, "--bot"])
-                .arg(if i % 2 == 0 { "dumbbot" } else { "randbot" })
-                .args([
-                    "--name",
-                    &format!("b{i}"),
-                    "--power",
-                    p,
-                    "--think-time",
-                    "1",
-                ])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap()
+            let bot = if i % 2 == 0 { "dumbbot" } else { "randbot" };
+            let name = format!("b{i}");
+            spawn_quiet(
+                tablero()
+                    .args(["diplomacy", "bot", "--server", &addr, "--bot", bot])
+                    .args(["--name", &name, "--power", p, "--think-time", "1"]),
+            )
         })
         .collect();
     for mut b in bots {
-        let t0 = Instant::now();
-        let status = loop {
-            if let Some(s) = b.try_wait().unwrap() {
-                break s;
-            }
-            if t0.elapsed() > Duration::from_secs(60) {
-                let _ = b.kill();
-                let _ = server.kill();
-                panic!("a bot did not finish its game");
-            }
-            std::thread::sleep(Duration::from_millis(50));
+        let Some(status) = wait_exit(&mut b, Duration::from_secs(60)) else {
+            let _ = b.kill();
+            let _ = server.kill();
+            panic!("a bot did not finish its game");
         };
         assert_eq!(status.code(), Some(0));
     }
@@ -420,6 +396,29 @@ fn fake_listener(reply: fn(&str) -> String) -> String {
         }
     });
     addr
+}
+
+/// `cmd` started with stdin, stdout and stderr null.
+fn spawn_quiet(cmd: &mut Command) -> Child {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The exit status of `child` once it has exited, `None` if it runs longer than `limit`.
+fn wait_exit(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if t0.elapsed() > limit {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// A port of 127.0.0.1 that nothing listens on.
@@ -644,8 +643,12 @@ fn every_optional_flag_shows_its_default() {
 /// The built-in value of config key `key` ("section.key"), as a TOML value.
 fn config_default(key: &str) -> Option<toml::Value> {
     let defaults = toml::Value::try_from(tablero::config::Config::default()).unwrap();
-    let (section, name) = key.split_once('.')?;
-    defaults.get(section)?.get(name).cloned()
+    if !key.contains('.') {
+        return None;
+    }
+    key.split('.')
+        .try_fold(&defaults, |table, name| table.get(name))
+        .cloned()
 }
 
 /// A default that comes from the configuration shows the key and its built-in value,
@@ -920,12 +923,7 @@ fn gvgai_subcommands_use_the_gvgai_section() {
 /// A lone bot says on stderr that it waits for the server to start the game.
 #[test]
 fn a_lone_diplomacy_bot_says_it_waits_for_the_game() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
+    let addr = closed_port();
     let server = tablero()
         .args(["diplomacy", "server", "--listen", &addr])
         .stdin(Stdio::null())
@@ -974,4 +972,51 @@ fn wait_accepting(addr: &str) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// `tablero diplomacy server` takes its settings from `[diplomacy.server]`, a flag wins over
+/// the key of its name, and `max_games` ends the server after that many games.
+#[test]
+fn diplomacy_server_reads_its_config_section() {
+    let addr = closed_port();
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("games.jsonl");
+    let config = dir.path().join("server.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[diplomacy.server]\nlisten = \"{addr}\"\nend_year = 1901\nmax_games = 1\n\
+             results = {:?}\n",
+            results.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut server = spawn_quiet(
+        tablero()
+            .args(["diplomacy", "server", "--end-year", "1902", "--config"])
+            .arg(&config),
+    );
+    wait_accepting(&addr);
+    let bots: Vec<Child> = (0..7)
+        .map(|_| {
+            spawn_quiet(tablero().args(["diplomacy", "bot", "--server", &addr, "--bot", "holdbot"]))
+        })
+        .collect();
+    // max_games = 1: the server exits by itself once the game is over.
+    let Some(status) = wait_exit(&mut server, Duration::from_secs(60)) else {
+        let _ = server.kill();
+        panic!("the server did not stop after max_games");
+    };
+    for mut b in bots {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(&results).unwrap();
+    let record: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert_eq!(
+        record["phase"], "S1903M",
+        "--end-year 1902 wins over 1901: {record}"
+    );
 }

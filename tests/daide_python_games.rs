@@ -113,6 +113,7 @@ async fn one_game(
         solo_year: winner.map(|_| settings.end_year),
         last_year: settings.end_year,
         wall_seconds: started.elapsed().as_secs_f64(),
+        centres_by_year: Vec::new(),
     })
 }
 

@@ -1,5 +1,5 @@
-//! The image (docker/Dockerfile) and the compose stack (docker/compose.yaml), run as an
-//! operator runs them, without any registry:
+//! The image (docker/Dockerfile) and the compose stacks (docker/compose.yaml and
+//! docker/replicas.yaml), run as an operator runs them, without any registry:
 //!
 //! - the base image `tablero-base:bookworm` is made from a debootstrapped Debian root file
 //!   system and `docker import` (kept by tag: made only when `docker image inspect` does not
@@ -19,6 +19,12 @@
 //!   over before the kill, unchanged, before the new ones;
 //! - `docker compose stop` of the daemon while a `genmove` searches: tablero exits with
 //!   status 0 after logging "daemon stopped", well within the stop grace period.
+//!
+//! - replicas (docker/replicas.yaml): three daemons behind HAProxy (docker/lb/, built on the
+//!   same base image): one GTP session lands on each replica; one replica is killed and its
+//!   client's connection ends at once while the other sessions keep their positions and new
+//!   clients go to the live replicas; the replica, started again, takes clients again; a
+//!   frozen replica (`docker pause`) fails its probes and its client is disconnected.
 //!
 //! The stack is always taken down (`compose down -v`, also when the test fails). Runs where a
 //! Docker engine answers; otherwise it says "skipped" and passes, except under CI (`CI` set),
@@ -160,18 +166,23 @@ fn build_image(tag: &str) {
     );
 }
 
-/// A compose project of the test; taken down (with its volumes) and its image removed on drop.
+/// A compose project of the test; taken down (with its volumes) and its images removed on drop.
 struct Stack {
     compose: Vec<String>,
+    /// The compose file, relative to the repository.
+    file: &'static str,
     project: String,
+    /// The daemon image (`TABLERO_IMAGE`).
     image: String,
+    /// Further images the test built for this stack.
+    extra_images: Vec<String>,
     env: Vec<(String, String)>,
     _config: tempfile::TempDir,
 }
 
 impl Stack {
     fn command(&self, args: &[&str]) -> Command {
-        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("docker/compose.yaml");
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(self.file);
         let mut cmd = Command::new(&self.compose[0]);
         cmd.args(&self.compose[1..])
             .arg("-f")
@@ -238,10 +249,12 @@ impl Drop for Stack {
             .command(&["down", "-v", "--remove-orphans", "-t", "5"])
             .stdout(Stdio::null())
             .status();
-        let _ = Command::new("docker")
-            .args(["image", "rm", "-f", &self.image])
-            .stdout(Stdio::null())
-            .status();
+        for image in std::iter::once(&self.image).chain(&self.extra_images) {
+            let _ = Command::new("docker")
+                .args(["image", "rm", "-f", image])
+                .stdout(Stdio::null())
+                .status();
+        }
         // The build stage the legacy builder leaves untagged.
         let _ = Command::new("docker")
             .args([
@@ -275,9 +288,9 @@ fn test_config(dir: &Path) -> PathBuf {
     path
 }
 
-/// Starts the stack for `compose`, the image built and the base image made.
-fn start_stack(compose: Vec<String>) -> Stack {
-    let unique = format!(
+/// A name part no other run of the test uses at the same time.
+fn unique() -> String {
+    format!(
         "{}-{}",
         std::process::id(),
         std::time::SystemTime::now()
@@ -285,7 +298,12 @@ fn start_stack(compose: Vec<String>) -> Stack {
             .unwrap()
             .as_millis()
             % 1_000_000
-    );
+    )
+}
+
+/// Starts the stack for `compose`, the image built and the base image made.
+fn start_stack(compose: Vec<String>) -> Stack {
+    let unique = unique();
     let image = format!("tablero-test:{unique}");
     build_image(&image);
     let config_dir = tempfile::tempdir().unwrap();
@@ -306,6 +324,8 @@ fn start_stack(compose: Vec<String>) -> Stack {
     ];
     let stack = Stack {
         compose,
+        file: "docker/compose.yaml",
+        extra_images: Vec::new(),
         project: format!("tablero-test-{unique}"),
         env: env
             .iter()
@@ -592,8 +612,12 @@ fn check_daemon_stop(stack: &Stack) {
     assert!(took < Duration::from_secs(9), "stop took {took:?}");
 }
 
+/// The tests share the base image and the machine's two cores: they run one at a time.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn image_and_compose_stack_serve_every_protocol_and_survive_restarts() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(compose) = compose_command() else {
         return;
     };
@@ -609,4 +633,210 @@ fn image_and_compose_stack_serve_every_protocol_and_survive_restarts() {
     check_server_restart(&stack);
     check_daemon_stop(&stack);
     eprintln!("docker test took {:.0} s", t0.elapsed().as_secs_f64());
+}
+
+/// Builds the load balancer image `tag` from docker/lb/ on the local base image.
+fn build_lb_image(tag: &str) {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let context = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(context.path().join("docker/lb")).unwrap();
+    for file in ["docker/lb/Dockerfile", "docker/lb/haproxy.cfg"] {
+        std::fs::copy(repo.join(file), context.path().join(file)).unwrap();
+    }
+    let t0 = Instant::now();
+    run(Command::new("docker")
+        .args(["build", "-q", "-f", "docker/lb/Dockerfile", "-t", tag])
+        .args(["--build-arg", &format!("BASE_IMAGE={BASE_IMAGE}"), "."])
+        .current_dir(context.path()));
+    eprintln!("built {tag} in {:.0} s", t0.elapsed().as_secs_f64());
+}
+
+/// docker/replicas.yaml with the test's images, the load balancer on a free port.
+fn start_replicas(compose: Vec<String>) -> Stack {
+    let unique = unique();
+    let image = format!("tablero-test:{unique}");
+    let lb_image = format!("tablero-lb-test:{unique}");
+    build_image(&image);
+    build_lb_image(&lb_image);
+    let config_dir = tempfile::tempdir().unwrap();
+    let config = test_config(config_dir.path());
+    let env = [
+        ("TABLERO_IMAGE", image.as_str()),
+        ("TABLERO_LB_IMAGE", lb_image.as_str()),
+        ("TABLERO_CONFIG", config.to_str().unwrap()),
+        ("TABLERO_BIND", "127.0.0.1"),
+        ("TABLERO_GTP_PORT", "0"),
+    ];
+    let stack = Stack {
+        compose,
+        file: "docker/replicas.yaml",
+        project: format!("tablero-replicas-{unique}"),
+        env: env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        image,
+        extra_images: vec![lb_image],
+        _config: config_dir,
+    };
+    stack.compose(&["up", "-d", "--no-build"]);
+    stack
+}
+
+/// A GTP session through the load balancer and the replica it landed on (its `name`), or
+/// None while the balancer has no live replica for it.
+fn replica_session(addr: &str) -> Option<(Gtp, String)> {
+    let mut gtp = Gtp::connect(addr);
+    gtp.stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    gtp.send("name");
+    let mut line = String::new();
+    match gtp.reader.read_line(&mut line) {
+        Ok(n) if n > 0 => {
+            let name = line.trim().strip_prefix("= ")?.to_string();
+            let mut blank = String::new();
+            gtp.reader.read_line(&mut blank).unwrap();
+            gtp.stream
+                .set_read_timeout(Some(Duration::from_secs(60)))
+                .unwrap();
+            Some((gtp, name))
+        }
+        _ => None,
+    }
+}
+
+/// One open session on each of the three replicas (the balancer sends each new connection to
+/// the replica with the fewest sessions, once its probes have found all three up).
+fn one_session_per_replica(addr: &str) -> Vec<(Gtp, String)> {
+    wait_for(
+        "a session on every replica",
+        Duration::from_secs(60),
+        || {
+            let mut sessions: Vec<(Gtp, String)> = Vec::new();
+            for _ in 0..3 {
+                let (gtp, name) = replica_session(addr)?;
+                if sessions.iter().any(|(_, n)| *n == name) {
+                    return None;
+                }
+                sessions.push((gtp, name));
+            }
+            Some(sessions)
+        },
+    )
+}
+
+/// Sets up a 9×9 position of the session's own: black and white stones on `points`.
+fn play_position(gtp: &mut Gtp, points: &[&str]) {
+    assert_eq!(gtp.ask("boardsize 9"), "=");
+    assert_eq!(gtp.ask("clear_board"), "=");
+    for (i, p) in points.iter().enumerate() {
+        let colour = if i % 2 == 0 { "b" } else { "w" };
+        assert_eq!(gtp.ask(&format!("play {colour} {p}")), "=");
+    }
+}
+
+/// The session still holds its position: its stones are there (playing on one is illegal)
+/// and it answers a genmove with a free point.
+fn check_position(gtp: &mut Gtp, points: &[&str]) {
+    for p in points {
+        let reply = gtp.ask(&format!("play b {p}"));
+        assert!(reply.starts_with('?'), "play b {p} on a stone: {reply:?}");
+    }
+    let mv = gtp.ask("genmove b");
+    let vertex = mv.strip_prefix("= ").unwrap_or_else(|| panic!("{mv:?}"));
+    assert!(!points.contains(&vertex), "genmove on a stone: {vertex}");
+}
+
+/// The session's connection ends cleanly (end of stream or reset, not a hang) within 15 s of
+/// `t0`, when its replica is gone.
+fn expect_clean_end(gtp: &mut Gtp, t0: Instant, what: &str) {
+    gtp.send("name");
+    // The blank line that ends the last response may still be buffered.
+    let mut line = String::new();
+    let end = loop {
+        line.clear();
+        match gtp.reader.read_line(&mut line) {
+            Ok(n) if n > 0 && line.trim().is_empty() => continue,
+            end => break end,
+        }
+    };
+    let took = t0.elapsed();
+    let clean = match &end {
+        Ok(n) => *n == 0,
+        Err(e) => matches!(
+            e.kind(),
+            std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted
+        ),
+    };
+    assert!(clean, "the client of {what} got {end:?} {line:?}");
+    assert!(took < Duration::from_secs(15), "clean end after {took:?}");
+    eprintln!(
+        "client of {what} disconnected after {:.1} s",
+        took.as_secs_f64()
+    );
+}
+
+#[test]
+fn replicas_behind_a_load_balancer_keep_sessions_apart_and_lose_only_their_own() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(compose) = compose_command() else {
+        return;
+    };
+    if !ensure_base_image() {
+        return;
+    }
+    let stack = start_replicas(compose);
+    let addr = stack.address("lb", 6790);
+    let mut sessions = one_session_per_replica(&addr);
+    let positions: [&[&str]; 3] = [&["E5", "C3"], &["D4", "F6", "G3"], &["C7"]];
+    for ((gtp, _), points) in sessions.iter_mut().zip(positions) {
+        play_position(gtp, points);
+    }
+    // Lose the first session's replica as a crash would (SIGKILL, no goodbye).
+    let (mut lost, lost_name) = sessions.remove(0);
+    let replica = lost_name.trim_start_matches("tablero-");
+    run(Command::new("docker").args(["kill", "-s", "KILL", &stack.container(replica)]));
+    let t0 = Instant::now();
+    expect_clean_end(&mut lost, t0, &format!("the killed {lost_name}"));
+    // The other sessions keep their positions on their replicas.
+    for ((gtp, name), points) in sessions.iter_mut().zip(&positions[1..]) {
+        check_position(gtp, points);
+        assert_eq!(gtp.ask("name"), format!("= {name}"));
+    }
+    // New clients go to the live replicas only.
+    for _ in 0..3 {
+        let (mut gtp, name) = wait_for("a new session", Duration::from_secs(30), || {
+            replica_session(&addr)
+        });
+        assert_ne!(
+            name, lost_name,
+            "a new client was sent to the killed replica"
+        );
+        assert_eq!(gtp.ask("quit"), "=");
+    }
+    // Back from the restart, the replica takes new clients again.
+    run(Command::new("docker").args(["start", &stack.container(replica)]));
+    wait_for(
+        "the restarted replica to take a client",
+        Duration::from_secs(60),
+        || {
+            let (_gtp, name) = replica_session(&addr)?;
+            (name == lost_name).then_some(())
+        },
+    );
+    // A replica that hangs (frozen, its connections open) fails its probes: the balancer
+    // closes its clients' connections; the other replica's client plays on.
+    let (mut frozen, frozen_name) = sessions.remove(0);
+    let frozen_container = stack.container(frozen_name.trim_start_matches("tablero-"));
+    run(Command::new("docker").args(["pause", &frozen_container]));
+    expect_clean_end(
+        &mut frozen,
+        Instant::now(),
+        &format!("the frozen {frozen_name}"),
+    );
+    let (gtp, name) = &mut sessions[0];
+    check_position(gtp, positions[2]);
+    assert_eq!(gtp.ask("name"), format!("= {name}"));
+    run(Command::new("docker").args(["unpause", &frozen_container]));
 }

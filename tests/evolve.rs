@@ -95,9 +95,26 @@ fn cli_dungeon_end_to_end_and_reproducible() {
         "evodungeon_lvl0.txt",
         "progress.csv",
         "fitness.svg",
+        "evodungeon.svg",
     ] {
         assert!(da.join(f).exists(), "{f}");
     }
+    // The best dungeon as a picture: one tile per sprite of the level, the same every run.
+    let picture = std::fs::read_to_string(da.join("evodungeon.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&picture).unwrap();
+    let tiles = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("tile"))
+        .count();
+    let level = Game::load(&da, "evodungeon").unwrap();
+    let sprites: usize = level.levels[0].cells.iter().map(Vec::len).sum();
+    assert_eq!(tiles, sprites);
+    let fitness = std::fs::read_to_string(da.join("fitness.svg")).unwrap();
+    roxmltree::Document::parse(&fitness).unwrap();
+    assert_eq!(
+        picture,
+        std::fs::read_to_string(db.join("evodungeon.svg")).unwrap()
+    );
     let csv = std::fs::read_to_string(da.join("progress.csv")).unwrap();
     assert_eq!(csv.lines().count(), 8);
     assert_eq!(a["fitness"], b["fitness"]);

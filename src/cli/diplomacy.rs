@@ -1,7 +1,8 @@
 //! `tablero diplomacy server|bot|play` (the embedded DAIDE server, one bot on any DAIDE
 //! server, tournaments) and `tablero bench jic`. Each takes `--config`/`--set`: `bot` reads
 //! `[diplomacy]` (thinking time, seed, reconnection delays) and `[jic]`, `play` and `bench jic`
-//! read `[jic]` and `play` the external seats; `server` reads `[log]`.
+//! read `[jic]` and `play` the external seats; `server` reads `[diplomacy.server]` (its flags
+//! override the keys of the same names) and `[log]`.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -27,27 +28,36 @@ pub enum DiplomacyCommand {
 
 #[derive(Debug, Args)]
 pub struct ServerArgs {
-    /// Address to listen on (IP:PORT).
-    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:16713")]
-    pub listen: String,
-    /// Seconds per phase (MTL = RTL = BTL) [default: none, no deadlines].
+    /// Address to listen on (IP:PORT)
+    /// [default: 127.0.0.1:16713 (config diplomacy.server.listen)].
+    #[arg(long, value_name = "IP:PORT")]
+    pub listen: Option<String>,
+    /// Seconds per phase (MTL = RTL = BTL); 0 for no deadlines
+    /// [default: 0 (config diplomacy.server.deadline)].
     #[arg(long, value_name = "SECONDS")]
     pub deadline: Option<u16>,
-    /// Last year played; the game is then a draw of the survivors [default: none, play until
-    /// a solo or an agreed draw].
+    /// Last year played, after which a game is a draw of the survivors; 0 to play until a
+    /// solo or an agreed draw [default: 0 (config diplomacy.server.end_year)].
     #[arg(long, value_name = "YEAR")]
-    pub end_year: Option<i16>,
-    /// Seed of power assignment and passcodes (game n uses seed + n).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Connections served at once; more wait in the listen queue until one closes.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub max_connections: u32,
+    pub end_year: Option<u16>,
+    /// Seed of power assignment and passcodes (game n uses seed + n)
+    /// [default: 0 (config diplomacy.server.seed)].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Connections served at once; more wait in the listen queue until one closes
+    /// [default: 64 (config diplomacy.server.max_connections)].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_connections: Option<u32>,
+    /// Games after which the server exits; 0 for no limit
+    /// [default: 0 (config diplomacy.server.max_games)].
+    #[arg(long, value_name = "N")]
+    pub max_games: Option<u64>,
     /// Append one JSON line per finished game to FILE (created if missing), written and
-    /// synced to disk as the game ends [default: none, no results file].
+    /// synced to disk as the game ends [default: none (config diplomacy.server.results)].
     #[arg(long, value_name = "FILE")]
     pub results: Option<std::path::PathBuf>,
-    /// The configuration (the server reads only `[log]`).
+    /// The configuration: `[diplomacy.server]` (the flags above override its keys; `enabled`
+    /// is for `tablero serve` only) and `[log]`.
     #[command(flatten)]
     pub cfg: ConfigArgs,
 }
@@ -111,6 +121,12 @@ pub struct PlayArgs {
     /// Seconds per built-in bot per phase (at most the deadline less a margin).
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     pub think_time: f64,
+    /// Draw the supply centres of every power by year as an SVG chart into FILE: one game's
+    /// counts, or the mean over the games [default: none, no chart].
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub shard: super::merge::ShardArgs,
     /// The configuration (its `[jic]` section configures JIC seats).
     #[command(flatten)]
     pub cfg: ConfigArgs,
@@ -146,35 +162,42 @@ pub fn run(cmd: DiplomacyCommand) -> ExitCode {
     }
 }
 
-/// `tablero diplomacy server`: hosts DAIDE games until SIGINT or SIGTERM.
+/// `tablero diplomacy server`: hosts DAIDE games until SIGINT or SIGTERM (or
+/// `max_games`).
 fn server(args: ServerArgs) -> ExitCode {
-    let ServerArgs {
-        listen,
-        deadline,
-        end_year,
-        seed,
-        max_connections,
-        results,
-        cfg,
-    } = args;
-    let config = match cfg.load() {
+    let mut config = match args.cfg.load() {
         Ok(c) => c,
         Err(code) => return code,
     };
     init_logging(&config.log.level);
-    let mut results = match results
+    let daide = &mut config.diplomacy.server;
+    if let Some(listen) = args.listen {
+        daide.listen = listen;
+    }
+    daide.deadline = args.deadline.map_or(daide.deadline, u64::from);
+    daide.end_year = args.end_year.map_or(daide.end_year, u64::from);
+    daide.seed = args.seed.unwrap_or(daide.seed);
+    daide.max_connections = args
+        .max_connections
+        .map_or(daide.max_connections, |m| m as usize);
+    daide.max_games = args.max_games.unwrap_or(daide.max_games);
+    if let Err(e) = config.validate() {
+        return usage(&format!("{e} (from a flag or the configuration)"));
+    }
+    let daide = config.diplomacy.server;
+    let mut results = match args
+        .results
+        .or_else(|| daide.results_path())
         .map(tablero::daide::server::ResultsFile::open)
         .transpose()
     {
         Ok(r) => r,
         Err(e) => return failure(e),
     };
-    let Ok(addr) = listen.parse::<std::net::SocketAddr>() else {
-        return usage(&format!("--listen must be IP:PORT, got {listen:?}"));
+    let addr = match daide.listen_addr() {
+        Ok(a) => a,
+        Err(e) => return usage(&e.to_string()),
     };
-    if deadline == Some(0) {
-        return usage("--deadline must be at least 1 second");
-    }
     let rt = match runtime() {
         Ok(rt) => rt,
         Err(code) => return code,
@@ -183,20 +206,16 @@ fn server(args: ServerArgs) -> ExitCode {
         let signal = ShutdownSignal::install()?;
         let listener = tokio::net::TcpListener::bind(addr).await?;
         tracing::info!("DAIDE server listening on {}", listener.local_addr()?);
-        let make = move |n: u64| {
-            let mut cfg = tablero::daide::server::ServerConfig::standard(seed.wrapping_add(n));
-            cfg.deadline = deadline;
-            cfg.end_year = end_year;
-            cfg
+        let limits = tablero::daide::server::ListenerLimits {
+            max_connections: daide.max_connections,
         };
+        let max_games = daide.game_limit();
         let games = tablero::daide::server::run_server_with(
             listener,
             tablero::daide::token::TokenTable::standard(),
-            make,
-            tablero::daide::server::ListenerLimits {
-                max_connections: max_connections as usize,
-            },
-            None,
+            move |n| daide.game_config(n),
+            limits,
+            max_games,
             async move {
                 let name = signal.recv().await;
                 tracing::info!("{name} received, shutting down");
@@ -343,6 +362,8 @@ fn play(args: PlayArgs) -> ExitCode {
         deadline,
         external,
         think_time,
+        svg,
+        shard,
         cfg,
     } = args;
     let config = match cfg.load() {
@@ -376,6 +397,7 @@ fn play(args: PlayArgs) -> ExitCode {
     settings.deadline = (deadline > 0 && !local).then_some(deadline);
     settings.think_time = think_time;
     settings.jic = config.jic.clone();
+    settings.shard = shard.shard();
     for e in &config.diplomacy.external {
         settings.external.insert(e.name.clone(), e.command.clone());
     }
@@ -387,10 +409,23 @@ fn play(args: PlayArgs) -> ExitCode {
             .external
             .insert(name.trim().to_string(), command.to_string());
     }
-    let bar = Progress::new(games, "games");
+    let bar = Progress::new(settings.shard.count(games), "games");
     let progress = |g: &tour::GameResult| bar.step(&g.describe(games));
-    match tour::play(&settings, &progress) {
-        Ok(summary) => print_json(&summary),
+    match tour::play_games(&settings, &progress) {
+        Ok(results) => {
+            let histories: Vec<_> = results.iter().map(|g| g.centres_by_year.clone()).collect();
+            if let Some(path) = svg
+                && let Err(e) =
+                    std::fs::write(&path, tablero::plot::centres::svg_standard(&histories))
+            {
+                return failure(format!("cannot write {}: {e}", path.display()));
+            }
+            let records: Vec<_> = results.iter().map(|g| (g.game, g)).collect();
+            if let Err(code) = shard.write(tour::RECORDS_KIND, &settings, games, &records) {
+                return code;
+            }
+            print_json(&tour::summarize(&settings, &results))
+        }
         Err(
             e @ (tour::PlayError::Bot(_)
             | tour::PlayError::SeatCount { .. }

@@ -11,8 +11,9 @@ use super::{ConfigArgs, failure, init_logging, usage};
 
 #[derive(Debug, Subcommand)]
 pub enum EvolveCommand {
-    /// Evolve a dungeon; writes dungeon.json, evodungeon.txt + _lvl0.txt, progress.csv and
-    /// fitness.svg into --out and checks that evolve.dungeon_check_controller wins the level.
+    /// Evolve a dungeon; writes dungeon.json, evodungeon.txt + _lvl0.txt, the level as
+    /// evodungeon.svg, progress.csv and fitness.svg into --out and checks that
+    /// evolve.dungeon_check_controller wins the level.
     Dungeon {
         /// Seed of every random choice (same seed, same result).
         #[arg(long, default_value_t = 0)]

@@ -53,6 +53,12 @@ pub struct MatchArgs {
     /// Include every game's record in the JSON line.
     #[arg(long)]
     records: bool,
+    /// Draw the first engine's score after each game, with its 95 % Wilson interval and the
+    /// 50 % line, as an SVG chart into FILE [default: none, no chart].
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    #[command(flatten)]
+    shard: super::merge::ShardArgs,
     /// The configuration (`tablero match` reads only `[log]`; the engines read their own).
     #[command(flatten)]
     config: ConfigArgs,
@@ -97,6 +103,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     opts.clock = args.clock.or(per_move);
     opts.lag = args.lag;
     opts.sgf_dir = args.sgf_dir;
+    opts.shard = args.shard.shard();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -106,10 +113,22 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
             return failure(format!("cannot start the tokio runtime: {e}"));
         }
     };
-    let progress = Progress::new(opts.games, "games");
+    let progress = Progress::new(opts.shard.count(opts.games), "games");
     let step = |line: &str| progress.step(line);
     let mut summary = runtime.block_on(tablero::tournament::go_match::run_match(&opts, &step));
     drop(progress);
+    if let Some(path) = &args.svg {
+        let results = tablero::plot::win_rate::first_engine_results(&summary.records);
+        let picture = tablero::plot::win_rate::svg(&opts.black, &opts.white, &results);
+        if let Err(e) = std::fs::write(path, picture) {
+            return failure(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    let records: Vec<_> = summary.records.iter().map(|r| (r.game, r)).collect();
+    let kind = tablero::tournament::go_match::RECORDS_KIND;
+    if let Err(code) = args.shard.write(kind, &opts, opts.games, &records) {
+        return code;
+    }
     if !args.records {
         summary.records.clear();
     }

@@ -1,4 +1,4 @@
-//! `tablero gvgai …`: play, replay, connect, host, bench, pddl, plan (and the `[gvgai]`
+//! `tablero gvgai …`: play, replay, connect, host, bench, pddl, plan, render (and the `[gvgai]`
 //! session handler of `tablero serve`). Every subcommand takes `--config`/`--set`: the
 //! `[gvgai]` section gives the defaults of the controller flags (`--controller`, `--act-ms`,
 //! `--init-ms`, `--seed` of connect and host, `--max-line-bytes`, `--reply-timeout`, `--game`
@@ -17,6 +17,7 @@ use tablero::daemon::{self, CancellationToken, Daemon, Session, SessionHandler, 
 use tablero::gvgai::controllers::{self, ControllerSettings};
 use tablero::gvgai::engine::{self, Game};
 use tablero::gvgai_line::{self as line, AgentSettings, HostSettings};
+use tablero::tournament::gvgai_sweep::{Cell, SweepRun};
 
 use super::{ConfigArgs, EXIT_FAILURE, failure, init_logging, print_json, runtime, usage};
 
@@ -26,6 +27,9 @@ pub enum GvgaiCommand {
     Play(PlayArgs),
     /// Replay a fixed action string (U D L R N S); one JSON line with the result.
     Replay(ReplayArgs),
+    /// Play controllers on levels over seeds (shardable); one JSON line with win rates and
+    /// mean scores per level and controller.
+    Sweep(SweepArgs),
     /// Connect to a GVG-AI learning-track game server as the controller (client) side.
     Connect(ConnectArgs),
     /// Be the learning-track game server (tablero's engine) for remote clients.
@@ -36,6 +40,26 @@ pub enum GvgaiCommand {
     Pddl(PddlArgs),
     /// Plan a level (VGDL -> PDDL -> planner) and replay the plan; one JSON line.
     Plan(PlanArgs),
+    /// Draw a level as an SVG picture (a coloured tile per sprite, a legend naming the sprite
+    /// types); one JSON line.
+    Render(RenderArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Game name (<name>.txt in the games folder).
+    #[arg(long)]
+    game: String,
+    /// Level number (the game's <name>_lvlN.txt).
+    #[arg(long, default_value_t = 0)]
+    level: usize,
+    /// The SVG file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    #[command(flatten)]
+    games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
@@ -154,13 +178,47 @@ pub struct PlayArgs {
     /// Seed of the game and the controller.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    #[command(flatten)]
+    budget: ActBudget,
+    #[command(flatten)]
+    games: GamesDir,
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+/// A controller's budget per act in `play` and `sweep`.
+#[derive(Debug, Args)]
+pub struct ActBudget {
     /// Milliseconds per act (GVG-AI gives 40) [default: 40 (config gvgai.act_ms)].
     #[arg(long, value_name = "MS")]
     act_ms: Option<u64>,
-    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions)
+    /// Count-based budget per act (MCTS iterations, RHEA evaluations, BFS/IW expansions); with
+    /// an act time never overrun, results do not depend on the machine's speed
     /// [default: none, the time budget alone].
     #[arg(long, value_name = "N")]
     iterations: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// A game and its levels, NAME or NAME:L,L,… (repeatable) [default levels: all of the
+    /// game's].
+    #[arg(long = "game", value_name = "NAME[:LEVELS]", required = true)]
+    games_levels: Vec<String>,
+    /// A controller, as in `gvgai play` (repeatable) [default: mcts (config
+    /// gvgai.controller)].
+    #[arg(long = "controller", value_name = "CONTROLLER")]
+    controllers: Vec<String>,
+    /// Episodes per level and controller.
+    #[arg(long, default_value_t = 1)]
+    seeds: usize,
+    /// Seed of the first episode of every level and controller; the next count up from it.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    budget: ActBudget,
+    #[command(flatten)]
+    shard: super::merge::ShardArgs,
     #[command(flatten)]
     games: GamesDir,
     #[command(flatten)]
@@ -298,11 +356,13 @@ impl GvgaiCommand {
         match self {
             GvgaiCommand::Play(a) => &a.config,
             GvgaiCommand::Replay(a) => &a.config,
+            GvgaiCommand::Sweep(a) => &a.config,
             GvgaiCommand::Connect(a) => &a.config,
             GvgaiCommand::Host(a) => &a.config,
             GvgaiCommand::Bench(a) => &a.config,
             GvgaiCommand::Pddl(a) => &a.config,
             GvgaiCommand::Plan(a) => &a.config,
+            GvgaiCommand::Render(a) => &a.config,
         }
     }
 }
@@ -319,11 +379,13 @@ pub fn run(cmd: GvgaiCommand) -> ExitCode {
     match cmd {
         GvgaiCommand::Play(a) => play(a, gvgai),
         GvgaiCommand::Replay(a) => replay(a, gvgai),
+        GvgaiCommand::Sweep(a) => sweep(a, gvgai),
         GvgaiCommand::Connect(a) => connect(a, gvgai),
         GvgaiCommand::Host(a) => host(a, gvgai),
         GvgaiCommand::Bench(a) => bench(a, gvgai),
         GvgaiCommand::Pddl(a) => pddl(a, gvgai),
         GvgaiCommand::Plan(a) => plan(a, &config),
+        GvgaiCommand::Render(a) => render(a, gvgai),
     }
 }
 
@@ -369,6 +431,36 @@ fn plan(a: PlanArgs, config: &Config) -> ExitCode {
         },
         &config.planning,
     ))
+}
+
+/// `tablero gvgai render`: writes the level's picture.
+fn render(a: RenderArgs, config: &GvgaiConfig) -> ExitCode {
+    let game = match a.games.load(&a.game, config) {
+        Ok(g) => g,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let (Some(picture), Some(level)) = (
+        tablero::plot::level::svg(&game, a.level),
+        game.levels.get(a.level),
+    ) else {
+        return usage(&format!(
+            "--level {}: {} has levels 0..={}",
+            a.level,
+            a.game,
+            game.levels.len().saturating_sub(1)
+        ));
+    };
+    if let Err(e) = std::fs::write(&a.out, picture) {
+        return failure(format!("cannot write {}: {e}", a.out.display()));
+    }
+    print_json(&serde_json::json!({
+        "game": a.game,
+        "level": a.level,
+        "width": level.width,
+        "height": level.height,
+        "sprites": level.cells.iter().map(Vec::len).sum::<usize>(),
+        "out": a.out.display().to_string(),
+    }))
 }
 
 /// Copies the level's start state and advances it 100 ticks with random actions, again and
@@ -437,14 +529,14 @@ fn play(a: PlayArgs, config: &GvgaiConfig) -> ExitCode {
     }
     let settings = ControllerSettings {
         seed: a.seed,
-        iterations: a.iterations,
+        iterations: a.budget.iterations,
     };
     let controller = a.controller.unwrap_or_else(|| config.controller.clone());
     let mut c = match make(&controller, &settings) {
         Ok(c) => c,
         Err(e) => return usage(&e.to_string()),
     };
-    let act = Duration::from_millis(a.act_ms.unwrap_or(config.act_ms).max(1));
+    let act = Duration::from_millis(a.budget.act_ms.unwrap_or(config.act_ms).max(1));
     // Seeds above i64::MAX wrap, as Java's long would.
     match controllers::play(&game, a.level, a.seed as i64, c.as_mut(), act) {
         Ok(r) => print_json(&serde_json::json!({
@@ -484,6 +576,87 @@ fn replay(a: ReplayArgs, config: &GvgaiConfig) -> ExitCode {
         })),
         Err(e) => usage(&e.to_string()),
     }
+}
+
+/// The sweep `a` describes, with its games loaded; exit 2 naming what is wrong.
+fn sweep_run(
+    a: &SweepArgs,
+    config: &GvgaiConfig,
+) -> Result<(SweepRun, std::collections::BTreeMap<String, Game>), ExitCode> {
+    let mut games = std::collections::BTreeMap::new();
+    let mut cells = Vec::new();
+    for spec in &a.games_levels {
+        let (name, levels) = match spec.split_once(':') {
+            Some((n, l)) => (
+                n,
+                Some(parse_levels(l).map_err(|e| usage(&format!("--game: {e}")))?),
+            ),
+            None => (spec.as_str(), None),
+        };
+        let game = a
+            .games
+            .load(name, config)
+            .map_err(|e| usage(&e.to_string()))?;
+        let levels = levels.map_or_else(|| (0..game.levels.len()).collect(), |l| l.0);
+        cells.extend(levels.into_iter().map(|level| Cell {
+            game: name.to_string(),
+            level,
+        }));
+        games.insert(name.to_string(), game);
+    }
+    let controllers = if a.controllers.is_empty() {
+        vec![config.controller.clone()]
+    } else {
+        a.controllers.clone()
+    };
+    if a.seeds == 0 {
+        return Err(usage("--seeds must be at least 1"));
+    }
+    let run = SweepRun {
+        cells,
+        controllers,
+        seeds: a.seeds,
+        seed: a.seed,
+        act_ms: a.budget.act_ms.unwrap_or(config.act_ms).max(1),
+        iterations: a.budget.iterations,
+    };
+    tablero::tournament::gvgai_sweep::check(&run, &games).map_err(|e| usage(&e.to_string()))?;
+    Ok((run, games))
+}
+
+/// `tablero gvgai sweep`: a progress line per episode, the summary as one JSON line.
+fn sweep(a: SweepArgs, config: &GvgaiConfig) -> ExitCode {
+    use tablero::tournament::gvgai_sweep as sw;
+    let (run, games) = match sweep_run(&a, config) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let shard = a.shard.shard();
+    let total = run.total();
+    let bar = super::progress::Progress::new(shard.count(total), "episodes");
+    let step = |e: &sw::EpisodeRecord| {
+        bar.step(&format!(
+            "episode {}/{total}: {} {} {} seed {}: {} score {} at tick {}",
+            e.episode + 1,
+            e.game,
+            e.level,
+            e.controller,
+            e.seed,
+            if e.win { "win" } else { "loss" },
+            e.score,
+            e.ticks
+        ));
+    };
+    let episodes = match sw::play(&run, &games, shard, &step) {
+        Ok(e) => e,
+        Err(e) => return failure(e),
+    };
+    drop(bar);
+    let records: Vec<_> = episodes.iter().map(|e| (e.episode, e)).collect();
+    if let Err(code) = a.shard.write(sw::RECORDS_KIND, &run, total, &records) {
+        return code;
+    }
+    print_json(&sw::summarize(&run, &episodes))
 }
 
 /// The game `gvgai.game` names ("" names none).

@@ -1,7 +1,8 @@
 //! The `tablero` command line, one file per family: `daemon` (serve, gtp), `go` (match and the
-//! Go benches), `diplomacy`, `gvgai`, `plan` (PDDL), `evolve`, and `bench` (the speed
-//! measurements of every family). Shared here: the configuration flags, exit codes, logging and the one JSON line
-//! every long job ends with. Logs go to stderr only; stdout is the protocol channel of
+//! Go benches), `diplomacy`, `gvgai`, `plan` (PDDL), `evolve`, `bench` (the speed
+//! measurements of every family) and `merge` (`--shard` and the merge of shards' records).
+//! Shared here: the configuration flags, exit codes, logging and the one JSON line every long
+//! job ends with. Logs go to stderr only; stdout is the protocol channel of
 //! `tablero gtp` and the JSON result line of the other subcommands.
 
 use std::io::IsTerminal;
@@ -20,6 +21,7 @@ pub mod diplomacy;
 pub mod evolve;
 pub mod go;
 pub mod gvgai;
+pub mod merge;
 pub mod plan;
 pub mod progress;
 

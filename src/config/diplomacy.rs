@@ -157,6 +157,15 @@ impl DiplomacyServerConfig {
         usize::try_from(self.max_games).ok().filter(|&n| n > 0)
     }
 
+    /// The settings of the server's game `n`: the standard game with this section's deadline
+    /// and year cap, seeded `seed + n` (validated configs only).
+    pub fn game_config(&self, n: u64) -> crate::daide::server::ServerConfig {
+        let mut cfg = crate::daide::server::ServerConfig::standard(self.seed.wrapping_add(n));
+        cfg.deadline = self.deadline_secs();
+        cfg.end_year = self.last_year();
+        cfg
+    }
+
     /// The results file, `None` for none.
     pub fn results_path(&self) -> Option<std::path::PathBuf> {
         (!self.results.is_empty()).then(|| self.results.clone().into())

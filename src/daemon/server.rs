@@ -108,13 +108,8 @@ impl Server {
             max_connections = daide.max_connections,
             "DAIDE server listening on {local}"
         );
-        let (seed, deadline, end_year) = (daide.seed, daide.deadline_secs(), daide.last_year());
-        let make = move |n: u64| {
-            let mut cfg = daide_server::ServerConfig::standard(seed.wrapping_add(n));
-            cfg.deadline = deadline;
-            cfg.end_year = end_year;
-            cfg
-        };
+        let games_config = daide.clone();
+        let make = move |n: u64| games_config.game_config(n);
         let on_finish = move |record: GameRecord| {
             if let Some(file) = results.as_mut()
                 && let Err(e) = file.append(&record)

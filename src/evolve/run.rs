@@ -150,7 +150,10 @@ pub fn dungeon(
                 .map_err(|e| RunError::Level(e.to_string()))?;
             write(out, "evodungeon.txt", &written.game)?;
             write(out, "evodungeon_lvl0.txt", &written.level)?;
-            Game::load(out, "evodungeon").map_err(|e| RunError::Level(e.to_string()))?;
+            let game = Game::load(out, "evodungeon").map_err(|e| RunError::Level(e.to_string()))?;
+            if let Some(picture) = crate::plot::level::svg(&game, 0) {
+                write(out, "evodungeon.svg", &picture)?;
+            }
             rooms_rects = json!(r.rooms);
             if check {
                 let c = check_level(

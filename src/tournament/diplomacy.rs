@@ -36,19 +36,21 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::centre_log::CentreLog;
 use super::gtp_client::split_command;
+use super::shard::Shard;
 use super::stats::wilson95;
 use crate::bots::{self, BotError};
 use crate::daide::client::{ClientConfig, run_client};
 use crate::daide::server::{Ending, SeatStats, ServerConfig, run_game};
 use crate::diplomacy::play::{LocalGame, Outcome};
-use crate::diplomacy::{Map, Player, Power};
+use crate::diplomacy::{Map, Phase, Player, Power};
 
 /// How the games are played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Transport {
     /// The embedded DAIDE server on loopback TCP, every seat a client.
@@ -57,8 +59,9 @@ pub enum Transport {
     Local,
 }
 
-/// What to play.
-#[derive(Debug, Clone)]
+/// What to play. Serialized, it is the run a records file names: every field the games
+/// depend on, not the number of jobs nor which shard plays.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PlaySettings {
     /// One bot name per seat (as many seats as the map has powers).
     pub seats: Vec<String>,
@@ -69,6 +72,7 @@ pub struct PlaySettings {
     /// Last year played; the game is a draw of the survivors after it.
     pub end_year: i16,
     /// Games played at once (threads).
+    #[serde(skip, default = "one")]
     pub jobs: usize,
     /// Over DAIDE or by direct calls.
     pub transport: Transport,
@@ -82,7 +86,13 @@ pub struct PlaySettings {
     pub jic: crate::bots::jic::JicConfig,
     /// External seats: seat name → command line template.
     pub external: BTreeMap<String, String>,
+    /// The games of the tournament this run plays (all of them by default).
+    #[serde(skip)]
+    pub shard: Shard,
 }
+
+/// The `kind` of `tablero diplomacy play` records.
+pub const RECORDS_KIND: &str = "diplomacy play";
 
 impl PlaySettings {
     /// Settings for `seats` with defaults: 7 games, seed 0, 1930, one job,
@@ -99,6 +109,7 @@ impl PlaySettings {
             think_time: Duration::from_secs(1),
             jic: crate::bots::jic::JicConfig::default(),
             external: BTreeMap::new(),
+            shard: Shard::WHOLE,
         }
     }
 
@@ -146,6 +157,11 @@ impl PlaySettings {
     }
 }
 
+/// One job.
+fn one() -> usize {
+    1
+}
+
 /// Tournament errors.
 #[derive(Debug, Error)]
 pub enum PlayError {
@@ -174,7 +190,7 @@ pub enum PlayError {
 }
 
 /// One seat's result in one game.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeatResult {
     /// Bot name.
     pub bot: String,
@@ -191,7 +207,7 @@ pub struct SeatResult {
 }
 
 /// One game's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     /// Game index (0-based).
     pub game: usize,
@@ -205,6 +221,10 @@ pub struct GameResult {
     pub last_year: i16,
     /// Wall time of the game in seconds.
     pub wall_seconds: f64,
+    /// Centres per power (map order) at the end of each year, from 1900 (the start) to the
+    /// last year played (not in the JSON line; `--svg` draws it).
+    #[serde(skip)]
+    pub centres_by_year: Vec<(i16, Vec<usize>)>,
 }
 
 impl GameResult {
@@ -275,8 +295,6 @@ pub struct PlaySummary {
     pub transport: Transport,
     /// The server's phase deadline in seconds, if any.
     pub deadline: Option<u16>,
-    /// Threads used.
-    pub jobs: usize,
     /// Wall seconds per game-year played, over all games (each game timed on its own thread).
     pub seconds_per_game_year: f64,
 }
@@ -299,35 +317,45 @@ pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
     mix(game_seed.wrapping_add(1 + seat as u64))
 }
 
-/// Plays the tournament; `progress` is called once per finished game (from
-/// the worker threads, in completion order).
+/// Plays the tournament (the games of `settings.shard`) and summarizes it; `progress` is
+/// called once per finished game (from the worker threads, in completion order).
 pub fn play(
     settings: &PlaySettings,
     progress: &(dyn Fn(&GameResult) + Sync),
 ) -> Result<PlaySummary, PlayError> {
+    Ok(summarize(settings, &play_games(settings, progress)?))
+}
+
+/// Plays the games of `settings.shard` on `settings.jobs` threads; their results in game
+/// order.
+pub fn play_games(
+    settings: &PlaySettings,
+    progress: &(dyn Fn(&GameResult) + Sync),
+) -> Result<Vec<GameResult>, PlayError> {
     settings.check()?;
+    let indices: Vec<usize> = settings.shard.indices(settings.games).collect();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<GameResult, PlayError>>>> =
-        Mutex::new((0..settings.games).map(|_| None).collect());
+        Mutex::new(indices.iter().map(|_| None).collect());
     let failed = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.min(settings.games.max(1)) {
+        for _ in 0..settings.jobs.min(indices.len().max(1)) {
             scope.spawn(|| {
                 loop {
                     if failed.load(Ordering::Relaxed) {
                         return;
                     }
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= settings.games {
+                    let slot = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&g) = indices.get(slot) else {
                         return;
-                    }
+                    };
                     let r = play_one(settings, g);
                     match &r {
                         Ok(res) => progress(res),
                         Err(_) => failed.store(true, Ordering::Relaxed),
                     }
                     if let Ok(mut all) = results.lock() {
-                        all[g] = Some(r);
+                        all[slot] = Some(r);
                     }
                 }
             });
@@ -336,8 +364,8 @@ pub fn play(
     let all = results
         .into_inner()
         .map_err(|_| PlayError::Settings("a worker thread panicked".into()))?;
-    let mut games = Vec::with_capacity(settings.games);
-    for (g, r) in all.into_iter().enumerate() {
+    let mut games = Vec::with_capacity(indices.len());
+    for (&g, r) in indices.iter().zip(all) {
         match r {
             Some(Ok(res)) => games.push(res),
             Some(Err(e)) => return Err(e),
@@ -350,7 +378,7 @@ pub fn play(
             }
         }
     }
-    Ok(summarize(settings, &games))
+    Ok(games)
 }
 
 /// Who plays one power.
@@ -368,6 +396,8 @@ struct Ended {
     winner: Option<(usize, i16)>,
     last_year: i16,
     daide: Option<Vec<SeatStats>>,
+    /// The first phase not played.
+    final_phase: Phase,
 }
 
 /// Plays game `g` of the tournament.
@@ -379,12 +409,17 @@ pub fn play_one(settings: &PlaySettings, g: usize) -> Result<GameResult, PlayErr
     let seat_of = |power: usize| (power + n - g % n) % n;
     let err = |message: String| PlayError::Game { game: g, message };
     let mut players: Vec<SeatPlayer> = Vec::with_capacity(n);
+    let log = CentreLog::default();
     for power in 0..n {
         let s = seat_of(power);
         let name = &settings.seats[s];
         players.push(match settings.external.get(name) {
             Some(cmd) => SeatPlayer::External(cmd.clone()),
-            None => SeatPlayer::Builtin(bots::make_with(name, bot_seed(seed, s), &settings.jic)?),
+            None => SeatPlayer::Builtin(log.wrap(bots::make_with(
+                name,
+                bot_seed(seed, s),
+                &settings.jic,
+            )?)),
         });
     }
     let power_name = |p: usize| map.power_name(Power(p as u8)).unwrap_or("???").to_string();
@@ -412,6 +447,7 @@ pub fn play_one(settings: &PlaySettings, g: usize) -> Result<GameResult, PlayErr
         solo_year: ended.winner.map(|(_, y)| y),
         last_year: ended.last_year,
         wall_seconds: started.elapsed().as_secs_f64(),
+        centres_by_year: log.history(ended.final_phase, &ended.centres),
     })
 }
 
@@ -442,6 +478,7 @@ fn locally(settings: &PlaySettings, players: Vec<SeatPlayer>) -> Result<Ended, S
         winner,
         last_year,
         daide: None,
+        final_phase: r.final_phase,
     })
 }
 
@@ -555,11 +592,13 @@ fn over_daide(
             winner,
             last_year,
             daide: Some(daide),
+            final_phase: game.phase(),
         })
     })
 }
 
-/// Totals per bot kind.
+/// The tournament's statistics from its game results (in game order): what `tablero
+/// diplomacy play` prints, and `tablero merge` from the records of its shards.
 pub fn summarize(settings: &PlaySettings, games: &[GameResult]) -> PlaySummary {
     let mut kinds: Vec<String> = Vec::new();
     for s in &settings.seats {
@@ -637,7 +676,6 @@ pub fn summarize(settings: &PlaySettings, games: &[GameResult]) -> PlaySummary {
         seat_list: settings.seats.clone(),
         transport: settings.transport,
         deadline: settings.deadline,
-        jobs: settings.jobs,
         seconds_per_game_year: if years > 0.0 { wall / years } else { 0.0 },
     }
 }
@@ -764,6 +802,7 @@ mod tests {
             solo_year: Some(1910),
             last_year: 1910,
             wall_seconds: 5.0,
+            centres_by_year: Vec::new(),
         };
         let s = summarize(&st, &[g]);
         assert_eq!(s.seats[0].wins, 1);

@@ -8,15 +8,18 @@
 
 use super::gtp_client::{ClientError, GtpClient};
 use super::referee_clock::{ClockSpec, RefereeClock};
+use super::shard::Shard;
 use super::stats::wilson95;
 use crate::go::game::{Game, KoRule, Rules, Scoring};
 use crate::go::scoring::score;
 use crate::go::{Color, Move};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-#[derive(Clone, Debug)]
+/// A match. Serialized, it is the run a records file names: every field the games depend on,
+/// not where SGF files go nor which shard plays.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MatchOptions {
     pub black: String,
     pub white: String,
@@ -32,9 +35,13 @@ pub struct MatchOptions {
     pub clock: Option<ClockSpec>,
     /// Grace, in seconds, the referee forgives on every move (process and pipe delays).
     pub lag: f64,
+    #[serde(skip)]
     pub sgf_dir: Option<PathBuf>,
     /// Moves after which a game is stopped and counted as it stands.
     pub max_moves: usize,
+    /// The games of the match this run plays (all of them by default).
+    #[serde(skip)]
+    pub shard: Shard,
 }
 
 impl MatchOptions {
@@ -51,12 +58,16 @@ impl MatchOptions {
             lag: 2.0,
             sgf_dir: None,
             max_moves: 3 * size * size + 50,
+            shard: Shard::WHOLE,
         }
     }
 }
 
+/// The `kind` of `tablero match` records.
+pub const RECORDS_KIND: &str = "match";
+
 /// How a game ended.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     Score,
@@ -67,7 +78,7 @@ pub enum EndReason {
     MoveCap,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
     pub game: usize,
     /// Which engine (0 = --black, 1 = --white) played Black in this game.
@@ -94,7 +105,7 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The record of game `game` before its first move.
-    fn empty(game: usize, black_engine: usize) -> GameRecord {
+    pub(crate) fn empty(game: usize, black_engine: usize) -> GameRecord {
         GameRecord {
             game,
             black_engine,
@@ -498,12 +509,13 @@ async fn referee_score(cmd: &str, game: &Game, opts: &MatchOptions) -> Option<St
     s
 }
 
-/// Plays the whole match; `progress` gets one line per game (the result and the tally).
-pub async fn run_match(opts: &MatchOptions, progress: &dyn Fn(&str)) -> MatchSummary {
-    let mut records = Vec::with_capacity(opts.games);
+/// Plays the match (the games of `opts.shard`); `progress` gets one line per game (the result
+/// and the tally). The records, in game order.
+pub async fn play_games(opts: &MatchOptions, progress: &dyn Fn(&str)) -> Vec<GameRecord> {
+    let mut records = Vec::with_capacity(opts.shard.count(opts.games));
     let mut wins = [0usize; 2];
     let mut draws = 0usize;
-    for g in 0..opts.games {
+    for g in opts.shard.indices(opts.games) {
         let black_engine = if opts.alternate { g % 2 } else { 0 };
         let rec = play_game(opts, g, black_engine).await;
         match rec.winner {
@@ -527,10 +539,17 @@ pub async fn run_match(opts: &MatchOptions, progress: &dyn Fn(&str)) -> MatchSum
         ));
         records.push(rec);
     }
-    summarize(opts, records)
+    records
 }
 
-fn summarize(opts: &MatchOptions, records: Vec<GameRecord>) -> MatchSummary {
+/// Plays the match (the games of `opts.shard`) and summarizes it.
+pub async fn run_match(opts: &MatchOptions, progress: &dyn Fn(&str)) -> MatchSummary {
+    summarize(opts, play_games(opts, progress).await)
+}
+
+/// The match's statistics from its game records (in game order): what `tablero match`
+/// prints, and `tablero merge` from the records of its shards.
+pub fn summarize(opts: &MatchOptions, records: Vec<GameRecord>) -> MatchSummary {
     let n = records.len();
     let engine = |e: usize| {
         let wins = records.iter().filter(|r| r.winner == Some(e)).count();

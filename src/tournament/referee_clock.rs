@@ -14,7 +14,7 @@ use crate::go::Color;
 
 /// A match clock: main time, then Canadian periods of `period` for `stones` moves each.
 /// `period == 0` is sudden death.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ClockSpec {
     pub main: Duration,
     pub period: Duration,

@@ -140,7 +140,7 @@ pub enum ServerError {
 
 /// What the server saw of one seat's ordering over a game: a tournament organiser's check
 /// that every bot's orders reached the adjudicator.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SeatStats {
     /// Phases processed in which the power had orders to give.
     pub phases_to_order: u32,
