@@ -60,6 +60,10 @@ pub struct SearchConfig {
     pub playout_fill_board: u32,
     /// Prior visits (all wins) for the vital point of a small eye space; 0 = off.
     pub prior_nakade: u32,
+    /// Weight of the learned move-prediction prior (MM gammas trained by `tablero go-train`,
+    /// compiled in): a new node gets `round(w·sqrt(s))` visits, all wins, `s` its move's
+    /// share of the legal moves' gammas; 0 = off.
+    pub prior_mm: u32,
     /// Heavy playouts: last good reply with forgetting (LGRF-1), one table per thread.
     pub playout_last_good_reply: bool,
 }
@@ -95,6 +99,7 @@ impl SearchConfig {
             },
             prior_params: crate::go::search::priors::PriorParams {
                 nakade: self.prior_nakade,
+                mm: self.prior_mm,
                 ..base.prior_params
             },
             last_good_reply: self.playout_last_good_reply,
@@ -125,6 +130,7 @@ impl Default for SearchConfig {
             playout_nakade: 0.0,
             playout_fill_board: 0,
             prior_nakade: 0,
+            prior_mm: 0,
             playout_last_good_reply: false,
         }
     }

@@ -310,16 +310,11 @@ mod tests {
             value(&feats(&b, Color::Black, "E7", [None, None]), Group::Capture),
             None
         );
-        // White C2 ataris black B1-? : black A1 B1 in atari at C1 through white A2 B2 C1? Use a
-        // capture that saves: black A1 in atari (white A2 B1... ) black captures B1.
-        // White B1 (libs: C1) next to black A1 in atari (libs: A2 only).
-        let b = setup(9, &["C2", "B2"], &["B1"]);
-        let mut b2 = b.clone();
-        b2.play_move(
-            Color::Black,
-            crate::go::Move::Play(crate::go::Vertex::parse("A1", 9).unwrap()),
-        )
-        .unwrap();
+        // Black A1 in atari (white B1), white B1 in atari (black A1 B2 C2): C1 captures B1
+        // and saves A1.
+        let mut b2 = setup(9, &["C2", "B2"], &["B1"]);
+        b2.play_move(Color::Black, crate::go::Move::parse("A1", 9).unwrap())
+            .unwrap();
         // Now black A1 has liberty A2 only (B1 white); white B1 has liberty C1 only.
         assert!(b2.in_atari(pt("A1", 9)) && b2.in_atari(pt("B1", 9)));
         let f = feats(&b2, Color::Black, "C1", [Some("B1"), None]);

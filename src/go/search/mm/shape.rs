@@ -85,10 +85,13 @@ fn keys() -> &'static [[u64; 4]; SIDE * SIDE] {
     })
 }
 
+/// Offsets of a diamond, nearest first, and how many lie within each radius.
+type Diamond = (Vec<(isize, isize)>, [usize; MAX_RADIUS + 1]);
+
 /// The offsets of the largest diamond, nearest first (distance 1, 2, 3), and for each how
 /// many lie within each radius: `diamond().1[r]` is the number of offsets within distance r.
-fn diamond() -> &'static (Vec<(isize, isize)>, [usize; MAX_RADIUS + 1]) {
-    static D: OnceLock<(Vec<(isize, isize)>, [usize; MAX_RADIUS + 1])> = OnceLock::new();
+fn diamond() -> &'static Diamond {
+    static D: OnceLock<Diamond> = OnceLock::new();
     D.get_or_init(|| {
         let mut offsets = Vec::new();
         let mut within = [0usize; MAX_RADIUS + 1];

@@ -48,7 +48,7 @@ impl Hasher for FeatureHasher {
         }
     }
     fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
     fn write_u8(&mut self, x: u8) {
         self.write_u64(x as u64);

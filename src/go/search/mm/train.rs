@@ -35,7 +35,7 @@ pub struct Position<'a> {
 /// Calls `f` on every position of `game`'s main line, from its setup; stops at a move the
 /// replay refuses (records checked by `sgf::load` never have one).
 pub fn replay(game: &Game, mut f: impl FnMut(&Position)) {
-    let Ok(mut g) = Game::new(game.size(), game.rules().clone()) else {
+    let Ok(mut g) = Game::new(game.size(), *game.rules()) else {
         return;
     };
     let (black, white) = game.setup_stones();
