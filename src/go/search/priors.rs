@@ -370,6 +370,37 @@ mod tests {
     }
 
     #[test]
+    fn learned_term_follows_the_share_of_the_gammas() {
+        use crate::go::search::mm::features::{Feature, Group};
+        // Only "other capture" has a gamma (9): E6 captures white E5, every other move has
+        // strength 1, so E6's share is 9 / (9 + n - 1).
+        let table = Table::new(vec![], [(Feature::new(Group::Capture, 3), 9.0)]);
+        let b = setup(9, &["D5", "F5", "E4"], &["E5"]);
+        let points: Vec<Point> = b
+            .points()
+            .filter(|&p| b.is_legal(Color::Black, p))
+            .collect();
+        let mut out = Vec::new();
+        mm_visits(
+            &table,
+            &b,
+            Color::Black,
+            &points,
+            [None, None],
+            40,
+            &mut out,
+        );
+        assert_eq!(out.len(), points.len());
+        let n = points.len() as f64;
+        let at = |s| out[points.iter().position(|&p| p == pt(s, 9)).unwrap()];
+        assert_eq!(at("E6"), (40.0 * (9.0 / (n + 8.0)).sqrt()).round() as u32);
+        assert_eq!(at("A1"), (40.0 * (1.0 / (n + 8.0)).sqrt()).round() as u32);
+        assert!(at("E6") > at("A1"));
+        mm_visits(&table, &b, Color::Black, &points, [None, None], 0, &mut out);
+        assert!(out.len() == points.len() && out.iter().all(|&v| v == 0));
+    }
+
+    #[test]
     fn nakade_vital_point_gets_the_bonus() {
         // A straight three A1-C1 inside white A2-D2, D1: B1 is the vital point for both.
         let b = setup(9, &[], &["A2", "B2", "C2", "D2", "D1"]);
