@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ConfigError, inv};
 use crate::go::search::SearchParams;
+use crate::go::search::mm::Table;
 use crate::go::search::playout::PlayoutPolicy;
 
 /// Most search threads accepted by `search.threads`.
@@ -64,6 +65,9 @@ pub struct SearchConfig {
     /// compiled in): a new node gets `round(w·sqrt(s))` visits, all wins, `s` its move's
     /// share of the legal moves' gammas; 0 = off.
     pub prior_mm: u32,
+    /// Gamma table file of the learned prior (`tablero go-train` writes one); empty = the
+    /// table compiled into the binary.
+    pub prior_mm_table: String,
     /// Heavy playouts: last good reply with forgetting (LGRF-1), one table per thread.
     pub playout_last_good_reply: bool,
 }
@@ -103,7 +107,22 @@ impl SearchConfig {
                 ..base.prior_params
             },
             last_good_reply: self.playout_last_good_reply,
+            mm_table: self.mm_table().ok().flatten().map(std::sync::Arc::new),
         }
+    }
+}
+
+impl SearchConfig {
+    /// The table named by `prior_mm_table` (None when empty: the compiled-in one).
+    fn mm_table(&self) -> Result<Option<Table>, String> {
+        if self.prior_mm_table.is_empty() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(&self.prior_mm_table)
+            .map_err(|e| format!("cannot read {:?}: {e}", self.prior_mm_table))?;
+        Table::parse(&text)
+            .map(Some)
+            .map_err(|e| format!("{:?}: {e}", self.prior_mm_table))
     }
 }
 
@@ -131,6 +150,7 @@ impl Default for SearchConfig {
             playout_fill_board: 0,
             prior_nakade: 0,
             prior_mm: 0,
+            prior_mm_table: String::new(),
             playout_last_good_reply: false,
         }
     }
@@ -187,6 +207,9 @@ impl SearchConfig {
                     search.playout_nakade
                 ),
             ));
+        }
+        if let Err(e) = search.mm_table() {
+            return Err(inv("search.prior_mm_table", e));
         }
         if search.max_tree_memory_mb == 0 {
             return Err(inv("search.max_tree_memory_mb", "must be at least 1"));

@@ -43,7 +43,11 @@ fn expand(
     let prior_params = &shared.params.prior_params;
     let mut learned = Vec::new();
     if shared.params.priors {
-        let table = Table::builtin();
+        let table = shared
+            .params
+            .mm_table
+            .as_deref()
+            .unwrap_or(Table::builtin());
         priors::mm_visits(
             table,
             board,

@@ -20,9 +20,11 @@ pub struct Rates {
     pub top5: f64,
 }
 
-/// Prediction rates on held-out positions (played moves that are not passes).
+/// Prediction rates on held-out positions (played moves that are not passes) of one board
+/// size.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Evaluation {
+    pub size: usize,
     pub positions: usize,
     /// Mean number of legal moves per position.
     pub mean_legal_moves: f64,
@@ -48,8 +50,27 @@ fn rank<T: PartialOrd>(keys: &[T], winner: usize) -> (usize, usize) {
     (better, tied)
 }
 
-/// Evaluates `table` and the default priors on every non-pass move of `games`.
-pub fn evaluate(games: &[Game], table: &Table) -> Evaluation {
+/// Evaluates `table` and the default priors on every non-pass move of `games`, one
+/// evaluation per board size (smallest first).
+pub fn evaluate_by_size(games: &[Game], table: &Table) -> Vec<Evaluation> {
+    let mut sizes: Vec<usize> = games.iter().map(Game::size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+        .into_iter()
+        .map(|n| {
+            let same: Vec<Game> = games.iter().filter(|g| g.size() == n).cloned().collect();
+            Evaluation {
+                size: n,
+                ..evaluate(&same, table)
+            }
+        })
+        .collect()
+}
+
+/// Evaluates `table` and the default priors on every non-pass move of `games` (the size is
+/// left for the caller to fill in).
+fn evaluate(games: &[Game], table: &Table) -> Evaluation {
     let mut out = Evaluation::default();
     let mut legal_total = 0usize;
     let mut scratch = Vec::new();

@@ -63,7 +63,8 @@ pub struct TrainReport {
     /// Log-posterior per position before the first MM step and after the last.
     pub log_posterior_start: f64,
     pub log_posterior_end: f64,
-    pub held_out: eval::Evaluation,
+    /// Held-out prediction rates, one entry per board size.
+    pub held_out: Vec<eval::Evaluation>,
 }
 
 /// Which games are held out: `round(n · fraction)` of them, chosen by `seed`.
@@ -116,7 +117,7 @@ pub fn train(games: &[Game], opts: &TrainOptions, header: Vec<String>) -> (Table
         iterations: opts.iterations,
         log_posterior_start: per(curve.first().copied().unwrap_or_default()),
         log_posterior_end: per(curve.last().copied().unwrap_or_default()),
-        held_out: eval::evaluate(&held, &table),
+        held_out: eval::evaluate_by_size(&held, &table),
     };
     (table, report)
 }
