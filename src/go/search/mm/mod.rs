@@ -126,6 +126,54 @@ pub fn train(games: &[Game], opts: &TrainOptions, header: Vec<String>) -> (Table
 mod tests {
     use super::*;
 
+    /// `n` games of 40 random legal moves on 9×9, from `seed`.
+    fn random_games(n: usize, seed: u64) -> Vec<Game> {
+        use crate::go::game::Rules;
+        use crate::go::{Color, Move};
+        use rand::Rng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        (0..n)
+            .map(|_| {
+                let mut g = Game::new(9, Rules::default()).unwrap();
+                let mut c = Color::Black;
+                for _ in 0..40 {
+                    let empty = g.board().empty_points().to_vec();
+                    let p = empty[rng.gen_range(0..empty.len())] as usize;
+                    let mv = Move::Play(crate::go::board::Board::vertex_of(p));
+                    if g.play(c, mv).is_err() {
+                        g.play(c, Move::Pass).unwrap();
+                    }
+                    c = c.opponent();
+                }
+                g
+            })
+            .collect()
+    }
+
+    #[test]
+    fn same_seed_same_table() {
+        let games = random_games(6, 5);
+        let opts = TrainOptions {
+            held_out: 0.34,
+            min_count: 2,
+            iterations: 3,
+            ..TrainOptions::default()
+        };
+        let (a, ra) = train(&games, &opts, vec!["h".into()]);
+        let (b, rb) = train(&games, &opts, vec!["h".into()]);
+        assert_eq!(a.to_text(), b.to_text());
+        assert_eq!(ra, rb);
+        assert_eq!((ra.training_games, ra.held_out_games), (4, 2));
+        assert_eq!(ra.held_out.len(), 1);
+        assert!(ra.held_out[0].positions > 0);
+        assert!(ra.log_posterior_end > ra.log_posterior_start);
+        let other = TrainOptions { seed: 2, ..opts };
+        assert_ne!(
+            train(&games, &other, vec!["h".into()]).0.to_text(),
+            a.to_text()
+        );
+    }
+
     #[test]
     fn the_split_depends_on_the_seed_only() {
         let a = held_out_games(50, 0.2, 7);
