@@ -63,7 +63,7 @@ pub struct SearchConfig {
     pub prior_nakade: u32,
     /// Weight of the learned move-prediction prior (MM gammas trained by `tablero go-train`,
     /// compiled in): a new node gets `round(w·sqrt(s))` visits, all wins, `s` its move's
-    /// share of the legal moves' gammas; 0 = off.
+    /// share of the legal moves' gammas (with `priors` on); 0 = off.
     pub prior_mm: u32,
     /// Gamma table file of the learned prior (`tablero go-train` writes one); empty = the
     /// table compiled into the binary.
