@@ -42,12 +42,11 @@ fn expand(
     }
     let prior_params = &shared.params.prior_params;
     let mut learned = Vec::new();
-    if shared.params.priors {
-        let table = shared
-            .params
-            .mm_table
-            .as_deref()
-            .unwrap_or(Table::builtin());
+    if shared.params.priors && prior_params.mm > 0 {
+        let table: &Table = match &shared.params.mm_table {
+            Some(t) => t,
+            None => Table::builtin(),
+        };
         priors::mm_visits(
             table,
             board,
