@@ -7,6 +7,17 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Runs `cmd`, checks that it succeeded (showing its stderr if not) and returns its stdout.
+fn success_stdout(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn tablero() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tablero"));
     cmd.env_remove("RUST_LOG");
@@ -190,25 +201,16 @@ fn stop(mut child: Child, signal: &str) {
 
 #[test]
 fn bench_playouts_prints_one_json_line() {
-    let out = tablero()
-        .args([
-            "bench",
-            "playouts",
-            "--size",
-            "5",
-            "--seconds",
-            "0.2",
-            "--seed",
-            "7",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = success_stdout(tablero().args([
+        "bench",
+        "playouts",
+        "--size",
+        "5",
+        "--seconds",
+        "0.2",
+        "--seed",
+        "7",
+    ]));
     assert_eq!(stdout.lines().count(), 1, "{stdout:?}");
     let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(json["size"], 5);
@@ -1004,29 +1006,24 @@ fn go_train_writes_a_table_with_its_command() {
         std::fs::write(folder.join(format!("g{i}.sgf")), sgf).unwrap();
     }
     let table = dir.path().join("table.txt");
-    let out = tablero()
-        .args(["go-train", "--sgf-dir"])
-        .arg(&games)
-        .arg("--out")
-        .arg(&table)
-        .args([
-            "--seed",
-            "3",
-            "--held-out",
-            "0.25",
-            "--iterations",
-            "2",
-            "--min-count",
-            "1",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = success_stdout(
+        tablero()
+            .args(["go-train", "--sgf-dir"])
+            .arg(&games)
+            .arg("--out")
+            .arg(&table)
+            .args([
+                "--seed",
+                "3",
+                "--held-out",
+                "0.25",
+                "--iterations",
+                "2",
+                "--min-count",
+                "1",
+            ]),
     );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["training_games"], 3);
     assert_eq!(report["held_out_games"], 1);
     assert_eq!(report["held_out"][0]["size"], 9);
