@@ -1,5 +1,6 @@
 //! Criterion benchmarks of the Go hot paths: light playouts from the empty board (9x9, 19x19),
-//! a board copy, and the full default search on 1 and 2 threads.
+//! a board copy, the full default search on 1 and 2 threads, and the priors of one node
+//! expansion (hand-written and learned).
 //! Run: `cargo bench --bench go_playouts`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -83,5 +84,59 @@ fn mcts(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, playouts, board_copy, mcts);
+/// The cost of the priors of one node expansion on a 19×19 middle game (80 heavy-policy
+/// moves from the empty board, seed 3): the hand-written terms of every legal point, and the
+/// learned term (features, shapes and gamma lookups of every legal point) on top.
+fn expansion_priors(c: &mut Criterion) {
+    use tablero::go::search::mm::Table;
+    use tablero::go::search::policy::{HeavyParams, heavy_move};
+    use tablero::go::search::priors::{PriorParams, mm_visits, prior};
+    let mut board = Board::new(19);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut color = Color::Black;
+    let mut last = [None, None];
+    for _ in 0..80 {
+        let mv = heavy_move(
+            &board,
+            color,
+            last[0],
+            last[1],
+            &HeavyParams::DEFAULT,
+            &mut rng,
+        );
+        match mv {
+            Some(p) => {
+                board.play_unchecked(color, p);
+            }
+            None => board.pass(),
+        }
+        last = [mv, last[0]];
+        color = color.opponent();
+    }
+    let points: Vec<usize> = board
+        .points()
+        .filter(|&p| board.is_legal(color, p))
+        .collect();
+    let mut g = c.benchmark_group("expansion_priors_19x19");
+    g.throughput(Throughput::Elements(points.len() as u64));
+    g.bench_function("hand_written", |b| {
+        b.iter(|| {
+            points
+                .iter()
+                .map(|&p| prior(&board, color, p, last[0], &PriorParams::DEFAULT).visits)
+                .sum::<u32>()
+        })
+    });
+    let table = Table::builtin();
+    let mut out = Vec::new();
+    g.bench_function("learned", |b| {
+        b.iter(|| {
+            mm_visits(table, &board, color, &points, last, 40, &mut out);
+            out.iter().sum::<u32>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, playouts, board_copy, mcts, expansion_priors);
 criterion_main!(benches);

@@ -32,6 +32,8 @@ enum Command {
     Bench(cli::bench::BenchCommand),
     /// Play GTP engines against each other (like gogui-twogtp); one JSON line at the end.
     Match(cli::go::MatchArgs),
+    /// Train the Go move-prediction gammas (MM, Coulom 2007) on SGF records; one JSON line.
+    GoTrain(cli::go::TrainArgs),
     /// Diplomacy over DAIDE: the embedded server, one bot on a server, local tournaments.
     #[command(subcommand)]
     Diplomacy(cli::diplomacy::DiplomacyCommand),
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Probe(args) => cli::daemon::probe(args),
         Command::Bench(cmd) => cli::bench::run(cmd),
         Command::Match(args) => cli::go::run_match(args),
+        Command::GoTrain(args) => cli::go::run_train(args),
         Command::Diplomacy(cmd) => cli::diplomacy::run(cmd),
         Command::Gvgai(cmd) => cli::gvgai::run(cmd),
         Command::Evolve(cmd) => cli::evolve::run(cmd),

@@ -7,6 +7,17 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Runs `cmd`, checks that it succeeded (showing its stderr if not) and returns its stdout.
+fn success_stdout(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn tablero() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tablero"));
     cmd.env_remove("RUST_LOG");
@@ -190,25 +201,16 @@ fn stop(mut child: Child, signal: &str) {
 
 #[test]
 fn bench_playouts_prints_one_json_line() {
-    let out = tablero()
-        .args([
-            "bench",
-            "playouts",
-            "--size",
-            "5",
-            "--seconds",
-            "0.2",
-            "--seed",
-            "7",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = success_stdout(tablero().args([
+        "bench",
+        "playouts",
+        "--size",
+        "5",
+        "--seconds",
+        "0.2",
+        "--seed",
+        "7",
+    ]));
     assert_eq!(stdout.lines().count(), 1, "{stdout:?}");
     let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(json["size"], 5);
@@ -1019,4 +1021,73 @@ fn diplomacy_server_reads_its_config_section() {
         record["phase"], "S1903M",
         "--end-year 1902 wins over 1901: {record}"
     );
+}
+
+/// `tablero go-train`: trains on a folder of SGF records, writes the table with the command in
+/// its header, prints the report as one JSON line; an empty folder is a usage error.
+#[test]
+fn go_train_writes_a_table_with_its_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(games.join("sub")).unwrap();
+    let moves = ["ee", "cc", "gc", "cg", "gg", "ec", "ce", "eg", "dd", "fd"];
+    for (i, shift) in [0usize, 3, 5, 7].iter().enumerate() {
+        let mut sgf = String::from("(;FF[4]GM[1]SZ[9]KM[7]");
+        for (j, m) in moves
+            .iter()
+            .cycle()
+            .skip(*shift)
+            .take(moves.len())
+            .enumerate()
+        {
+            sgf.push_str(&format!(";{}[{m}]", if j % 2 == 0 { 'B' } else { 'W' }));
+        }
+        sgf.push(')');
+        let folder = if i % 2 == 0 {
+            games.clone()
+        } else {
+            games.join("sub")
+        };
+        std::fs::write(folder.join(format!("g{i}.sgf")), sgf).unwrap();
+    }
+    let table = dir.path().join("table.txt");
+    let stdout = success_stdout(
+        tablero()
+            .args(["go-train", "--sgf-dir"])
+            .arg(&games)
+            .arg("--out")
+            .arg(&table)
+            .args([
+                "--seed",
+                "3",
+                "--held-out",
+                "0.25",
+                "--iterations",
+                "2",
+                "--min-count",
+                "1",
+            ]),
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["training_games"], 3);
+    assert_eq!(report["held_out_games"], 1);
+    assert_eq!(report["held_out"][0]["size"], 9);
+    let text = std::fs::read_to_string(&table).unwrap();
+    assert!(
+        text.contains("# command: tablero go-train --sgf-dir"),
+        "{text}"
+    );
+    assert!(text.contains("--seed 3"));
+    assert!(text.lines().any(|l| l.starts_with("pat3 0x")));
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (code, stderr) = run(&[
+        "go-train",
+        "--sgf-dir",
+        empty.to_str().unwrap(),
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("no loadable .sgf files"), "{stderr}");
 }

@@ -1,4 +1,5 @@
-//! `tablero match` (GTP engines against each other under a referee clock) and the Go speed
+//! `tablero match` (GTP engines against each other under a referee clock), `tablero go-train`
+//! (the MM move-prediction table from SGF records) and the Go speed
 //! benches (`tablero bench playouts|search`).
 
 use std::path::PathBuf;
@@ -184,4 +185,103 @@ pub fn bench_search(size: usize, seconds: f64, args: &ConfigArgs) -> ExitCode {
         Ok(result) => print_json(&result),
         Err(e) => usage(&format!("--size: {e}")),
     }
+}
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Folder of SGF game records (searched recursively, files ending in .sgf, read in
+    /// sorted order).
+    #[arg(long, value_name = "DIR")]
+    sgf_dir: PathBuf,
+    /// The table file to write (e.g. data/go/mm-patterns.txt).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Seed of the split into training and held-out games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fraction of the games held out for the evaluation.
+    #[arg(long, default_value_t = 0.1)]
+    held_out: f64,
+    /// Fewest plays of a diamond shape in the training games for it to get a gamma.
+    #[arg(long, default_value_t = 5)]
+    min_count: u32,
+    /// MM steps.
+    #[arg(long, default_value_t = 20)]
+    iterations: usize,
+}
+
+/// `tablero go-train`: trains the MM move-prediction table on a folder of SGF records, writes
+/// it with the command in its header, prints the report (held-out top-1 / top-5 next to the
+/// hand-written priors) as one JSON line.
+pub fn run_train(args: TrainArgs) -> ExitCode {
+    init_logging("warn");
+    if !(0.0..1.0).contains(&args.held_out) {
+        return usage(&format!(
+            "--held-out must be in [0, 1), got {}",
+            args.held_out
+        ));
+    }
+    if args.iterations == 0 || args.min_count == 0 {
+        return usage("--iterations and --min-count must be at least 1");
+    }
+    let games = match load_records(&args.sgf_dir) {
+        Ok(g) => g,
+        Err(e) => return failure(e),
+    };
+    if games.is_empty() {
+        return usage(&format!(
+            "--sgf-dir {}: no loadable .sgf files",
+            args.sgf_dir.display()
+        ));
+    }
+    let opts = tablero::go::search::mm::TrainOptions {
+        seed: args.seed,
+        held_out: args.held_out,
+        min_count: args.min_count,
+        iterations: args.iterations,
+    };
+    let command: Vec<String> = std::env::args()
+        .enumerate()
+        .map(|(i, a)| if i == 0 { "tablero".to_string() } else { a })
+        .collect();
+    let header = vec![
+        "tablero MM move-prediction table: Bradley-Terry gammas of move features (Coulom 2007)"
+            .to_string(),
+        format!("command: {}", command.join(" ")),
+    ];
+    let (table, report) = tablero::go::search::mm::train(&games, &opts, header);
+    if let Err(e) = std::fs::write(&args.out, table.to_text()) {
+        return failure(format!("cannot write {}: {e}", args.out.display()));
+    }
+    print_json(&report)
+}
+
+/// The games of every `.sgf` file under `dir`, in sorted path order; records that do not
+/// load are skipped with a warning on stderr.
+fn load_records(dir: &std::path::Path) -> Result<Vec<tablero::go::game::Game>, String> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&d).map_err(|e| format!("cannot read {}: {e}", d.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "sgf") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut games = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        match tablero::go::sgf::load(&text, tablero::go::game::Rules::default(), None) {
+            Ok(g) => games.push(g),
+            Err(e) => eprintln!("skipping {}: {e}", path.display()),
+        }
+    }
+    Ok(games)
 }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ConfigError, inv};
 use crate::go::search::SearchParams;
+use crate::go::search::mm::Table;
 use crate::go::search::playout::PlayoutPolicy;
 
 /// Most search threads accepted by `search.threads`.
@@ -60,6 +61,13 @@ pub struct SearchConfig {
     pub playout_fill_board: u32,
     /// Prior visits (all wins) for the vital point of a small eye space; 0 = off.
     pub prior_nakade: u32,
+    /// Weight of the learned move-prediction prior (MM gammas trained by `tablero go-train`,
+    /// compiled in): a new node gets `round(w·sqrt(s))` visits, all wins, `s` its move's
+    /// share of the legal moves' gammas (with `priors` on); 0 = off.
+    pub prior_mm: u32,
+    /// Gamma table file of the learned prior (`tablero go-train` writes one); empty = the
+    /// table compiled into the binary.
+    pub prior_mm_table: String,
     /// Heavy playouts: last good reply with forgetting (LGRF-1), one table per thread.
     pub playout_last_good_reply: bool,
 }
@@ -95,10 +103,26 @@ impl SearchConfig {
             },
             prior_params: crate::go::search::priors::PriorParams {
                 nakade: self.prior_nakade,
+                mm: self.prior_mm,
                 ..base.prior_params
             },
             last_good_reply: self.playout_last_good_reply,
+            mm_table: self.mm_table().ok().flatten().map(std::sync::Arc::new),
         }
+    }
+}
+
+impl SearchConfig {
+    /// The table named by `prior_mm_table` (None when empty: the compiled-in one).
+    fn mm_table(&self) -> Result<Option<Table>, String> {
+        if self.prior_mm_table.is_empty() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(&self.prior_mm_table)
+            .map_err(|e| format!("cannot read {:?}: {e}", self.prior_mm_table))?;
+        Table::parse(&text)
+            .map(Some)
+            .map_err(|e| format!("{:?}: {e}", self.prior_mm_table))
     }
 }
 
@@ -125,6 +149,8 @@ impl Default for SearchConfig {
             playout_nakade: 0.0,
             playout_fill_board: 0,
             prior_nakade: 0,
+            prior_mm: 0,
+            prior_mm_table: String::new(),
             playout_last_good_reply: false,
         }
     }
@@ -181,6 +207,9 @@ impl SearchConfig {
                     search.playout_nakade
                 ),
             ));
+        }
+        if let Err(e) = search.mm_table() {
+            return Err(inv("search.prior_mm_table", e));
         }
         if search.max_tree_memory_mb == 0 {
             return Err(inv("search.max_tree_memory_mb", "must be at least 1"));

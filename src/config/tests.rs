@@ -250,6 +250,10 @@ fn every_range_is_checked() {
         ("search.max_tree_memory_mb=0", "search.max_tree_memory_mb"),
         ("search.lag_buffer=-1", "search.lag_buffer"),
         ("search.playout_policy=superheavy", "search.playout_policy"),
+        (
+            "search.prior_mm_table=/no/such/table.txt",
+            "search.prior_mm_table",
+        ),
     ];
     for (item, key) in cases {
         assert_eq!(invalid_key(set(&[item])), *key, "{item}");
@@ -268,6 +272,21 @@ fn every_range_is_checked() {
     ] {
         set(&[ok]).unwrap_or_else(|e| panic!("{ok}: {e}"));
     }
+}
+
+#[test]
+fn a_gamma_table_file_is_read_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, "# t\ncapture 1 2.5\n").unwrap();
+    let c = set(&[&format!("search.prior_mm_table={}", good.display())]).unwrap();
+    let table = c.search.params().mm_table.unwrap();
+    assert_eq!(table.len(), 1);
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "capture 1 2.5\ncapture one 2\n").unwrap();
+    let e = set(&[&format!("search.prior_mm_table={}", bad.display())]).unwrap_err();
+    assert!(e.to_string().contains("line 2"), "{e}");
+    assert_eq!(SearchConfig::default().params().mm_table, None);
 }
 
 #[test]

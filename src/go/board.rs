@@ -58,18 +58,22 @@ pub enum BoardError {
 /// A point of the padded array (`index = (row + 1) * STRIDE + col + 1`).
 pub type Point = usize;
 
+/// One step of splitmix64 (Steele, Lea, Flood 2014): advances `state` and returns the next
+/// 64-bit output. Fixed-seed key tables (Zobrist hashing, pattern hashes) are built with it.
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 fn zobrist() -> &'static [[u64; CELLS]; 2] {
     static KEYS: OnceLock<Box<[[u64; CELLS]; 2]>> = OnceLock::new();
     KEYS.get_or_init(|| {
         // splitmix64 from a fixed seed: the same keys in every run and on every machine.
         let mut s: u64 = 0x7461_626c_6572_6f21;
-        let mut next = || {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut next = || splitmix64(&mut s);
         let mut keys = Box::new([[0u64; CELLS]; 2]);
         for side in keys.iter_mut() {
             for k in side.iter_mut() {

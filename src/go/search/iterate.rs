@@ -3,6 +3,7 @@
 
 use super::driver::{Shared, Worker};
 use super::endgame::owner_signs;
+use super::mm::Table;
 use super::playout::{PlayoutPolicy, count, playout_with};
 use super::priors;
 use super::select::select;
@@ -17,13 +18,13 @@ fn expand(
     node: &Node,
     board: &Board,
     to_move: Color,
-    last: Option<Point>,
+    last: [Option<Point>; 2],
     shared: &Shared,
     w: &Worker,
 ) -> bool {
     let superko = shared.game.rules().ko == KoRule::Positional;
     let history = shared.game.position_hashes();
-    let mut kids = Vec::with_capacity(board.empty_points().len() + 1);
+    let mut points = Vec::with_capacity(board.empty_points().len());
     for p in board.points() {
         if !board.is_legal(to_move, p) {
             continue;
@@ -37,11 +38,33 @@ fn expand(
                 continue;
             }
         }
+        points.push(p);
+    }
+    let prior_params = &shared.params.prior_params;
+    let mut learned = Vec::new();
+    if shared.params.priors && prior_params.mm > 0 {
+        let table: &Table = match &shared.params.mm_table {
+            Some(t) => t,
+            None => Table::builtin(),
+        };
+        priors::mm_visits(
+            table,
+            board,
+            to_move,
+            &points,
+            last,
+            prior_params.mm,
+            &mut learned,
+        );
+    }
+    let mut kids = Vec::with_capacity(points.len() + 1);
+    for (i, &p) in points.iter().enumerate() {
         let mut kid = Node::new(Move::Play(Board::vertex_of(p)), to_move);
         if shared.params.priors {
-            let pr = priors::prior(board, to_move, p, last, &shared.params.prior_params);
-            kid.prior_visits = pr.visits;
-            kid.prior_wins = pr.wins;
+            let pr = priors::prior(board, to_move, p, last[0], prior_params);
+            let extra = learned.get(i).copied().unwrap_or(0);
+            kid.prior_visits = pr.visits + extra;
+            kid.prior_wins = pr.wins + extra;
         }
         kids.push(kid);
     }
@@ -77,7 +100,7 @@ pub(super) fn iterate(root: &Node, shared: &Shared, w: &mut Worker) {
                         .expanding
                         .compare_exchange(false, true, Relaxed, Relaxed)
                         .is_ok()
-                    && expand(node, &board, to_move, last_moves(shared, w)[0], shared, w);
+                    && expand(node, &board, to_move, last_moves(shared, w), shared, w);
                 if !expanded {
                     break run_playout(&mut board, to_move, passes, shared, w);
                 }

@@ -30,6 +30,7 @@
 
 pub mod bench;
 pub mod gate;
+pub mod mm;
 pub mod patterns;
 pub mod playout;
 pub mod policy;

@@ -35,6 +35,8 @@ pub struct SearchParams {
     pub prior_params: priors::PriorParams,
     /// Last-good-reply tables (LGRF-1) in the heavy playouts, one per thread.
     pub last_good_reply: bool,
+    /// Gammas of the learned prior (`prior_params.mm`); None: the compiled-in table.
+    pub mm_table: Option<std::sync::Arc<super::mm::Table>>,
 }
 
 /// tablero's search: the defaults of `[search]` in `configs/tablero.toml` (a config test
@@ -58,6 +60,7 @@ impl Default for SearchParams {
             heavy: HeavyParams::DEFAULT,
             prior_params: priors::PriorParams::DEFAULT,
             last_good_reply: false,
+            mm_table: None,
         }
     }
 }
@@ -88,6 +91,7 @@ impl SearchParams {
             heavy: HeavyParams::DEFAULT,
             prior_params: priors::PriorParams::DEFAULT,
             last_good_reply: false,
+            mm_table: None,
         }
     }
 }

@@ -58,7 +58,7 @@ fn swap_colours(set: u8) -> u8 {
 }
 
 /// The 8 symmetries of the square as maps of (dx, dy).
-fn symmetry(k: usize, (dx, dy): (isize, isize)) -> (isize, isize) {
+pub(crate) fn symmetry(k: usize, (dx, dy): (isize, isize)) -> (isize, isize) {
     let (x, y) = if k & 4 != 0 { (dy, dx) } else { (dx, dy) };
     let x = if k & 1 != 0 { -x } else { x };
     let y = if k & 2 != 0 { -y } else { y };

@@ -14,6 +14,7 @@
 //! | distance | 1, 2, 3 from the last move | 24, 22, 8 (wins = visits) | michi `PRIOR_CFG` |
 //! | empty area | no stone within 3: 1st/2nd line bad, 3rd line good | 10 / 0, 10 / 10 | michi `PRIOR_EMPTYAREA` |
 //! | nakade | the vital point of a 3–5 point eye space enclosed by one colour (`policy::nakade_vital_point`) | 0 (off; `search.prior_nakade`) | MoGo nakade |
+//! | learned | the move's share `s` of the legal moves' MM gammas (`mm`, computed once per expansion by `mm_visits`) | `round(w·sqrt(s))`, w = 0 (off; `search.prior_mm`) | Coulom 2007, Pachi's pattern prior |
 //!
 //! The distance is the Manhattan distance, except that every point touching the last-moved
 //! chain counts as distance 1 (the cheap part of michi's common-fate-graph distance: a chain
@@ -21,11 +22,13 @@
 //! `ladder_budget` board copies) copies the board, and only for escapes to two liberties and
 //! ataris near the last move.
 
+use super::mm::features::no_stones_within;
+use super::mm::table::Table;
 use super::patterns::is_pattern;
 use super::policy::is_bad_self_atari;
 use super::tactics;
+use crate::go::Color;
 use crate::go::board::{Board, Cell, Point};
-use crate::go::{Color, Vertex};
 
 /// Virtual visits and wins given to a new node (wins from the mover's point of view).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -97,6 +100,11 @@ pub struct PriorParams {
     /// The vital point of a small eye space (good for both colours: the owner lives, the
     /// other side kills). Default 0 (off); config `search.prior_nakade`.
     pub nakade: u32,
+    /// Weight of the learned move-prediction term (`mm::Table::builtin`, trained by
+    /// `tablero go-train`): a move whose gamma is the share `s` of the legal moves' gammas
+    /// gets `round(mm · sqrt(s))` visits, all wins (Pachi's pattern prior). 0 = off; config
+    /// `search.prior_mm`.
+    pub mm: u32,
 }
 
 impl PriorParams {
@@ -115,6 +123,7 @@ impl PriorParams {
         empty_area: 10,
         empty_area_radius: 3,
         nakade: 0,
+        mm: 0,
     };
 
     /// Every term off (useful to test or tune one term at a time).
@@ -133,6 +142,7 @@ impl PriorParams {
         empty_area: 0,
         empty_area_radius: 3,
         nakade: 0,
+        mm: 0,
     };
 }
 
@@ -235,6 +245,35 @@ pub fn prior(
     out
 }
 
+/// The learned term of every point of `points` (legal moves of `color`) into `out`:
+/// `round(weight · sqrt(s))` visits (all wins), `s` the point's share of the points' gammas
+/// in `table`. `last` holds the last two moves' points.
+pub fn mm_visits(
+    table: &Table,
+    board: &Board,
+    color: Color,
+    points: &[Point],
+    last: [Option<Point>; 2],
+    weight: u32,
+    out: &mut Vec<u32>,
+) {
+    out.clear();
+    if weight == 0 {
+        out.resize(points.len(), 0);
+        return;
+    }
+    let mut scratch = Vec::new();
+    let gammas: Vec<f64> = points
+        .iter()
+        .map(|&p| table.move_gamma(board, color, p, last, &mut scratch))
+        .collect();
+    let total: f64 = gammas.iter().sum();
+    out.extend(gammas.iter().map(|g| {
+        let share = if total > 0.0 { g / total } else { 0.0 };
+        (weight as f64 * share.sqrt()).round() as u32
+    }));
+}
+
 /// Stones of the own chains in atari whose last liberty is `p` (0 if none), and a stone of
 /// the largest of them.
 fn saved_stones(board: &Board, color: Color, p: Point) -> (u32, Point) {
@@ -319,31 +358,6 @@ pub fn distance(board: &Board, l: Point, p: Point) -> usize {
     ax.abs_diff(bx) + ay.abs_diff(by)
 }
 
-/// True if no stone lies within Manhattan distance `r` of `p`.
-fn no_stones_within(board: &Board, p: Point, r: usize) -> bool {
-    let (x, y) = Board::coords(p);
-    let n = board.size();
-    let r = r as isize;
-    for dy in -r..=r {
-        let yy = y as isize + dy;
-        if yy < 0 || yy >= n as isize {
-            continue;
-        }
-        let span = r - dy.abs();
-        for dx in -span..=span {
-            let xx = x as isize + dx;
-            if xx < 0 || xx >= n as isize {
-                continue;
-            }
-            let q = Board::point_of(Vertex::new(xx as usize, yy as usize));
-            if board.cell(q).color().is_some() {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,6 +367,37 @@ mod tests {
         let mut p = PriorParams::NONE;
         f(&mut p);
         p
+    }
+
+    #[test]
+    fn learned_term_follows_the_share_of_the_gammas() {
+        use crate::go::search::mm::features::{Feature, Group};
+        // Only "other capture" has a gamma (9): E6 captures white E5, every other move has
+        // strength 1, so E6's share is 9 / (9 + n - 1).
+        let table = Table::new(vec![], [(Feature::new(Group::Capture, 3), 9.0)]);
+        let b = setup(9, &["D5", "F5", "E4"], &["E5"]);
+        let points: Vec<Point> = b
+            .points()
+            .filter(|&p| b.is_legal(Color::Black, p))
+            .collect();
+        let mut out = Vec::new();
+        mm_visits(
+            &table,
+            &b,
+            Color::Black,
+            &points,
+            [None, None],
+            40,
+            &mut out,
+        );
+        assert_eq!(out.len(), points.len());
+        let n = points.len() as f64;
+        let at = |s| out[points.iter().position(|&p| p == pt(s, 9)).unwrap()];
+        assert_eq!(at("E6"), (40.0 * (9.0 / (n + 8.0)).sqrt()).round() as u32);
+        assert_eq!(at("A1"), (40.0 * (1.0 / (n + 8.0)).sqrt()).round() as u32);
+        assert!(at("E6") > at("A1"));
+        mm_visits(&table, &b, Color::Black, &points, [None, None], 0, &mut out);
+        assert!(out.len() == points.len() && out.iter().all(|&v| v == 0));
     }
 
     #[test]

@@ -510,11 +510,7 @@ fn deadline_is_honoured() {
         &Budget::new(start, CancelFlag::new()),
         cleanup,
     );
-    assert!(
-        start.elapsed() < bound,
-        "cleanup: {:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < bound, "cleanup: {:?}", start.elapsed());
     assert!(matches!(s.decision, Decision::Play(Move::Play(_))));
     // A cancelled budget still answers with a legal move.
     let cancel = CancelFlag::new();
@@ -551,4 +547,64 @@ fn finds_dead_stones() {
         .flatten()
         .any(|v| g.board().get(*v) == Some(Color::Black));
     assert!(!black_dead, "{dead:?}");
+}
+
+#[test]
+fn learned_prior_reaches_the_new_nodes() {
+    use super::mm::Table;
+    use super::priors::{PriorParams, mm_visits};
+    let mut g = game(9, Scoring::Area, 7.0);
+    for (c, m) in [
+        (Color::Black, "E5"),
+        (Color::White, "C3"),
+        (Color::Black, "D3"),
+    ] {
+        g.play(c, Move::parse(m, 9).unwrap()).unwrap();
+    }
+    let run = |mm: u32| {
+        let mut p = Player::new(SearchParams {
+            max_playouts: 1,
+            threads: 1,
+            prior_params: PriorParams {
+                mm,
+                ..PriorParams::NONE
+            },
+            ..SearchParams::default()
+        });
+        p.search(&g, Color::White, &far_budget());
+        let kids: Vec<(Point, u32, u32)> = p
+            .root
+            .children()
+            .iter()
+            .filter_map(|k| match k.mv {
+                Move::Play(v) => Some((Board::point_of(v), k.prior_visits, k.prior_wins)),
+                Move::Pass => None,
+            })
+            .collect();
+        kids
+    };
+    let kids = run(50);
+    let points: Vec<Point> = kids.iter().map(|k| k.0).collect();
+    let last = [Some(board_point("D3")), Some(board_point("C3"))];
+    let mut expected = Vec::new();
+    mm_visits(
+        Table::builtin(),
+        g.board(),
+        Color::White,
+        &points,
+        last,
+        50,
+        &mut expected,
+    );
+    assert_eq!(kids.iter().map(|k| k.1).collect::<Vec<_>>(), expected);
+    assert!(
+        kids.iter().all(|k| k.1 == k.2),
+        "the term's visits are all wins"
+    );
+    assert!(expected.iter().any(|&v| v > 0));
+    assert!(run(0).iter().all(|k| k.1 == 0));
+}
+
+fn board_point(s: &str) -> Point {
+    Board::point_of(Vertex::parse(s, 9).unwrap())
 }
