@@ -1,5 +1,5 @@
 //! `tablero evolve dungeon|npc`: runs a generator from the configuration, writes its files
-//! (through [`report`](super::report)) and returns the one-line JSON summary. Progress goes
+//! (through [`super::report`]) and returns the one-line JSON summary. Progress goes
 //! to stderr through `tracing`.
 
 use std::path::{Path, PathBuf};

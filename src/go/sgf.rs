@@ -1,4 +1,4 @@
-//! SGF (FF[4]) bridge for games: load the main line of a Go game record into a `Game` (up to a
+//! SGF (FF\[4\]) bridge for games: load the main line of a Go game record into a `Game` (up to a
 //! move number, as GTP `loadsgf` asks) and write a `Game` back. Parsing and serialisation are
 //! the `sgf-parse` crate's; this module maps its properties to tablero's types.
 
@@ -135,7 +135,7 @@ pub fn load(text: &str, rules: Rules, upto: Option<usize>) -> Result<Game, SgfEr
     Ok(game)
 }
 
-/// The game as an SGF record (FF[4], main line only).
+/// The game as an SGF record (FF\[4\], main line only).
 pub fn save(game: &Game) -> String {
     let size = game.size();
     let mut root = vec![

@@ -2,7 +2,7 @@
 //! messages with a controller (`tablero gvgai connect`, and each connection to the `[gvgai]`
 //! listener of `tablero serve`).
 //!
-//! The async side only moves lines; the controller lives on its own thread ([`Worker`]). At
+//! The async side only moves lines; the controller lives on its own thread (`Worker`). At
 //! every INIT a fresh controller is built (seeded per game). Its forward model is the named
 //! game's rules with the state rebuilt from each observation; when the observation shows
 //! exactly what the model predicted after the previous action, the predicted state (with its

@@ -15,14 +15,14 @@
 //! [`HEAL_TICKS`] ticks then gains 1 health point up to its maximum (losing health
 //! interrupts it), `Bloquear N` parries, for this tick's collisions and the next N − 1
 //! ticks', every `subtractHealthPoints` hit by an oriented sprite facing the NPC head-on (a
-//! sword swung at its face; [`GameState::npc_blocks`]), `CambiarEstado` only switches state.
+//! sword swung at its face; `GameState::npc_blocks`), `CambiarEstado` only switches state.
 //! Conditions: `SiJugador` avatar in the facing cell, `SiBloqueado` wall in
 //! the facing cell, `SiJugadorEnRango` Manhattan distance ≤ 1, `SiJugadorDetectado` Manhattan
 //! distance ≤ [`DETECTION_RANGE`] with line of sight and not behind, `VidaIA`/`VidaJugador`
 //! health ≤ half the maximum. Random draws (first facing, the `random` policy) come from the
 //! game's seeded generator, so a game stays a function of its seed. The parsed individual is
 //! shared through an `Arc` in the rules; a state copy only copies each NPC's small
-//! [`NpcMemory`].
+//! `NpcMemory`.
 
 use std::collections::VecDeque;
 use std::path::Path;

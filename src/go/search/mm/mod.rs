@@ -9,7 +9,7 @@
 //! - `table.rs`: the gammas and their text file (the trained one compiled in).
 //! - `eval.rs`: top-1 / top-5 prediction on held-out games, next to the hand-written priors.
 //!
-//! [`train`] runs the whole procedure: a seeded split of the games into training and held-out
+//! [`train()`] runs the whole procedure: a seeded split of the games into training and held-out
 //! games, the shape dictionary (diamond keys of played moves seen at least `min_count` times
 //! in the training games), the MM steps, and the evaluation. Same games, same options, same
 //! table.
