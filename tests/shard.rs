@@ -269,6 +269,96 @@ fn sweep_shards_merge_to_the_whole_sweep_and_wrong_sets_are_named() {
 }
 
 #[test]
+fn evolve_seed_shards_merge_to_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("runs/npc.sexp").display().to_string();
+    let npc = strings(&[
+        "evolve",
+        "npc",
+        "--seed",
+        "1",
+        "--seeds",
+        "4",
+        "--generations",
+        "3",
+        "--population",
+        "16",
+        "--out",
+        &out,
+    ]);
+    let whole = same_summary(dir.path(), &npc, &[]);
+    let v: Value = serde_json::from_str(&whole).unwrap();
+    assert_eq!(
+        (v["generator"].as_str(), v["runs"].as_u64()),
+        (Some("npc"), Some(4))
+    );
+    let spread = &v["best_fitness"];
+    assert!(spread["min"].as_f64() < spread["max"].as_f64(), "{whole}");
+    // One folder per seed, the file's name kept.
+    for seed in 1..=4 {
+        assert!(
+            dir.path()
+                .join(format!("runs/seed-{seed}/npc.sexp"))
+                .is_file()
+        );
+    }
+    // Dungeons, with the bounded check: the win and window rates too.
+    let d_out = dir.path().join("d").display().to_string();
+    let dungeon = strings(&[
+        "evolve",
+        "dungeon",
+        "--seeds",
+        "4",
+        "--generations",
+        "2",
+        "--population",
+        "8",
+        "--set",
+        "evolve.dungeon_check_expansions=2000",
+        "--out",
+        &d_out,
+    ]);
+    let sub = dir.path().join("dungeon");
+    std::fs::create_dir(&sub).unwrap();
+    let whole = same_summary(&sub, &dungeon, &[]);
+    let v: Value = serde_json::from_str(&whole).unwrap();
+    assert_eq!(v["won"]["runs"], 4, "{whole}");
+    assert_eq!(v["in_window"]["runs"], 4, "{whole}");
+    assert!(dir.path().join("d/seed-3/evodungeon.txt").is_file());
+    // Shards of batches with other settings are refused by name.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let mut more = npc.clone();
+    more.extend(strings(&["--set", "evolve.npc_tournament=2"]));
+    let other = shards(&other, &more, 2);
+    let mine: Vec<PathBuf> = (1..=2)
+        .map(|k| dir.path().join(format!("2/shard-{k}-of-2.jsonl")))
+        .collect();
+    fails(
+        &merge(&[mine[0].clone(), other[1].clone()]),
+        1,
+        &["from another run", "run.settings.npc_tournament"],
+    );
+    fails(
+        &merge(&mine[1..]),
+        1,
+        &["2 of 4 games are missing: 0, 2 (shard 1/2)"],
+    );
+    let x = dir.path().join("x.jsonl").display().to_string();
+    let single = strings(&[
+        "evolve",
+        "npc",
+        "--out",
+        &out,
+        "--shard",
+        "1/2",
+        "--records-file",
+        &x,
+    ]);
+    fails(&single, 2, &["--shard and --records-file need --seeds N"]);
+}
+
+#[test]
 fn bad_shard_values_are_usage_errors() {
     let records = ["--records-file", "/nonexistent/r.jsonl"];
     for (value, needle) in [
