@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 use tablero::tournament::shard::{self, Merged, RecordsError, Shard};
-use tablero::tournament::{diplomacy, evolve_seeds, go_match, gvgai_sweep};
+use tablero::tournament::{diplomacy, evolve_seeds, go_match, gvgai_sweep, plan_bench};
 
 use super::{failure, print_json};
 
@@ -83,6 +83,9 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, RecordsError> {
         }
         evolve_seeds::RECORDS_KIND => {
             print_json(&evolve_seeds::summarize(&merged.run()?, &merged.records()?))
+        }
+        plan_bench::RECORDS_KIND => {
+            print_json(&plan_bench::summarize(&merged.run()?, &merged.records()?))
         }
         other => return Err(unknown_kind(&merged, other)),
     })

@@ -9,6 +9,7 @@ pub mod evolve_seeds;
 pub mod go_match;
 pub mod gtp_client;
 pub mod gvgai_sweep;
+pub mod plan_bench;
 pub mod referee_clock;
 pub mod shard;
 pub mod stats;
