@@ -358,6 +358,66 @@ fn evolve_seed_shards_merge_to_the_whole_batch() {
     fails(&single, 2, &["--shard and --records-file need --seeds N"]);
 }
 
+/// A planning benchmark over the IPC tasks of tests/plan_data/ipc: one planner, one thread,
+/// an expansion bound (some tasks run out of it).
+fn bench_args(max_expansions: &str) -> Vec<String> {
+    strings(&[
+        "plan",
+        "--bench",
+        &repo("tests/plan_data/ipc").display().to_string(),
+        "--planner",
+        "hff",
+        "--threads",
+        "1",
+        "--max-expansions",
+        max_expansions,
+    ])
+}
+
+#[test]
+fn plan_bench_shards_merge_to_the_whole_benchmark() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = same_summary(dir.path(), &bench_args("2000"), &[&["seconds"]]);
+    let v: Value = serde_json::from_str(&whole).unwrap();
+    let tasks = v["tasks"].as_u64().unwrap();
+    assert!(tasks >= 17, "{whole}");
+    let solved = v["solved"].as_u64().unwrap();
+    assert!(0 < solved && solved < tasks, "{whole}");
+    assert_eq!(
+        v["outcomes"]["out of expansions"],
+        tasks - solved,
+        "{whole}"
+    );
+    assert!(v["total_expanded"].as_u64().unwrap() >= 2000 * (tasks - solved));
+    // Another bound is another run.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let other = shards(&other, &bench_args("500"), 2);
+    let two = dir.path().join("2/shard-1-of-2.jsonl");
+    fails(
+        &merge(&[two, other[1].clone()]),
+        1,
+        &["from another run", "run.max_expansions: 2000 vs 500"],
+    );
+    // Sharding needs --bench; a folder without tasks is bad input.
+    let x = dir.path().join("x.jsonl").display().to_string();
+    let ipc = repo("tests/plan_data/ipc/schedule");
+    let single = strings(&[
+        "plan",
+        &ipc.join("domain.pddl").display().to_string(),
+        &ipc.join("probschedule-2-0.pddl").display().to_string(),
+        "--records-file",
+        &x,
+    ]);
+    let out = tablero().args(&single).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--shard and --records-file need --bench DIR"));
+    let empty = tempfile::tempdir().unwrap();
+    let mut args = bench_args("10");
+    args[2] = empty.path().display().to_string();
+    fails(&args, 2, &["no PDDL problems"]);
+}
+
 #[test]
 fn bad_shard_values_are_usage_errors() {
     let records = ["--records-file", "/nonexistent/r.jsonl"];
