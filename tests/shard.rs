@@ -1,18 +1,20 @@
 //! Sharded batch runs (`--shard K/N --records-file FILE`) and `tablero merge`, through the
 //! binary:
 //!
-//! - for `match`, `diplomacy play` and `gvgai sweep`, 1, 2 and 4 shards merged print the
-//!   unsharded run's summary line, and `merge` of the unsharded run's own records prints that
-//!   line byte for byte. Only wall-clock figures differ between two runs: `match`'s
-//!   `engines[].seconds_per_move` and `engines[].max_move_seconds`, `diplomacy play`'s
-//!   `seconds_per_game_year`; they are removed before the shards' line is compared (`gvgai
-//!   sweep`'s line has none and is compared whole);
+//! - for `match`, `diplomacy play`, `gvgai sweep`, `evolve npc|dungeon --seeds` and `plan
+//!   --bench`, 1, 2 and 4 shards merged print the unsharded run's summary line, and `merge` of
+//!   the unsharded run's own records prints that line byte for byte. Only wall-clock figures
+//!   differ between two runs: `match`'s `engines[].seconds_per_move` and
+//!   `engines[].max_move_seconds`, `diplomacy play`'s `seconds_per_game_year`, `plan --bench`'s
+//!   `seconds`; they are removed before the shards' line is compared (`gvgai sweep`'s and
+//!   `evolve`'s lines have none and are compared whole);
 //! - four shards in four containers (one per shard, each its own host: own network namespace,
 //!   no network) merge to the unsharded sweep, where a Docker engine has tests/docker.rs's
 //!   base image;
 //! - merges of the wrong files fail with the file, line or games named: another run, another
-//!   command, a game twice, a shard missing, a file that is not records; bad `--shard` values
-//!   are usage errors;
+//!   command, a game twice, a shard missing, a file that is not records, another `[evolve]`
+//!   setting, another expansion bound; bad `--shard` values, and `--shard` or
+//!   `--records-file` without `--seeds` (evolve) or `--bench` (plan), are usage errors;
 //! - the recipes in docker/ compute the shards as the CLI does: the Slurm script's array task
 //!   and merge job (run with the SLURM_* variables set and a stand-in `srun`), its submission
 //!   (a stand-in `sbatch`), and the Kubernetes Indexed Job's and merge Job's scripts (run with
