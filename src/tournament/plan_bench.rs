@@ -52,22 +52,28 @@ pub enum BenchError {
     Empty(String),
 }
 
-/// The sorted `.pddl` file names in `dir`.
-fn pddl_files(dir: &Path) -> Result<Vec<String>, BenchError> {
+/// The sorted names of the entries of `dir` that `keep` accepts.
+fn names(dir: &Path, keep: fn(&Path) -> bool) -> Result<Vec<String>, BenchError> {
     let io = |source| BenchError::Io {
         path: dir.to_path_buf(),
         source,
     };
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io)? {
-        let entry = entry.map_err(io)?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".pddl") && entry.path().is_file() {
-            names.push(name);
+        let path = entry.map_err(io)?.path();
+        if keep(&path) {
+            if let Some(name) = path.file_name() {
+                names.push(name.to_string_lossy().into_owned());
+            }
         }
     }
     names.sort();
     Ok(names)
+}
+
+/// Whether `path` is a `.pddl` file.
+fn is_pddl(path: &Path) -> bool {
+    path.is_file() && path.extension().is_some_and(|e| e == "pddl")
 }
 
 /// The tasks of the benchmark folder `dir`, sorted by folder and problem: every `.pddl` file
@@ -76,21 +82,10 @@ fn pddl_files(dir: &Path) -> Result<Vec<String>, BenchError> {
 /// first `-`, as `p01-domain.pddl` serves `p01-s2-n1.pddl`), `domain_<stem>.pddl` and
 /// `domain.pddl` that is beside it.
 pub fn tasks(dir: &Path) -> Result<Vec<BenchTask>, BenchError> {
-    let io = |source| BenchError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
-    let mut folders = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        let entry = entry.map_err(io)?;
-        if entry.path().is_dir() {
-            folders.push(entry.file_name().to_string_lossy().into_owned());
-        }
-    }
-    folders.sort();
+    let folders = names(dir, Path::is_dir)?;
     let mut tasks = Vec::new();
     for folder in folders {
-        let files = pddl_files(&dir.join(&folder))?;
+        let files = names(&dir.join(&folder), is_pddl)?;
         let is_domain =
             |n: &str| n == "domain.pddl" || n.ends_with("-domain.pddl") || n.starts_with("domain_");
         for problem in files.iter().filter(|n| !is_domain(n)) {
