@@ -37,7 +37,7 @@ pub enum EvolveCommand {
         #[arg(long, value_name = "N")]
         seeds: Option<usize>,
         #[command(flatten)]
-        shard: super::merge::ShardArgs,
+        shard: ShardArgs,
         /// Skip the playability check.
         #[arg(long)]
         no_check: bool,
@@ -65,11 +65,12 @@ pub enum EvolveCommand {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// Run N seeds from --seed (seed, seed+1, …; shardable) and print the statistics over
-        /// them; run i writes into the folder `seed-<seed+i>` of FILE's folder (FILE's name kept) [default: one run].
+        /// them; run i writes FILE's name into the folder `seed-<seed+i>` beside FILE
+        /// [default: one run].
         #[arg(long, value_name = "N")]
         seeds: Option<usize>,
         #[command(flatten)]
-        shard: super::merge::ShardArgs,
+        shard: ShardArgs,
         /// Sequential evaluation without the fitness cache (for speed comparisons).
         #[arg(long)]
         naive: bool,
@@ -146,7 +147,7 @@ fn seed_and_out(cmd: &EvolveCommand) -> (u64, &Path) {
     }
 }
 
-/// Generations and population of each run of `cmd`.
+/// Generations of each run of `cmd`.
 fn generations(cmd: &EvolveCommand, cfg: &EvolveConfig) -> usize {
     match cmd {
         EvolveCommand::Dungeon { .. } => cfg.dungeon_params().generations,

@@ -62,7 +62,8 @@ Exit codes (Fast Downward's numbers where they exist):
       names line and column)
   10  unsolvable, proved while grounding (a goal fact is unreachable)
   11  unsolvable, proved by exhausting the search space
-  12  no plan and no proof: only incomplete planners ran, or every planner gave up
+  12  no plan and no proof: only incomplete planners ran, every planner gave up, or
+      --max-expansions was reached
   22  out of memory: the search's node storage reached --memory-mb
   23  out of time: --timeout passed without a plan
 
