@@ -42,11 +42,13 @@ enum Command {
     Gvgai(cli::gvgai::GvgaiCommand),
     /// Plan a PDDL task (domain and problem files); writes the plan as Fast Downward does and
     /// prints one JSON line; the exit code says solved, unsolvable, out of time or memory.
+    /// `--bench DIR` plans every task of a folder and prints coverage, costs and expansions.
     Plan(cli::plan::PlanArgs),
     /// Merge the records files of a sharded run (`--shard K/N --records-file FILE`) and print
     /// the summary line the whole run prints.
     Merge(cli::merge::MergeArgs),
-    /// Evolutionary content: GA dungeons and GP NPC behaviour; one JSON line on stdout.
+    /// Evolutionary content: GA dungeons and GP NPC behaviour; one JSON line on stdout
+    /// (`--seeds N`: N runs and the statistics over them).
     #[command(subcommand)]
     Evolve(cli::evolve::EvolveCommand),
 }

@@ -1,18 +1,20 @@
 //! Sharded batch runs (`--shard K/N --records-file FILE`) and `tablero merge`, through the
 //! binary:
 //!
-//! - for `match`, `diplomacy play` and `gvgai sweep`, 1, 2 and 4 shards merged print the
-//!   unsharded run's summary line, and `merge` of the unsharded run's own records prints that
-//!   line byte for byte. Only wall-clock figures differ between two runs: `match`'s
-//!   `engines[].seconds_per_move` and `engines[].max_move_seconds`, `diplomacy play`'s
-//!   `seconds_per_game_year`; they are removed before the shards' line is compared (`gvgai
-//!   sweep`'s line has none and is compared whole);
+//! - for `match`, `diplomacy play`, `gvgai sweep`, `evolve npc|dungeon --seeds` and `plan
+//!   --bench`, 1, 2 and 4 shards merged print the unsharded run's summary line, and `merge` of
+//!   the unsharded run's own records prints that line byte for byte. Only wall-clock figures
+//!   differ between two runs: `match`'s `engines[].seconds_per_move` and
+//!   `engines[].max_move_seconds`, `diplomacy play`'s `seconds_per_game_year`, `plan --bench`'s
+//!   `seconds`; they are removed before the shards' line is compared (`gvgai sweep`'s and
+//!   `evolve`'s lines have none and are compared whole);
 //! - four shards in four containers (one per shard, each its own host: own network namespace,
 //!   no network) merge to the unsharded sweep, where a Docker engine has tests/docker.rs's
 //!   base image;
 //! - merges of the wrong files fail with the file, line or games named: another run, another
-//!   command, a game twice, a shard missing, a file that is not records; bad `--shard` values
-//!   are usage errors;
+//!   command, a game twice, a shard missing, a file that is not records, another `[evolve]`
+//!   setting, another expansion bound; bad `--shard` values, and `--shard` or
+//!   `--records-file` without `--seeds` (evolve) or `--bench` (plan), are usage errors;
 //! - the recipes in docker/ compute the shards as the CLI does: the Slurm script's array task
 //!   and merge job (run with the SLURM_* variables set and a stand-in `srun`), its submission
 //!   (a stand-in `sbatch`), and the Kubernetes Indexed Job's and merge Job's scripts (run with
@@ -266,6 +268,156 @@ fn sweep_shards_merge_to_the_whole_sweep_and_wrong_sets_are_named() {
     );
     std::fs::write(&copy, "{\"not\": \"a record\"}\n").unwrap();
     fails(&merge(&[copy]), 1, &["copy.jsonl line 1: not a record"]);
+}
+
+#[test]
+fn evolve_seed_shards_merge_to_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("runs/npc.sexp").display().to_string();
+    let npc = strings(&[
+        "evolve",
+        "npc",
+        "--seed",
+        "1",
+        "--seeds",
+        "4",
+        "--generations",
+        "3",
+        "--population",
+        "16",
+        "--out",
+        &out,
+    ]);
+    let whole = same_summary(dir.path(), &npc, &[]);
+    let v: Value = serde_json::from_str(&whole).unwrap();
+    assert_eq!(
+        (v["generator"].as_str(), v["runs"].as_u64()),
+        (Some("npc"), Some(4))
+    );
+    let spread = &v["best_fitness"];
+    assert!(spread["min"].as_f64() < spread["max"].as_f64(), "{whole}");
+    // One folder per seed, the file's name kept.
+    for seed in 1..=4 {
+        assert!(
+            dir.path()
+                .join(format!("runs/seed-{seed}/npc.sexp"))
+                .is_file()
+        );
+    }
+    // Dungeons, with the bounded check: the win and window rates too.
+    let d_out = dir.path().join("d").display().to_string();
+    let dungeon = strings(&[
+        "evolve",
+        "dungeon",
+        "--seeds",
+        "4",
+        "--generations",
+        "2",
+        "--population",
+        "8",
+        "--set",
+        "evolve.dungeon_check_expansions=2000",
+        "--out",
+        &d_out,
+    ]);
+    let sub = dir.path().join("dungeon");
+    std::fs::create_dir(&sub).unwrap();
+    let whole = same_summary(&sub, &dungeon, &[]);
+    let v: Value = serde_json::from_str(&whole).unwrap();
+    assert_eq!(v["won"]["runs"], 4, "{whole}");
+    assert_eq!(v["in_window"]["runs"], 4, "{whole}");
+    assert!(dir.path().join("d/seed-3/evodungeon.txt").is_file());
+    // Shards of batches with other settings are refused by name.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let mut more = npc.clone();
+    more.extend(strings(&["--set", "evolve.npc_tournament=2"]));
+    let other = shards(&other, &more, 2);
+    let mine: Vec<PathBuf> = (1..=2)
+        .map(|k| dir.path().join(format!("2/shard-{k}-of-2.jsonl")))
+        .collect();
+    fails(
+        &merge(&[mine[0].clone(), other[1].clone()]),
+        1,
+        &["from another run", "run.settings.npc_tournament"],
+    );
+    fails(
+        &merge(&mine[1..]),
+        1,
+        &["2 of 4 games are missing: 0, 2 (shard 1/2)"],
+    );
+    let x = dir.path().join("x.jsonl").display().to_string();
+    let single = strings(&[
+        "evolve",
+        "npc",
+        "--out",
+        &out,
+        "--shard",
+        "1/2",
+        "--records-file",
+        &x,
+    ]);
+    fails(&single, 2, &["--shard and --records-file need --seeds N"]);
+}
+
+/// A planning benchmark over the IPC tasks of tests/plan_data/ipc: one planner, one thread,
+/// an expansion bound (some tasks run out of it).
+fn bench_args(max_expansions: &str) -> Vec<String> {
+    strings(&[
+        "plan",
+        "--bench",
+        &repo("tests/plan_data/ipc").display().to_string(),
+        "--planner",
+        "hff",
+        "--threads",
+        "1",
+        "--max-expansions",
+        max_expansions,
+    ])
+}
+
+#[test]
+fn plan_bench_shards_merge_to_the_whole_benchmark() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = same_summary(dir.path(), &bench_args("2000"), &[&["seconds"]]);
+    let v: Value = serde_json::from_str(&whole).unwrap();
+    let tasks = v["tasks"].as_u64().unwrap();
+    assert!(tasks >= 17, "{whole}");
+    let solved = v["solved"].as_u64().unwrap();
+    assert!(0 < solved && solved < tasks, "{whole}");
+    assert_eq!(
+        v["outcomes"]["out of expansions"],
+        tasks - solved,
+        "{whole}"
+    );
+    assert!(v["total_expanded"].as_u64().unwrap() >= 2000 * (tasks - solved));
+    // Another bound is another run.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let other = shards(&other, &bench_args("500"), 2);
+    let two = dir.path().join("2/shard-1-of-2.jsonl");
+    fails(
+        &merge(&[two, other[1].clone()]),
+        1,
+        &["from another run", "run.max_expansions: 2000 vs 500"],
+    );
+    // Sharding needs --bench; a folder without tasks is bad input.
+    let x = dir.path().join("x.jsonl").display().to_string();
+    let ipc = repo("tests/plan_data/ipc/schedule");
+    let single = strings(&[
+        "plan",
+        &ipc.join("domain.pddl").display().to_string(),
+        &ipc.join("probschedule-2-0.pddl").display().to_string(),
+        "--records-file",
+        &x,
+    ]);
+    let out = tablero().args(&single).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--shard and --records-file need --bench DIR"));
+    let empty = tempfile::tempdir().unwrap();
+    let mut args = bench_args("10");
+    args[2] = empty.path().display().to_string();
+    fails(&args, 2, &["no PDDL problems"]);
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Sharded batch runs on the command line: the `--shard K/N` and `--records-file` flags every
-//! batch command (`match`, `diplomacy play`, `gvgai sweep`) takes, and `tablero merge`, which
+//! batch command (`match`, `diplomacy play`, `gvgai sweep`, `evolve … --seeds`, `plan --bench`) takes, and `tablero merge`, which
 //! reads the records files of a run's shards and prints the summary line the whole run prints,
 //! computed by the command's own summary function.
 
@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 use tablero::tournament::shard::{self, Merged, RecordsError, Shard};
-use tablero::tournament::{diplomacy, go_match, gvgai_sweep};
+use tablero::tournament::{diplomacy, evolve_seeds, go_match, gvgai_sweep, plan_bench};
 
 use super::{failure, print_json};
 
@@ -52,7 +52,7 @@ impl ShardArgs {
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// The records files of every shard of one run (`--records-file` of `tablero match`,
-    /// `diplomacy play` or `gvgai sweep`), in any order.
+    /// `diplomacy play`, `gvgai sweep`, `evolve … --seeds` or `plan --bench`), in any order.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
 }
@@ -81,6 +81,12 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, RecordsError> {
         gvgai_sweep::RECORDS_KIND => {
             print_json(&gvgai_sweep::summarize(&merged.run()?, &merged.records()?))
         }
+        evolve_seeds::RECORDS_KIND => {
+            print_json(&evolve_seeds::summarize(&merged.run()?, &merged.records()?))
+        }
+        plan_bench::RECORDS_KIND => {
+            print_json(&plan_bench::summarize(&merged.run()?, &merged.records()?))
+        }
         other => return Err(unknown_kind(&merged, other)),
     })
 }
@@ -97,7 +103,7 @@ fn unknown_kind(merged: &Merged, kind: &str) -> RecordsError {
         line,
         kind: kind.to_string(),
         message: "no batch command writes records of this kind (match, diplomacy play, \
-                  gvgai sweep)"
+                  gvgai sweep, evolve, plan bench)"
             .into(),
     }
 }

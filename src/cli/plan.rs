@@ -1,7 +1,9 @@
 //! `tablero plan DOMAIN PROBLEM`: plans a PDDL task with the embedded planner and writes the
 //! plan the way Fast Downward does (`sas_plan` unless `--plan-file` says otherwise). Progress
 //! goes to stderr, one JSON line to stdout, and the exit code follows Fast Downward's
-//! `driver/returncodes.py` where they match (see [`Exit`]).
+//! `driver/returncodes.py` where they match (see [`Exit`]). `tablero plan --bench DIR` runs
+//! every task of a benchmark folder (shardable) and prints the coverage, cost and expansion
+//! figures over them ([`tablero::tournament::plan_bench`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,6 +13,7 @@ use clap::Args;
 use serde::Serialize;
 use tablero::config::Config;
 use tablero::planning::{self, PlanError, PlanOptions, PlanResult, ground, pddl, task::Task};
+use tablero::tournament::plan_bench;
 
 use super::ConfigArgs;
 
@@ -59,7 +62,8 @@ Exit codes (Fast Downward's numbers where they exist):
       names line and column)
   10  unsolvable, proved while grounding (a goal fact is unreachable)
   11  unsolvable, proved by exhausting the search space
-  12  no plan and no proof: only incomplete planners ran, or every planner gave up
+  12  no plan and no proof: only incomplete planners ran, every planner gave up, or
+      --max-expansions was reached
   22  out of memory: the search's node storage reached --memory-mb
   23  out of time: --timeout passed without a plan
 
@@ -70,11 +74,20 @@ The plan file has one `(action arg ...)` line per step, then `; cost = N (unit c
 #[command(after_help = AFTER_HELP)]
 pub struct PlanArgs {
     /// PDDL domain file.
-    #[arg(value_name = "DOMAIN")]
-    domain: PathBuf,
+    #[arg(value_name = "DOMAIN", required_unless_present = "bench")]
+    domain: Option<PathBuf>,
     /// PDDL problem file.
-    #[arg(value_name = "PROBLEM")]
-    problem: PathBuf,
+    #[arg(value_name = "PROBLEM", required_unless_present = "bench")]
+    problem: Option<PathBuf>,
+    /// Plan every task of DIR instead (laid out as the IPC collections: a subfolder per
+    /// domain with domain.pddl, or <problem>-domain.pddl beside each problem); no plan files
+    /// are written, one JSON line sums up coverage, costs and expansions (shardable).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["domain", "problem", "plan_file"])]
+    bench: Option<PathBuf>,
+    /// Stop each search after N expansions (all planners together); with one --planner and
+    /// --threads 1 the outcome is the same on every machine [default: no bound].
+    #[arg(long, value_name = "N")]
+    max_expansions: Option<u64>,
     /// Only optimal planners (A* with admissible heuristics): the plan is provably cheapest.
     #[arg(long)]
     optimal: bool,
@@ -99,6 +112,8 @@ pub struct PlanArgs {
     /// Planner threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    #[command(flatten)]
+    shard: super::merge::ShardArgs,
     #[command(flatten)]
     config: ConfigArgs,
 }
@@ -129,13 +144,15 @@ struct Report {
 
 impl Report {
     fn new(args: &PlanArgs, exit: Exit, start: Instant) -> Report {
+        let shown =
+            |p: &Option<PathBuf>| p.as_deref().unwrap_or(Path::new("")).display().to_string();
         Report {
             solved: exit == Exit::Solved,
             exit: exit.reason(),
             exit_code: exit as u8,
             message: None,
-            domain: args.domain.display().to_string(),
-            problem: args.problem.display().to_string(),
+            domain: shown(&args.domain),
+            problem: shown(&args.problem),
             length: None,
             cost: None,
             optimal: false,
@@ -199,14 +216,14 @@ fn read(path: &Path, what: &str) -> Result<String, String> {
 }
 
 /// Reads, parses and grounds; `Err` is the exit code and the message.
-fn load(args: &PlanArgs) -> Result<Task, (Exit, String)> {
+fn load(domain_path: &Path, problem_path: &Path) -> Result<Task, (Exit, String)> {
     let bad = |m: String| (Exit::Usage, m);
-    let domain_text = read(&args.domain, "domain").map_err(bad)?;
-    let problem_text = read(&args.problem, "problem").map_err(bad)?;
+    let domain_text = read(domain_path, "domain").map_err(bad)?;
+    let problem_text = read(problem_path, "problem").map_err(bad)?;
     let where_ =
         |path: &Path, e: pddl::PddlError| (Exit::Usage, format!("{}: {e}", path.display()));
-    let domain = pddl::parse_domain(&domain_text).map_err(|e| where_(&args.domain, e))?;
-    let problem = pddl::parse_problem(&problem_text).map_err(|e| where_(&args.problem, e))?;
+    let domain = pddl::parse_domain(&domain_text).map_err(|e| where_(domain_path, e))?;
+    let problem = pddl::parse_problem(&problem_text).map_err(|e| where_(problem_path, e))?;
     eprintln!(
         "tablero plan: domain {} ({} actions), problem {} ({} objects)",
         domain.name,
@@ -229,7 +246,7 @@ fn failed(e: &PlanError) -> Exit {
         PlanError::Unsolvable => Exit::Unsolvable,
         PlanError::Timeout(_) => Exit::OutOfTime,
         PlanError::OutOfMemory { .. } => Exit::OutOfMemory,
-        PlanError::GaveUp(_) => Exit::Incomplete,
+        PlanError::GaveUp(_) | PlanError::ExpansionLimit(_) => Exit::Incomplete,
         PlanError::UnknownPlanner(_) => Exit::Usage,
         PlanError::Domain(_) | PlanError::Problem(_) | PlanError::Ground(_) => Exit::Usage,
     }
@@ -259,7 +276,19 @@ pub fn run(args: PlanArgs) -> ExitCode {
         Ok(o) => o,
         Err(m) => return fail(Exit::Usage, m),
     };
-    let task = match load(&args) {
+    if let Some(dir) = &args.bench {
+        return bench(&args, dir, &opts);
+    }
+    if args.shard.shard.is_some() || args.shard.records_file.is_some() {
+        return fail(
+            Exit::Usage,
+            "--shard and --records-file need --bench DIR".into(),
+        );
+    }
+    let (Some(domain), Some(problem)) = (&args.domain, &args.problem) else {
+        return fail(Exit::Usage, "DOMAIN and PROBLEM are needed".into());
+    };
+    let task = match load(domain, problem) {
         Ok(t) => t,
         Err((exit, m)) => return fail(exit, m),
     };
@@ -278,7 +307,7 @@ pub fn run(args: PlanArgs) -> ExitCode {
             .unwrap_or_default(),
     );
     let unit = task.operators.iter().all(|o| o.cost == 1);
-    let searched = planning::search_task(task, &opts, start);
+    let searched = planning::search_task_bounded(task, &opts, args.max_expansions, start);
     let exit = match &searched.outcome {
         Ok(_) => Exit::Solved,
         Err(e) => failed(e),
@@ -326,4 +355,107 @@ fn solved(mut report: Report, plan_file: &Path, unit: bool, found: &PlanResult) 
     report.plan_file = Some(plan_file.display().to_string());
     report.found_seconds = Some(round4(found.found_seconds));
     report.finish()
+}
+
+/// The status a benchmark record gives an exit: its reason, or `out of expansions`.
+fn status(outcome: &Result<PlanResult, PlanError>) -> String {
+    match outcome {
+        Ok(_) => Exit::Solved.reason().into(),
+        Err(PlanError::ExpansionLimit(_)) => "out of expansions".into(),
+        Err(e) => failed(e).reason().into(),
+    }
+}
+
+/// Plans one task of a benchmark (`dir`/`task`); its record.
+fn bench_task(
+    dir: &Path,
+    task: &plan_bench::BenchTask,
+    opts: &PlanOptions,
+    max_expansions: Option<u64>,
+) -> plan_bench::TaskRecord {
+    let start = Instant::now();
+    let mut record = plan_bench::TaskRecord {
+        domain: task.domain.clone(),
+        problem: task.problem.clone(),
+        solved: false,
+        status: String::new(),
+        cost: None,
+        length: None,
+        optimal: false,
+        planner: None,
+        expanded: 0,
+        seconds: 0.0,
+    };
+    match load(&dir.join(&task.domain), &dir.join(&task.problem)) {
+        Err((exit, message)) => {
+            tracing::warn!("{}: {message}", task.problem);
+            record.status = exit.reason().into();
+        }
+        Ok(grounded) => {
+            let searched = planning::search_task_bounded(grounded, opts, max_expansions, start);
+            record.status = status(&searched.outcome);
+            record.expanded = searched.expanded;
+            if let Ok(found) = &searched.outcome {
+                record.solved = true;
+                record.cost = Some(found.cost);
+                record.length = Some(found.length);
+                record.optimal = found.optimal;
+                record.planner = Some(found.planner.clone());
+            }
+        }
+    }
+    record.seconds = round4(start.elapsed().as_secs_f64());
+    record
+}
+
+/// `tablero plan --bench DIR`: the shard's tasks, a progress line each, their records, and the
+/// benchmark's figures as one JSON line.
+fn bench(args: &PlanArgs, dir: &Path, opts: &PlanOptions) -> ExitCode {
+    let tasks = match plan_bench::tasks(dir) {
+        Ok(t) => t,
+        Err(e) => return super::usage(&e.to_string()),
+    };
+    if let Some(name) = opts.planner.as_deref().filter(|n| *n != "portfolio") {
+        if planning::portfolio::member(name, false).is_none() {
+            return super::usage(&PlanError::UnknownPlanner(name.into()).to_string());
+        }
+    }
+    let run = plan_bench::BenchRun {
+        tasks,
+        planner: opts.planner.clone().unwrap_or_else(|| "portfolio".into()),
+        optimal: opts.optimal,
+        anytime: opts.anytime,
+        threads: opts.threads,
+        timeout: opts.timeout.as_secs_f64(),
+        memory_mb: args.memory_mb,
+        max_expansions: args.max_expansions,
+    };
+    let total = run.tasks.len();
+    let shard = args.shard.shard();
+    let bar = super::progress::Progress::new(shard.count(total), "tasks");
+    let mut records = Vec::new();
+    for i in shard.indices(total) {
+        let r = bench_task(dir, &run.tasks[i], opts, args.max_expansions);
+        bar.step(&format!(
+            "task {}/{total}: {}: {}{} after {} expansions, {:.3} s",
+            i + 1,
+            r.problem,
+            r.status,
+            r.cost.map(|c| format!(" (cost {c})")).unwrap_or_default(),
+            r.expanded,
+            r.seconds
+        ));
+        records.push((i, r));
+    }
+    drop(bar);
+    let refs: Vec<(usize, &plan_bench::TaskRecord)> =
+        records.iter().map(|(i, r)| (*i, r)).collect();
+    if let Err(code) = args
+        .shard
+        .write(plan_bench::RECORDS_KIND, &run, total, &refs)
+    {
+        return code;
+    }
+    let records: Vec<plan_bench::TaskRecord> = records.into_iter().map(|(_, r)| r).collect();
+    super::print_json(&plan_bench::summarize(&run, &records))
 }

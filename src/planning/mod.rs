@@ -95,6 +95,8 @@ pub enum PlanError {
         "out of memory: the search's node storage reached {limit_mib} MiB without a plan after {seconds:.3} s"
     )]
     OutOfMemory { limit_mib: u64, seconds: f64 },
+    #[error("no plan within {0} expansions")]
+    ExpansionLimit(u64),
     #[error("every planner gave up without a plan after {0:.3} s (only incomplete planners ran)")]
     GaveUp(f64),
     #[error("unknown planner '{0}' (known: {known})", known = portfolio::MEMBER_NAMES.join(", "))]
@@ -142,6 +144,18 @@ pub struct Searched {
 
 /// [`solve_task`] with the counters of a failed search too.
 pub fn search_task(task: task::Task, options: &PlanOptions, start: Instant) -> Searched {
+    search_task_bounded(task, options, None, start)
+}
+
+/// [`search_task`] stopped after `max_expanded` expansions (all members together), if given:
+/// with one planner on one thread, its outcome, plan and counters are the same on every
+/// machine (the deadline aside).
+pub fn search_task_bounded(
+    task: task::Task,
+    options: &PlanOptions,
+    max_expanded: Option<u64>,
+    start: Instant,
+) -> Searched {
     let members = match &options.planner {
         Some(name) if name != "portfolio" => {
             match portfolio::member(name, options.anytime && !options.optimal) {
@@ -166,6 +180,7 @@ pub fn search_task(task: task::Task, options: &PlanOptions, start: Instant) -> S
             anytime: options.anytime,
             members,
             memory_limit: options.memory_limit,
+            max_expanded,
         },
     );
     let seconds = start.elapsed().as_secs_f64();
@@ -192,6 +207,9 @@ pub fn search_task(task: task::Task, options: &PlanOptions, start: Instant) -> S
                 limit_mib: options.memory_limit.unwrap_or(0) / (1024 * 1024),
                 seconds,
             },
+            portfolio::Outcome::ExpansionLimit => {
+                PlanError::ExpansionLimit(max_expanded.unwrap_or(0))
+            }
             _ if start.elapsed() < options.timeout => PlanError::GaveUp(seconds),
             _ => PlanError::Timeout(seconds),
         }),

@@ -186,6 +186,10 @@ pub struct PortfolioOptions {
     /// ([`Engine::memory_bytes`]); reaching it stops the run (`Outcome::OutOfMemory` when
     /// no plan was found). `None`: no bound beyond each engine's state limit.
     pub memory_limit: Option<u64>,
+    /// Most nodes all members together may expand; reaching it stops the run
+    /// (`Outcome::ExpansionLimit` when no plan was found). With one member on one thread the
+    /// run is then the same on every machine. `None`: no bound.
+    pub max_expanded: Option<u64>,
 }
 
 /// A validated plan.
@@ -207,6 +211,8 @@ pub enum Outcome {
     NoPlan,
     /// The engines' node storage reached the memory limit without a plan.
     OutOfMemory,
+    /// The members expanded `max_expanded` nodes without a plan.
+    ExpansionLimit,
 }
 
 /// What the portfolio did.
@@ -227,6 +233,7 @@ struct Shared2 {
     unsolvable: AtomicBool,
     bound: Bound,
     out_of_memory: AtomicBool,
+    expansion_limit: AtomicBool,
     /// Node-storage bytes of each worker thread's engines, as of their last slice.
     memory: Vec<AtomicU64>,
     peak_memory: AtomicU64,
@@ -258,6 +265,7 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
         unsolvable: AtomicBool::new(false),
         bound: Bound::default(),
         out_of_memory: AtomicBool::new(false),
+        expansion_limit: AtomicBool::new(false),
         memory: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         peak_memory: AtomicU64::new(0),
         expanded: AtomicU64::new(0),
@@ -305,6 +313,8 @@ pub fn run(shared: Arc<Shared>, opts: &PortfolioOptions) -> Report {
         Outcome::Unsolvable
     } else if st.out_of_memory.load(Ordering::Relaxed) {
         Outcome::OutOfMemory
+    } else if st.expansion_limit.load(Ordering::Relaxed) {
+        Outcome::ExpansionLimit
     } else {
         Outcome::NoPlan
     };
@@ -350,6 +360,27 @@ fn account_memory(
     }
 }
 
+/// The expansions the next step may make: `batch`, less what `max_expanded` leaves; `None`
+/// (and the run stopped) when the bound is reached.
+fn budget(
+    batch: u64,
+    st: &Shared2,
+    opts: &PortfolioOptions,
+    tx: &std::sync::mpsc::Sender<()>,
+) -> Option<u64> {
+    let Some(limit) = opts.max_expanded else {
+        return Some(batch);
+    };
+    let left = limit.saturating_sub(st.expanded.load(Ordering::Relaxed));
+    if left == 0 {
+        st.expansion_limit.store(true, Ordering::Relaxed);
+        st.stop.store(true, Ordering::Relaxed);
+        let _ = tx.send(());
+        return None;
+    }
+    Some(batch.min(left))
+}
+
 fn worker(
     shared: Arc<Shared>,
     group: Vec<Member>,
@@ -385,9 +416,12 @@ fn worker(
             let engine = r
                 .engine
                 .get_or_insert_with(|| stage.build(&shared, &st.bound));
+            let Some(budget) = budget(r.batch, st, opts, tx) else {
+                continue;
+            };
             let before = engine.stats();
             let t0 = Instant::now();
-            let res = engine.step(r.batch);
+            let res = engine.step(budget);
             let dt = t0.elapsed();
             let after = engine.stats();
             st.expanded
@@ -497,6 +531,7 @@ mod tests {
         let p = examples::sokoban_problem("l1", examples::GVGAI_SOKOBAN_LEVELS[1]);
         let sh = shared(examples::SOKOBAN, &p);
         let opts = PortfolioOptions {
+            max_expanded: None,
             memory_limit: None,
             deadline: Instant::now() + Duration::from_secs(60),
             threads: 1,
@@ -518,6 +553,7 @@ mod tests {
     fn anytime_history_strictly_improves_and_ends_optimal() {
         let sh = shared(examples::GRIPPER, examples::GRIPPER_4);
         let opts = PortfolioOptions {
+            max_expanded: None,
             memory_limit: None,
             deadline: Instant::now() + Duration::from_secs(60),
             threads: 2,
@@ -538,6 +574,7 @@ mod tests {
     fn deadline_in_the_past_gives_no_plan() {
         let sh = shared(examples::GRIPPER, examples::GRIPPER_4);
         let opts = PortfolioOptions {
+            max_expanded: None,
             memory_limit: None,
             deadline: Instant::now(),
             threads: 2,

@@ -364,3 +364,27 @@ fn grounding_stops_at_the_binding_limit_before_enumerating_everything() {
     assert_eq!(e, GroundError::TooMuchWork(100_000));
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 }
+
+/// An expansion bound stops the search at exactly the bound, without a plan when the plan
+/// needs more, and one planner on one thread expands the same nodes every time.
+#[test]
+fn expansion_bound_stops_the_search_at_the_bound() {
+    let domain = pddl::parse_domain(examples::BLOCKSWORLD).unwrap();
+    let problem = pddl::parse_problem(examples::BLOCKSWORLD_SUSSMAN).unwrap();
+    let task = || ground(&domain, &problem).unwrap();
+    let o = PlanOptions {
+        threads: 1,
+        ..opts(Some("astar-blind"), true)
+    };
+    let free = search_task_bounded(task(), &o, None, Instant::now());
+    let needed = free.expanded;
+    let cost = free.outcome.unwrap().cost;
+    assert!(needed > 4, "{needed}");
+    let half = needed / 2;
+    let s = search_task_bounded(task(), &o, Some(half), Instant::now());
+    assert_eq!(s.outcome, Err(PlanError::ExpansionLimit(half)));
+    assert_eq!(s.expanded, half);
+    let bounded = search_task_bounded(task(), &o, Some(needed + 1000), Instant::now());
+    assert_eq!(bounded.expanded, needed);
+    assert_eq!(bounded.outcome.unwrap().cost, cost);
+}

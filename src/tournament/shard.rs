@@ -1,6 +1,7 @@
 //! Sharded batch runs and the merge of their records.
 //!
-//! A batch command (`tablero match`, `diplomacy play`, `gvgai sweep`) numbers its games
+//! A batch command (`tablero match`, `diplomacy play`, `gvgai sweep`, `evolve … --seeds`,
+//! `plan --bench`) numbers its games
 //! 0..total and seeds game `i` from `i` alone. `--shard K/N` plays exactly the games with
 //! `i mod N == K - 1`, so the games of N shards together are the games of the whole run,
 //! played alike. Each shard writes a records file: one JSON line per game,
