@@ -15,6 +15,9 @@
 //!   command, a game twice, a shard missing, a file that is not records, another `[evolve]`
 //!   setting, another expansion bound; bad `--shard` values, and `--shard` or
 //!   `--records-file` without `--seeds` (evolve) or `--bench` (plan), are usage errors;
+//! - the Slurm recipe on a real two-node Slurm cluster (Debian's slurm-wlm in two containers
+//!   built from tests/slurm/, where Docker has the base image): its array tasks run on both
+//!   nodes and its merge job writes the unsharded sweep's summary;
 //! - the recipes in docker/ compute the shards as the CLI does: the Slurm script's array task
 //!   and merge job (run with the SLURM_* variables set and a stand-in `srun`), its submission
 //!   (a stand-in `sbatch`), and the Kubernetes Indexed Job's and merge Job's scripts (run with
@@ -726,4 +729,148 @@ fn shards_in_separate_containers_merge_to_the_whole_sweep() {
         .map(|k| dir.path().join(format!("shard-{k}-of-4.jsonl")))
         .collect();
     assert_eq!(ok(&merge(&files)), whole);
+}
+
+/// Containers, a network and an image of the Slurm test, removed on drop.
+struct SlurmCluster {
+    network: String,
+    image: String,
+    nodes: Vec<String>,
+}
+
+impl SlurmCluster {
+    /// Builds tests/slurm/ on the base image and starts `slurm-a` (controller and node) and
+    /// `slurm-b` (node) on a network of their own, the test's binary mounted read-only, the
+    /// repository's docker/slurm at /slurm and `records` at /records on both.
+    fn start(records: &Path) -> SlurmCluster {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos();
+        let unique = format!("{}-{nanos}", std::process::id());
+        let cluster = SlurmCluster {
+            network: format!("tablero-slurm-{unique}"),
+            image: format!("tablero-slurm-test:{unique}"),
+            nodes: vec![
+                format!("tablero-slurm-a-{unique}"),
+                format!("tablero-slurm-b-{unique}"),
+            ],
+        };
+        let built = docker(&["build", "-q", "-t", &cluster.image, "--build-arg"])
+            .arg(format!("BASE_IMAGE={BASE_IMAGE}"))
+            .arg(repo("tests/slurm"))
+            .status()
+            .unwrap();
+        assert!(built.success(), "the Slurm image builds");
+        assert!(
+            docker(&["network", "create", &cluster.network])
+                .status()
+                .unwrap()
+                .success()
+        );
+        for (name, host) in cluster.nodes.iter().zip(["slurm-a", "slurm-b"]) {
+            let started = docker(&["run", "-d", "--name", name, "--hostname", host])
+                .args(["--network-alias", host, "--network", &cluster.network, "-v"])
+                .arg(format!("{BIN}:/usr/local/bin/tablero:ro"))
+                .arg("-v")
+                .arg(format!("{}:/slurm:ro", repo("docker/slurm").display()))
+                .arg("-v")
+                .arg(format!("{}:/records", records.display()))
+                .arg(&cluster.image)
+                .status()
+                .unwrap();
+            assert!(started.success(), "{host} starts");
+        }
+        cluster
+    }
+
+    /// Runs `sh -c script` on slurm-a in /records; its stdout.
+    fn exec(&self, script: &str) -> String {
+        let out = docker(&["exec", "-w", "/records", &self.nodes[0], "sh", "-c", script])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{script}: {}", text(&out.stderr));
+        text(&out.stdout)
+    }
+}
+
+impl Drop for SlurmCluster {
+    fn drop(&mut self) {
+        for node in &self.nodes {
+            let _ = docker(&["rm", "-f", node]).output();
+        }
+        let _ = docker(&["network", "rm", &self.network]).output();
+        let _ = docker(&["image", "rm", "-f", &self.image]).output();
+    }
+}
+
+fn docker(args: &[&str]) -> Command {
+    let mut cmd = Command::new("docker");
+    cmd.args(args).stdin(Stdio::null());
+    cmd
+}
+
+/// Polls `check` every half second for up to `secs` seconds.
+fn poll<T>(secs: u64, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+}
+
+/// docker/slurm/tablero-array.sbatch on a real two-node Slurm cluster (Debian's slurm-wlm in
+/// two containers): the submission makes a 3-task array and a dependent merge job, the tasks
+/// run on both nodes through `srun`, and the merge job's summary is the unsharded sweep's.
+#[test]
+fn the_slurm_array_runs_on_a_two_node_slurm_cluster() {
+    if !docker_with_base_image() {
+        eprintln!("skipped: no Docker engine with {BASE_IMAGE} (tests/docker.rs makes it)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cluster = SlurmCluster::start(dir.path());
+    poll(60, "both Slurm nodes idle", || {
+        let out = docker(&["exec", &cluster.nodes[0], "sinfo", "-h", "-o", "%T %D"])
+            .output()
+            .ok()?;
+        (text(&out.stdout).trim() == "idle 2").then_some(())
+    });
+    let sweep = sweep_args("0").join(" ");
+    cluster.exec(&format!(
+        "TABLERO_SHARDS=3 TABLERO_OUT=/records/run /slurm/tablero-array.sbatch {sweep}"
+    ));
+    let summary = dir.path().join("run/summary.json");
+    let merged = poll(180, "the merge job's summary", || {
+        let queue = cluster.exec("squeue -h");
+        let text = std::fs::read_to_string(&summary).ok()?;
+        (queue.trim().is_empty() && !text.is_empty()).then_some(text)
+    });
+    assert_eq!(merged, ok(&sweep_args("0")));
+    for k in 1..=3 {
+        assert!(
+            dir.path()
+                .join(format!("run/shard-{k}-of-3.jsonl"))
+                .exists()
+        );
+    }
+    // The second node ran array tasks too: the shards had hosts of their own.
+    let out = docker(&[
+        "exec",
+        &cluster.nodes[1],
+        "grep",
+        "-c",
+        "batch job",
+        "/var/log/slurmd.log",
+    ])
+    .output()
+    .unwrap();
+    let on_b: u32 = text(&out.stdout).trim().parse().unwrap_or(0);
+    assert!(on_b >= 1, "slurm-b ran no task");
 }

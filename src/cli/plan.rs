@@ -81,7 +81,8 @@ pub struct PlanArgs {
     problem: Option<PathBuf>,
     /// Plan every task of DIR instead (laid out as the IPC collections: a subfolder per
     /// domain with domain.pddl, or <problem>-domain.pddl beside each problem); no plan files
-    /// are written, one JSON line sums up coverage, costs and expansions (shardable).
+    /// are written, one JSON line sums up coverage, costs and expansions (shardable)
+    /// [default: none, plan DOMAIN PROBLEM].
     #[arg(long, value_name = "DIR", conflicts_with_all = ["domain", "problem", "plan_file"])]
     bench: Option<PathBuf>,
     /// Stop each search after N expansions (all planners together); with one --planner and
