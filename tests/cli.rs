@@ -51,6 +51,23 @@ fn config_errors_exit_2_with_the_key_on_stderr() {
             &["serve", "--set", "server.gtp_listen=localhost"],
             "server.gtp_listen",
         ),
+        // GTP clocks are whole seconds: a referee clock of 0.25 s cannot be announced.
+        (
+            &[
+                "match",
+                "--black",
+                "a",
+                "--white",
+                "b",
+                "--think-time",
+                "0.25",
+            ],
+            "whole seconds",
+        ),
+        (
+            &["match", "--black", "a", "--white", "b", "--clock", "60.5"],
+            "whole seconds",
+        ),
     ];
     for (args, needle) in cases {
         usage_error(args, needle);

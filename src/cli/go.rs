@@ -35,7 +35,7 @@ pub struct MatchArgs {
     /// Swap colours every other game.
     #[arg(long)]
     alternate: bool,
-    /// Seconds each engine may think per move: the same as --clock 0+T/1
+    /// Whole seconds each engine may think per move (GTP clocks have no fractions): --clock 0+T/1
     /// [default: none, no clock].
     #[arg(long, alias = "time", value_name = "SECONDS", conflicts_with = "clock")]
     think_time: Option<f64>,
@@ -85,13 +85,14 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     {
         return usage("--think-time must be > 0, --lag >= 0 and --komi a number");
     }
-    let per_move = args
+    let per_move = match args
         .think_time
-        .map(|t| tablero::tournament::referee_clock::ClockSpec {
-            main: std::time::Duration::ZERO,
-            period: std::time::Duration::from_secs_f64(t),
-            stones: 1,
-        });
+        .map(tablero::tournament::referee_clock::ClockSpec::per_move)
+        .transpose()
+    {
+        Ok(p) => p,
+        Err(e) => return usage(&format!("--think-time: {e}")),
+    };
     let mut opts = tablero::tournament::go_match::MatchOptions::new(
         &args.black,
         &args.white,

@@ -28,6 +28,12 @@ pub enum ClockSpecError {
     Syntax(String),
     #[error("clock {0:?}: times must be finite and >= 0, stones >= 1, and some time given")]
     Range(String),
+    #[error(
+        "clock {0:?}: GTP announces times in whole seconds, so a fraction cannot be kept as a \
+         referee clock; for shorter moves give each engine its own time (e.g. tablero's \
+         --set search.time_per_move=0.25)"
+    )]
+    Fraction(String),
 }
 
 fn seconds(text: &str, whole: &str) -> Result<Duration, ClockSpecError> {
@@ -35,7 +41,18 @@ fn seconds(text: &str, whole: &str) -> Result<Duration, ClockSpecError> {
         .trim()
         .parse()
         .map_err(|_| ClockSpecError::Syntax(whole.into()))?;
-    Duration::try_from_secs_f64(v).map_err(|_| ClockSpecError::Range(whole.into()))
+    let d = Duration::try_from_secs_f64(v).map_err(|_| ClockSpecError::Range(whole.into()))?;
+    if d.subsec_nanos() != 0 {
+        return Err(ClockSpecError::Fraction(whole.into()));
+    }
+    Ok(d)
+}
+
+impl ClockSpec {
+    /// `seconds` for every move (`0+T/1`), whole seconds as GTP announces them.
+    pub fn per_move(seconds: f64) -> Result<ClockSpec, ClockSpecError> {
+        format!("0+{seconds}/1").parse()
+    }
 }
 
 impl FromStr for ClockSpec {
@@ -86,16 +103,13 @@ impl fmt::Display for ClockSpec {
 }
 
 impl ClockSpec {
-    /// The GTP command that announces this clock. GTP times are whole seconds: fractions are
-    /// rounded down, but never to zero.
+    /// The GTP command that announces this clock (its times are whole seconds: parsing
+    /// refuses fractions).
     pub fn time_settings(&self) -> String {
-        let whole = |d: Duration| {
-            if d.is_zero() { 0 } else { d.as_secs().max(1) }
-        };
         format!(
             "time_settings {} {} {}",
-            whole(self.main),
-            whole(self.period),
+            self.main.as_secs(),
+            self.period.as_secs(),
             if self.period.is_zero() {
                 0
             } else {
@@ -220,8 +234,21 @@ mod tests {
         assert_eq!((ca.period, ca.stones), (secs(30.0), 10));
         assert_eq!(ca.time_settings(), "time_settings 300 30 10");
         assert_eq!(ca.to_string(), "300+30/10");
-        let per_move: ClockSpec = "0+0.5/1".parse().unwrap();
-        assert_eq!(per_move.time_settings(), "time_settings 0 1 1");
+        let per_move = ClockSpec::per_move(5.0).unwrap();
+        assert_eq!(per_move.time_settings(), "time_settings 0 5 1");
+        // GTP cannot announce a fraction of a second: such a clock would be sent rounded, and
+        // the engines would think to another clock than the referee keeps.
+        for fraction in ["0+0.5/1", "60.5", "10+2.5/5"] {
+            let e = fraction.parse::<ClockSpec>().unwrap_err();
+            assert!(
+                matches!(e, ClockSpecError::Fraction(_)),
+                "{fraction:?}: {e}"
+            );
+        }
+        assert!(matches!(
+            ClockSpec::per_move(0.25),
+            Err(ClockSpecError::Fraction(_))
+        ));
         for bad in [
             "", "x", "60+", "60+5", "60+5/x", "0", "0+0/1", "10+5/0", "-1", "inf",
         ] {
