@@ -301,16 +301,48 @@ fn unique() -> String {
     )
 }
 
+impl Stack {
+    /// Starts compose file `file` as project `<prefix>-<unique>` with the daemon image `image`
+    /// (built), the test's configuration mounted and `env`; `extra_images` (built) go with it.
+    fn up(
+        compose: Vec<String>,
+        file: &'static str,
+        prefix: &str,
+        image: String,
+        extra_images: Vec<String>,
+        env: &[(&str, &str)],
+    ) -> Stack {
+        let config_dir = tempfile::tempdir().unwrap();
+        let config = test_config(config_dir.path());
+        let mut all = vec![
+            ("TABLERO_IMAGE".to_string(), image.clone()),
+            (
+                "TABLERO_CONFIG".to_string(),
+                config.to_str().unwrap().to_string(),
+            ),
+        ];
+        all.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        let stack = Stack {
+            compose,
+            file,
+            project: format!("{prefix}-{}", unique()),
+            image,
+            extra_images,
+            env: all,
+            _config: config_dir,
+        };
+        let t0 = Instant::now();
+        stack.compose(&["up", "-d", "--no-build"]);
+        eprintln!("{file} up in {:.1} s", t0.elapsed().as_secs_f64());
+        stack
+    }
+}
+
 /// Starts the stack for `compose`, the image built and the base image made.
 fn start_stack(compose: Vec<String>) -> Stack {
-    let unique = unique();
-    let image = format!("tablero-test:{unique}");
+    let image = format!("tablero-test:{}", unique());
     build_image(&image);
-    let config_dir = tempfile::tempdir().unwrap();
-    let config = test_config(config_dir.path());
     let env = [
-        ("TABLERO_IMAGE", image.as_str()),
-        ("TABLERO_CONFIG", config.to_str().unwrap()),
         ("TABLERO_BIND", "127.0.0.1"),
         ("TABLERO_GTP_PORT", "0"),
         ("TABLERO_GVGAI_PORT", "0"),
@@ -322,22 +354,14 @@ fn start_stack(compose: Vec<String>) -> Stack {
         ("TABLERO_SEAT_BOT", "jic"),
         ("TABLERO_HEALTH_INTERVAL", "2s"),
     ];
-    let stack = Stack {
+    Stack::up(
         compose,
-        file: "docker/compose.yaml",
-        extra_images: Vec::new(),
-        project: format!("tablero-test-{unique}"),
-        env: env
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
+        "docker/compose.yaml",
+        "tablero-test",
         image,
-        _config: config_dir,
-    };
-    let t0 = Instant::now();
-    stack.compose(&["up", "-d", "--no-build"]);
-    eprintln!("stack up in {:.1} s", t0.elapsed().as_secs_f64());
-    stack
+        Vec::new(),
+        &env,
+    )
 }
 
 /// Polls `check` every 250 ms until it gives a value; panics after `limit` naming `what`.
@@ -658,29 +682,20 @@ fn start_replicas(compose: Vec<String>) -> Stack {
     let lb_image = format!("tablero-lb-test:{unique}");
     build_image(&image);
     build_lb_image(&lb_image);
-    let config_dir = tempfile::tempdir().unwrap();
-    let config = test_config(config_dir.path());
     let env = [
-        ("TABLERO_IMAGE", image.as_str()),
         ("TABLERO_LB_IMAGE", lb_image.as_str()),
-        ("TABLERO_CONFIG", config.to_str().unwrap()),
         ("TABLERO_BIND", "127.0.0.1"),
         ("TABLERO_GTP_PORT", "0"),
     ];
-    let stack = Stack {
+    let file = "docker/replicas.yaml";
+    Stack::up(
         compose,
-        file: "docker/replicas.yaml",
-        project: format!("tablero-replicas-{unique}"),
-        env: env
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
+        file,
+        "tablero-replicas",
         image,
-        extra_images: vec![lb_image],
-        _config: config_dir,
-    };
-    stack.compose(&["up", "-d", "--no-build"]);
-    stack
+        vec![lb_image.clone()],
+        &env,
+    )
 }
 
 /// A GTP session through the load balancer and the replica it landed on (its `name`), or
