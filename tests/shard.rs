@@ -677,8 +677,7 @@ const BASE_IMAGE: &str = "tablero-base:bookworm";
 
 /// Whether a Docker engine answers and has the base image.
 fn docker_with_base_image() -> bool {
-    Command::new("docker")
-        .args(["image", "inspect", BASE_IMAGE])
+    docker(&["image", "inspect", BASE_IMAGE])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
@@ -704,8 +703,7 @@ fn shards_in_separate_containers_merge_to_the_whole_sweep() {
     let uid = text(&Command::new("id").arg("-u").output().unwrap().stdout);
     let runs: Vec<std::process::Child> = (1..=4)
         .map(|k| {
-            Command::new("docker")
-                .args(["run", "--rm", "--network", "none", "--hostname"])
+            docker(&["run", "--rm", "--network", "none", "--hostname"])
                 .arg(format!("shard-{k}"))
                 .args(["--user", uid.trim(), "-v"])
                 .arg(format!("{BIN}:/usr/local/bin/tablero:ro"))
