@@ -29,10 +29,11 @@
 //! - `tests/gvgai_golden.rs` (always run): 110 recorded Java runs (22 shipped games × 5
 //!   levels, seeded, fixed action strings) must give the same win, score, ticks and per-tick
 //!   trace (tick, score, avatar position).
-//! - A live differential run against the Java engine (not shipped: tablero ships none of
-//!   GVG-AI's code nor a recipe to build it) matched all 22 shipped games on all levels and
-//!   118 of GVG-AI's 126 `examples/gridphysics` games on levels 0 and 1 (the 8 others are
-//!   level-generator variants or use an effect GVG-AI itself does not know).
+//! - `tests/gvgai_corpus.rs` (always run): the framework's whole single-player corpus
+//!   (`data/gvgai/corpus`), every game × level × 3 seeds, 300 seeded random actions: every
+//!   tick's full state (every sprite's type, position, orientation, speed, health, resources,
+//!   `lastmove`, time to live, flicker/spawner/random-NPC counters; score, winner) must equal
+//!   the Java framework's recorded trace. The games not loaded yet are listed there.
 //!
 //! Ticks: `GameState::tick()` counts cycles played (the Java forward model's `getGameTick()`);
 //! `Outcome::ticks` is the Java game's final `getGameTick()` (cycles − 1; 2000 at the cap).

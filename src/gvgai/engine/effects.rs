@@ -47,9 +47,7 @@ impl GameState {
         let p_old = rules.props(s1.ty);
         {
             let ns = self.sprite_mut(n);
-            if force_orientation
-                || (p_new.is_oriented && p_old.is_oriented && ns.orientation.is_none())
-            {
+            if force_orientation || (ns.oriented && old.oriented && ns.orientation.is_none()) {
                 ns.orientation = old.orientation;
             }
             ns.lx = old.lx;
@@ -80,7 +78,7 @@ impl GameState {
         let (p_new, p_old) = (rules.props(n.ty), rules.props(old.ty));
         {
             let ns = self.sprite_mut(n);
-            if p_new.is_oriented && p_old.is_oriented {
+            if ns.oriented && o.oriented {
                 ns.orientation = o.orientation;
             }
             ns.lx = o.lx;
@@ -551,9 +549,7 @@ impl GameState {
             }
             E::TeleportToExit => self.teleport_to_exit(rules, s1, s2),
             E::PullWithIt { pixel_perfect } => self.pull_with_it(e, s1, s2, *pixel_perfect),
-            E::AttractGaze { align }
-                if rules.props(s1.ty).is_oriented && rules.props(s2.ty).is_oriented =>
-            {
+            E::AttractGaze { align } if self.sprite(s1).oriented && self.sprite(s2).oriented => {
                 if self.rng.next_double() < effect_prob(rules, e) {
                     let b = self.sprite(s2).clone();
                     let s = self.sprite_mut(s1);
@@ -596,12 +592,11 @@ impl GameState {
         if n > 0 {
             let k = self.rng.next_int_bounded(n as i32) as usize;
             let d = self.groups[usize::from(dest)][k].clone();
-            let oriented = rules.props(dest).is_oriented;
             let s = self.sprite_mut(s1);
             s.x = d.x;
             s.y = d.y;
             s.lastmove = 0;
-            if oriented {
+            if d.oriented {
                 s.orientation = d.orientation;
             }
         } else {
@@ -799,7 +794,9 @@ impl GameState {
                     self.singleton_fields(n, s1, rules);
                     if *take_orientation {
                         let o = self.sprite(s2).orientation.reversed();
-                        self.sprite_mut(n).orientation = o;
+                        let ns = self.sprite_mut(n);
+                        ns.oriented = true;
+                        ns.orientation = o;
                     }
                 }
                 Some(EffectOutcome::default())

@@ -59,7 +59,7 @@ impl GameState {
             speed
         };
         if speed != 0.0 && !dir.is_none() {
-            if p.rotate_in_place && p.is_oriented {
+            if p.rotate_in_place && self.sprite(r).oriented {
                 let s = self.sprite_mut(r);
                 if s.orientation != dir {
                     s.orientation = dir;
@@ -80,7 +80,7 @@ impl GameState {
         if p.is_static {
             return;
         }
-        let (is_oriented, speed) = (p.is_oriented, self.sprite(r).speed);
+        let (is_oriented, speed) = (self.sprite(r).oriented, self.sprite(r).speed);
         let s = self.sprite_mut(r);
         if s.first_tick {
             s.first_tick = false;

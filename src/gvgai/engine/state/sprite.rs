@@ -17,6 +17,9 @@ pub struct Sprite {
     pub lx: i32,
     pub ly: i32,
     pub orientation: Dir,
+    /// Whether the sprite moves along and takes orientations (GVG-AI `is_oriented`): its
+    /// type's, or set by `transformToSingleton takeOrientation=True`.
+    pub oriented: bool,
     /// Speed (type default; effects such as setSpeedForAll change it per sprite).
     pub speed: f64,
     /// Remaining lifetime (`timeToLive`), -1 for none.
@@ -167,6 +170,7 @@ impl GameState {
             lx: x,
             ly: y,
             orientation: p.orientation,
+            oriented: p.is_oriented,
             speed: p.speed,
             ttl: p.time_to_live,
             lastmove: 0,

@@ -61,6 +61,13 @@ impl GameState {
         self.rng = JavaRandom::new(seed);
     }
 
+    /// A sprite's cycles since its last move (GVG-AI `lastmove`), with the increments still
+    /// owed to the sprites of an inert group counted.
+    pub fn lastmove(&self, s: &Sprite) -> i32 {
+        let lag = self.inert_lag.get(usize::from(s.ty)).copied().unwrap_or(0);
+        s.lastmove.saturating_add(lag)
+    }
+
     /// The live sprites of one type (not its subtypes).
     pub fn sprites_of(&self, t: TypeId) -> &[Sprite] {
         self.groups
@@ -148,7 +155,7 @@ impl GameState {
             g.len().hash(&mut h);
             for s in g.iter() {
                 (
-                    s.ty, s.x, s.y, s.disabled, s.health, s.age, s.counter, s.ttl,
+                    s.ty, s.x, s.y, s.disabled, s.health, s.age, s.counter, s.ttl, s.oriented,
                 )
                     .hash(&mut h);
                 s.orientation.x.to_bits().hash(&mut h);
