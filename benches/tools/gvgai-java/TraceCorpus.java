@@ -5,15 +5,17 @@
 // Usage: java -cp BUILD:gson.jar:DIR TraceCorpus EXAMPLES_DIR OUT_FILE [ACTS]
 //        java -cp ... TraceCorpus --dump EXAMPLES_DIR CATEGORY GAME LEVEL SEED [ACTS]
 //
-// For every game of EXAMPLES_DIR/{gridphysics,contphysics} (a `<game>.txt` with a
+// For every game of EXAMPLES_DIR/{gridphysics,contphysics,2player} (a `<game>.txt` with a
 // `<game>_lvl0.txt`), levels 0-4 that exist and seeds 1000 + 10 * level + k (k = 0, 1, 2), the
 // game is built and played with that seed by the framework's game loop; the action of cycle t
-// is the t-th action of a sequence generated from the seed (splitmix64, see `actions`). The run
+// is the t-th action of a sequence generated from the seed (splitmix64, see `actions`), and
+// in two-player games the second player's from seed + 7919. The run
 // stops when the game ends or after ACTS cycles (default 300). After every cycle, and once
 // before the first, the state is reduced to a hash: per sprite a list of integer fields (type
 // name, position, orientation, speed, health, resources, movement and lifetime counters, class
 // counters), hashed and sorted so that sprite ids and group order do not matter, then combined
-// with the cycle count, score, winner and end flag. One line per run:
+// with the cycle count, score, winner and end flag (then the other players' scores and
+// winners; SCORE1000 and WINNER below are the first player's). One line per run:
 //   CATEGORY GAME LEVEL SEED CYCLES WINNER SCORE1000 HASH C1 C5 C20 C50 C100 C200
 // (C<t>: the low 32 bits of the running hash after state t, "-" if the run ended before). A
 // game that fails to build or crashes is recorded as `CATEGORY GAME LEVEL SEED error MESSAGE`.
@@ -207,6 +209,9 @@ public class TraceCorpus {
         int ended = endedF.getBoolean(g) ? 1 : 0;
         long h = mix(mix(mix(mix(mix(FNV_OFFSET, cycles), score), winner), ended), hashes.size());
         for (long v : hashes) h = mix(h, v);
+        for (int i = 1; i < g.getNoPlayers(); i++) {
+            h = mix(mix(h, milli(g.getScore(i))), winnerCode(g.getWinner(i)));
+        }
         if (dump != null) {
             Collections.sort(lines);
             dump.append("state ").append(cycles).append(' ').append(score).append(' ').append(winner)
@@ -326,7 +331,7 @@ public class TraceCorpus {
             w.println("# GVG-AI (GAIGResearch/GVGAI e58ff65) canonical state traces, by "
                     + "benches/scripts/gvgai_java_traces.sh; format in tests/gvgai_corpus.rs.");
             w.println("# category game level seed cycles winner score1000 hash c1 c5 c20 c50 c100 c200");
-            for (String category : new String[] {"gridphysics", "contphysics"}) {
+            for (String category : new String[] {"gridphysics", "contphysics", "2player"}) {
                 File dir = new File(root, category);
                 for (String game : games(dir)) {
                     long t0 = System.currentTimeMillis();
