@@ -302,34 +302,35 @@ impl Game {
         }
         let fixed = Self::max_fixed_handicap(size).min(n);
         let mut out = Self::fixed_handicap_vertices(size, fixed).unwrap_or_default();
+        // Squared distance from each point to the nearest chosen stone (None: chosen),
+        // updated per stone, so that each stone costs one pass over the board.
+        let far = i64::MAX / 4;
+        let mut nearest: Vec<Option<i64>> = vec![Some(far); size * size];
+        let place = |nearest: &mut [Option<i64>], stone: Vertex| {
+            for (i, d) in nearest.iter_mut().enumerate() {
+                let dc = stone.col() as i64 - (i % size) as i64;
+                let dr = stone.row() as i64 - (i / size) as i64;
+                *d = d.map(|d| d.min(dc * dc + dr * dr));
+            }
+            nearest[stone.row() * size + stone.col()] = None;
+        };
+        for &stone in &out {
+            place(&mut nearest, stone);
+        }
         while out.len() < n {
             let mut best: Option<(i64, Vertex)> = None;
-            for row in 0..size {
-                for col in 0..size {
-                    let cand = Vertex::new(col, row);
-                    if out.contains(&cand) {
-                        continue;
-                    }
-                    let d = out
-                        .iter()
-                        .map(|o| {
-                            let dc = o.col() as i64 - col as i64;
-                            let dr = o.row() as i64 - row as i64;
-                            dc * dc + dr * dr
-                        })
-                        .min()
-                        .unwrap_or(i64::MAX / 4);
-                    let edge = col.min(row).min(size - 1 - col).min(size - 1 - row) as i64;
-                    let score = d * 4 + edge.min(3);
-                    if best.is_none_or(|(s, _)| score > s) {
-                        best = Some((score, cand));
-                    }
+            for (i, d) in nearest.iter().enumerate() {
+                let Some(d) = *d else { continue };
+                let (col, row) = (i % size, i / size);
+                let edge = col.min(row).min(size - 1 - col).min(size - 1 - row) as i64;
+                let score = d * 4 + edge.min(3);
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((score, Vertex::new(col, row)));
                 }
             }
-            match best {
-                Some((_, v)) => out.push(v),
-                None => break,
-            }
+            let Some((_, v)) = best else { break };
+            out.push(v);
+            place(&mut nearest, v);
         }
         Some(out)
     }
@@ -577,6 +578,62 @@ mod tests {
         assert!(Game::fixed_handicap_vertices(6, 2).is_none());
         assert!(Game::fixed_handicap_vertices(19, 1).is_none());
         assert!(Game::fixed_handicap_vertices(19, 10).is_none());
+    }
+
+    /// The free handicap by its definition: each stone the point farthest from every stone
+    /// already chosen (squared distance, 4 per unit), then away from the edge, first in
+    /// row-major order on ties.
+    fn free_handicap_by_definition(size: usize, n: usize) -> Vec<Vertex> {
+        let fixed = Game::max_fixed_handicap(size).min(n);
+        let mut out = Game::fixed_handicap_vertices(size, fixed).unwrap_or_default();
+        while out.len() < n {
+            let mut best: Option<(i64, Vertex)> = None;
+            for row in 0..size {
+                for col in 0..size {
+                    let cand = Vertex::new(col, row);
+                    if out.contains(&cand) {
+                        continue;
+                    }
+                    let d = out
+                        .iter()
+                        .map(|o| {
+                            let dc = o.col() as i64 - col as i64;
+                            let dr = o.row() as i64 - row as i64;
+                            dc * dc + dr * dr
+                        })
+                        .min()
+                        .unwrap_or(i64::MAX / 4);
+                    let edge = col.min(row).min(size - 1 - col).min(size - 1 - row) as i64;
+                    let score = d * 4 + edge.min(3);
+                    if best.is_none_or(|(s, _)| score > s) {
+                        best = Some((score, cand));
+                    }
+                }
+            }
+            out.push(best.unwrap().1);
+        }
+        out
+    }
+
+    #[test]
+    fn free_handicap_follows_its_definition() {
+        for size in [2, 3, 5, 7, 9] {
+            for n in 2..size * size {
+                assert_eq!(
+                    Game::free_handicap_vertices(size, n).unwrap(),
+                    free_handicap_by_definition(size, n),
+                    "{size}x{size}, {n} stones"
+                );
+            }
+        }
+        for n in [2, 5, 9, 10, 17, 60, 200, 360] {
+            assert_eq!(
+                Game::free_handicap_vertices(19, n).unwrap(),
+                free_handicap_by_definition(19, n),
+                "19x19, {n} stones"
+            );
+        }
+        assert_eq!(Game::free_handicap_vertices(19, 361), None);
     }
 
     #[test]
