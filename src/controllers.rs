@@ -1,8 +1,10 @@
 //! Every GVG-AI controller by name: the one registry behind every `--controller`
 //! (`tablero gvgai play|connect`, the `[gvgai]` listener, the dungeon check). It sits above
 //! the controllers it builds: the engine's search controllers (`gvgai::controllers`), the
-//! planner (`planning::controller`) and evolved GP controllers (`evolve::npc::controller`).
+//! planner (`planning::controller`), evolved GP controllers (`evolve::npc::controller`) and
+//! the dungeon GA's playability check (`evolve::dungeon::solve::DungeonBfs`).
 
+use crate::evolve::dungeon::solve::DungeonBfs;
 use crate::evolve::npc::controller as evolved;
 use crate::gvgai::controllers::{
     Bfs, Controller, ControllerError, ControllerSettings, Mcts, MctsParams, OneStep,
@@ -20,6 +22,7 @@ pub const CONTROLLERS: &[&str] = &[
     "bfs",
     "iw",
     "planner",
+    "dungeon-bfs",
     "evolved:FILE",
 ];
 
@@ -57,6 +60,7 @@ pub fn make(
         ("bfs", None) => Box::new(Bfs::new().with_expansion_cap(cap)),
         ("iw", None) => Box::new(Bfs::iw().with_expansion_cap(cap)),
         ("planner", None) => Box::new(PlannerController::new()),
+        ("dungeon-bfs", None) => Box::new(DungeonBfs::new(cap)),
         ("evolved", Some(path)) => {
             let ind = evolved::load(std::path::Path::new(path)).map_err(|e| {
                 ControllerError::Invalid {

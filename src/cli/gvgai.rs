@@ -19,6 +19,7 @@ use tablero::gvgai::engine::{self, Game};
 use tablero::gvgai_line::{self as line, AgentSettings, HostSettings};
 use tablero::tournament::gvgai_sweep::{Cell, SweepRun};
 
+use super::progress::Progress;
 use super::{ConfigArgs, EXIT_FAILURE, failure, init_logging, print_json, runtime, usage};
 
 #[derive(Debug, Subcommand)]
@@ -170,7 +171,7 @@ pub struct PlayArgs {
     /// Level number (the game's <name>_lvlN.txt).
     #[arg(long, default_value_t = 0)]
     level: usize,
-    /// random, onestep, mcts, rhea, bfs, iw, planner, evolved:FILE; MCTS settings as
+    /// random, onestep, mcts, rhea, bfs, iw, planner, dungeon-bfs, evolved:FILE; MCTS settings as
     /// mcts:k=K,depth=D,goal=W (UCT constant, rollout depth, goal-distance weight; 0 = off)
     /// [default: mcts (config gvgai.controller)].
     #[arg(long, value_name = "CONTROLLER")]
@@ -255,8 +256,8 @@ pub struct ConnectArgs {
         default_value = "127.0.0.1:8080"
     )]
     server: String,
-    /// Controller: random, onestep, mcts[:k=K,depth=D,goal=W], rhea, bfs, iw, planner or
-    /// evolved:FILE [default: mcts (config gvgai.controller)].
+    /// Controller: random, onestep, mcts[:k=K,depth=D,goal=W], rhea, bfs, iw, planner,
+    /// dungeon-bfs or evolved:FILE [default: mcts (config gvgai.controller)].
     #[arg(long, value_name = "CONTROLLER")]
     controller: Option<String>,
     /// The game the host plays, for the controller's forward model: name the host's
@@ -538,7 +539,18 @@ fn play(a: PlayArgs, config: &GvgaiConfig) -> ExitCode {
     };
     let act = Duration::from_millis(a.budget.act_ms.unwrap_or(config.act_ms).max(1));
     // Seeds above i64::MAX wrap, as Java's long would.
-    match controllers::play(&game, a.level, a.seed as i64, c.as_mut(), act) {
+    let played = {
+        let mut report = TickReport::new();
+        controllers::play_observed(
+            &game,
+            a.level,
+            a.seed as i64,
+            c.as_mut(),
+            act,
+            &mut |st, action| report.tick(st, action),
+        )
+    };
+    match played {
         Ok(r) => print_json(&serde_json::json!({
             "game": a.game,
             "level": a.level,
@@ -555,6 +567,39 @@ fn play(a: PlayArgs, config: &GvgaiConfig) -> ExitCode {
             "actions": r.actions,
         })),
         Err(e) => failure(e),
+    }
+}
+
+/// Ticks per progress line of `gvgai play`.
+const TICKS_PER_REPORT: i32 = 100;
+
+/// The progress of one `gvgai play` on stderr: a line every [`TICKS_PER_REPORT`] ticks with
+/// the score and how many of those ticks were NIL (a controller that finds nothing plays NIL).
+struct TickReport {
+    progress: Progress,
+    nil: usize,
+}
+
+impl TickReport {
+    fn new() -> Self {
+        let reports = (engine::MAX_TICKS / TICKS_PER_REPORT) as usize;
+        TickReport {
+            progress: Progress::new(reports, "x100 ticks"),
+            nil: 0,
+        }
+    }
+
+    fn tick(&mut self, st: &engine::GameState, action: engine::Action) {
+        self.nil += usize::from(action == engine::Action::Nil);
+        if st.tick() % TICKS_PER_REPORT == 0 && !st.is_over() {
+            self.progress.step(&format!(
+                "tick {}: score {}, {} of the last {TICKS_PER_REPORT} actions NIL",
+                st.tick(),
+                st.score(),
+                self.nil
+            ));
+            self.nil = 0;
+        }
     }
 }
 

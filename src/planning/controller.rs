@@ -33,6 +33,8 @@ const REPLAN_TIMEOUT: Duration = Duration::from_millis(12);
 /// Search time of a replanning call when there is no plan to reuse (at the start, or after
 /// the plan ran out): the controller plays NIL until it answers.
 const IDLE_REPLAN_TIMEOUT: Duration = Duration::from_millis(500);
+/// The longest search time a long replanning request grows to.
+const MAX_IDLE_REPLAN_TIMEOUT: Duration = Duration::from_secs(8);
 /// The longest an act waits for the planner thread in a non-deterministic game. It is well
 /// below the 40 ms budget: on a loaded machine the waiting thread can be woken late, and the
 /// act must still return before GVG-AI's 50 ms disqualification.
@@ -176,6 +178,9 @@ struct Active {
     /// A long request sent when there was no plan to reuse (replanning mode); only NIL has
     /// been played since, so its answer is taken whenever it comes.
     idle_request: Option<u64>,
+    /// The search time of the next long request: doubled after each one that found nothing
+    /// in time (large levels), back to [`IDLE_REPLAN_TIMEOUT`] after a plan.
+    idle_timeout: Duration,
 }
 
 impl Active {
@@ -214,7 +219,13 @@ impl Active {
 
     fn act_deterministic(&mut self, state: &GameState, budget: &Budget) -> Action {
         if let Some(id) = self.waiting {
-            match self.wait_for(id, Instant::now()) {
+            // The act's budget is spent waiting for the background plan: the game does not
+            // wait between acts, so an act answered at once would give the planner no time.
+            let until = budget
+                .deadline
+                .checked_sub(MARGIN)
+                .unwrap_or(budget.deadline);
+            match self.wait_for(id, until) {
                 Some(Ok(p)) => {
                     self.waiting = None;
                     self.install(p);
@@ -295,6 +306,7 @@ impl Active {
             match self.wait_for(id, until) {
                 Some(Ok(p)) => {
                     self.idle_request = None;
+                    self.idle_timeout = IDLE_REPLAN_TIMEOUT;
                     self.install(p);
                     self.expected = None;
                     self.replans += 1;
@@ -303,8 +315,10 @@ impl Active {
                     return a;
                 }
                 Some(Err(e)) => {
+                    // Too short for this game: the next long request gets twice the time.
                     tracing::debug!("planner: {e}");
                     self.idle_request = None;
+                    self.idle_timeout = (self.idle_timeout * 2).min(MAX_IDLE_REPLAN_TIMEOUT);
                 }
                 None => return Action::Nil,
             }
@@ -342,7 +356,7 @@ impl Active {
             None => {
                 // The short request sent above did not answer in time and there is nothing to
                 // reuse: a longer one, waited for at the next acts.
-                self.idle_request = Some(self.request(state, IDLE_REPLAN_TIMEOUT));
+                self.idle_request = Some(self.request(state, self.idle_timeout));
                 Action::Nil
             }
         };
@@ -436,6 +450,7 @@ impl PlannerController {
             replans: 0,
             last_played: None,
             idle_request: None,
+            idle_timeout: IDLE_REPLAN_TIMEOUT,
         };
         // Plan during initialisation (a first plan to reuse in a non-deterministic game).
         {

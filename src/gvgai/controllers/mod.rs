@@ -231,6 +231,19 @@ pub fn play(
     controller: &mut dyn Controller,
     act_time: Duration,
 ) -> Result<PlayResult, crate::gvgai::engine::EngineError> {
+    play_observed(game, level, seed, controller, act_time, &mut |_, _| {})
+}
+
+/// [`play`], calling `observe` with the state after each tick and the action played (for
+/// progress reports).
+pub fn play_observed(
+    game: &Game,
+    level: usize,
+    seed: i64,
+    controller: &mut dyn Controller,
+    act_time: Duration,
+    observe: &mut dyn FnMut(&GameState, Action),
+) -> Result<PlayResult, crate::gvgai::engine::EngineError> {
     let mut state = game.start(level, seed)?;
     let cancel = CancelFlag::new();
     let init_start = Instant::now();
@@ -260,6 +273,7 @@ pub fn play(
         }
         actions.push(action.to_char());
         state.advance(action);
+        observe(&state, action);
     }
     Ok(PlayResult {
         outcome: Outcome::of(&state),

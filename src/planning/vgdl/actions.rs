@@ -1,6 +1,6 @@
 //! One PDDL action per case: parameters `?d` (the direction) and the chain cells `?c0 ...`
 //! (the avatar's cell first), then the case's parts in order: the avatar's type and facing,
-//! the chain's adjacency, the contents before and after, the avatar's move, the counters it
+//! the chain's adjacency (and a teleport's portal-to-exit `warp`), the contents before and after, the avatar's move, the counters it
 //! changes and the transient flags. The action's name is built from what it changes.
 
 use std::collections::BTreeMap;
@@ -162,11 +162,20 @@ impl StateModel<'_> {
         if let Some(after) = c.facing_after {
             s.facing(c, after)?;
         }
-        for i in 0..k - 1 {
+        // A teleport's last cell is the exit, tied to the portal's cell instead.
+        let chain_end = if c.warp.is_some() { k - 1 } else { k };
+        for i in 0..chain_end.saturating_sub(1) {
             s.pre.push(Literal::Pos(atom(
                 "adj",
                 vec![var("?d"), var(&cv(i)), var(&cv(i + 1))],
             )));
+        }
+        if let Some(p) = c.warp {
+            s.pre.push(Literal::Pos(atom(
+                "warp",
+                vec![var(&cv(p)), var(&cv(k - 1))],
+            )));
+            s.label.push("warp".into());
         }
         self.contents(c, &mut s);
         if c.avatar_to != 0 {

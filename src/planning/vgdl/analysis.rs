@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::gvgai::vgdl::TypeId;
 
-use super::cases::{ALL_FACINGS, Case, CaseAct, Content, Dir4, Rel};
+use super::cases::{ALL_FACINGS, Case, CaseAct, Content, Dir4, Rel, Simulator, Warp};
 use super::translator::Translator;
 
 /// Cases for one set of initial contents.
@@ -21,18 +21,33 @@ pub(super) struct Analysis {
 type PerDir = Vec<(CaseAct, Dir4, Vec<Case>)>;
 
 impl Translator {
-    /// The cases for the `initial` contents with the avatar on `avatar_on` (cached).
-    pub(super) fn analysis(&self, initial: Vec<Content>, avatar_on: Content) -> Arc<Analysis> {
+    /// The cases for the `initial` contents with the avatar on `avatar_on` and the portals
+    /// `warps` (cached).
+    pub(super) fn analysis(
+        &self,
+        initial: Vec<Content>,
+        avatar_on: Content,
+        warps: Vec<Warp>,
+    ) -> Arc<Analysis> {
         let mut key = initial.clone();
         key.push(avatar_on.clone());
         key.push(vec![TypeId::MAX]);
+        for w in &warps {
+            let mut k = vec![TypeId::MAX, w.portal, w.exit];
+            k.extend(&w.exit_content);
+            key.push(k);
+        }
         if let Ok(c) = self.cache.lock() {
             if let Some(a) = c.get(&key) {
                 return Arc::clone(a);
             }
         }
         let mut known = initial;
-        let (per_dir, pruned_all) = self.close_contents(&mut known, avatar_on);
+        let sim = Simulator {
+            warps,
+            ..self.sim.clone()
+        };
+        let (per_dir, pruned_all) = self.close_contents(&sim, &mut known, avatar_on);
         let mut all = split_facings(self.merge_directions(&per_dir));
         all.sort();
         all.dedup();
@@ -67,6 +82,7 @@ impl Translator {
     /// the prune reasons with their counts.
     fn close_contents(
         &self,
+        sim: &Simulator,
         known: &mut Vec<Content>,
         avatar_on: Content,
     ) -> (PerDir, Vec<(String, usize)>) {
@@ -84,7 +100,7 @@ impl Translator {
                 .map(|&d| (CaseAct::Move, d))
                 .chain(self.use_dirs.iter().map(|&d| (CaseAct::Use, d)));
             for (act, d) in acts {
-                let cs = self.sim.cases_for(act, d, known, &mut on, &mut pruned);
+                let cs = sim.cases_for(act, d, known, &mut on, &mut pruned);
                 per_dir.push((act, d, cs));
                 for (k, n) in pruned.drain(..) {
                     match pruned_all

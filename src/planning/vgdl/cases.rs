@@ -11,6 +11,11 @@
 //! oriented avatars, its facing relative to the chain direction ([`Rel`]). Every combination
 //! is simulated, so turning in place (`rotateInPlace=True`), turning while moving
 //! (`rotateInPlace=False`) and turning when blocked are all read from the engine.
+//!
+//! Portals ([`Warp`]): a chain holding a portal whose exit type has one sprite in the level
+//! gets one more cell off the strip with that exit and what the level has on its cell. A case
+//! in which the avatar ends on that cell is a teleport: its last `pre`/`post` cell is the exit
+//! cell, tied to the portal's cell by the static `(warp ?portal ?exit)` of the level.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -94,6 +99,20 @@ pub struct Case {
     /// NIL ticks the executor plays after the action (a `use` waits until the sprite it
     /// spawned is gone, so that the next action starts from a state the model describes).
     pub wait: usize,
+    /// A teleport: the chain index of the portal's cell; the last cell of `pre` and `post` is
+    /// then the exit's cell (not adjacent to the chain).
+    pub warp: Option<usize>,
+}
+
+/// A portal type of the current level whose exit type has exactly one sprite: moving into
+/// the portal takes the avatar there (GVG-AI `teleportToExit` picks a random exit sprite, so
+/// with one the move is deterministic).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Warp {
+    pub portal: TypeId,
+    pub exit: TypeId,
+    /// The relevant contents of the exit sprite's cell.
+    pub exit_content: Content,
 }
 
 /// Why a simulated chain cannot be used as a case (the move is then left out of the model,
@@ -125,6 +144,7 @@ pub struct CaseSet {
     pub pruned: Vec<(String, usize)>,
 }
 
+#[derive(Clone)]
 pub(crate) struct Simulator {
     pub rules: Arc<Rules>,
     /// Leaf avatar types (the first is the level's).
@@ -137,6 +157,8 @@ pub(crate) struct Simulator {
     pub relevant: Vec<TypeId>,
     pub transient: Vec<TypeId>,
     pub max_chain: usize,
+    /// The portals of the state being analysed.
+    pub warps: Vec<Warp>,
 }
 
 const BLOCK: i32 = 10;
@@ -216,10 +238,70 @@ enum SimOutcome {
 
 /// What [`Simulator::read`] finds on a strip.
 struct Read {
+    /// The strip's cells (chain and probe), then the exit cell of a warp strip.
     cells: Vec<Content>,
     /// The avatar's cell index, type and orientation.
     avatar: Option<(usize, TypeId, Dir)>,
     transient: Vec<bool>,
+}
+
+/// The level of one simulation: `len` cells along the chain direction (chain and probe) and,
+/// for a warp, the exit cell two cells aside of the first.
+#[derive(Clone, Copy)]
+struct Strip {
+    d: Dir4,
+    len: usize,
+    warp: bool,
+}
+
+impl Strip {
+    fn horizontal(self) -> bool {
+        matches!(self.d, Dir4::Left | Dir4::Right)
+    }
+
+    /// Width and height.
+    fn size(self) -> (usize, usize) {
+        let across = if self.warp { 3 } else { 1 };
+        if self.horizontal() {
+            (self.len, across)
+        } else {
+            (across, self.len)
+        }
+    }
+
+    /// Position (x, y) of chain cell `i`.
+    fn pos(self, i: usize) -> (usize, usize) {
+        match self.d {
+            Dir4::Right => (i, 0),
+            Dir4::Left => (self.len - 1 - i, 0),
+            Dir4::Down => (0, i),
+            Dir4::Up => (0, self.len - 1 - i),
+        }
+    }
+
+    /// Position of the exit cell of a warp strip.
+    fn exit_pos(self) -> (usize, usize) {
+        if self.horizontal() { (0, 2) } else { (2, 0) }
+    }
+
+    /// The cell index of (x, y): chain cells by their index, the exit cell `len`; `None` off
+    /// the strip.
+    fn index(self, x: usize, y: usize) -> Option<usize> {
+        let (w, h) = self.size();
+        if x >= w || y >= h {
+            return None;
+        }
+        if self.warp && (x, y) == self.exit_pos() {
+            return Some(self.len);
+        }
+        match self.d {
+            Dir4::Right if y == 0 => Some(x),
+            Dir4::Left if y == 0 => Some(self.len - 1 - x),
+            Dir4::Down if x == 0 => Some(y),
+            Dir4::Up if x == 0 => Some(self.len - 1 - y),
+            _ => None,
+        }
+    }
 }
 
 /// The initial avatar state of one simulation.
@@ -230,32 +312,13 @@ struct AvatarStart {
 }
 
 impl Simulator {
-    /// Position (x, y) of chain cell `i` in a strip of `len` cells for direction `d`.
-    fn pos(d: Dir4, i: usize, len: usize) -> (usize, usize) {
-        match d {
-            Dir4::Right => (i, 0),
-            Dir4::Left => (len - 1 - i, 0),
-            Dir4::Down => (0, i),
-            Dir4::Up => (0, len - 1 - i),
-        }
-    }
-
-    fn index_of(d: Dir4, x: usize, y: usize, len: usize) -> usize {
-        match d {
-            Dir4::Right => x,
-            Dir4::Left => len - 1 - x,
-            Dir4::Down => y,
-            Dir4::Up => len - 1 - y,
-        }
-    }
-
     fn is_avatar(&self, t: TypeId) -> bool {
         self.rules.props(t).is_avatar
     }
 
     /// Reads the relevant contents of a strip and the avatar.
-    fn read(&self, st: &GameState, d: Dir4, len: usize) -> Result<Read, String> {
-        let mut cells: Vec<Content> = vec![Vec::new(); len];
+    fn read(&self, st: &GameState, strip: Strip) -> Result<Read, String> {
+        let mut cells: Vec<Content> = vec![Vec::new(); strip.len + usize::from(strip.warp)];
         let mut avatar = None;
         let mut transient = vec![false; self.transient.len()];
         for s in st.sprites() {
@@ -274,17 +337,10 @@ impl Simulator {
                 ));
             }
             let (x, y) = (s.x / BLOCK, s.y / BLOCK);
-            let (w, h) = match d {
-                Dir4::Left | Dir4::Right => (len as i32, 1),
-                _ => (1, len as i32),
-            };
-            if x < 0 || y < 0 || x >= w || y >= h {
-                return Err(format!(
-                    "a {} left the board",
-                    st.rules().desc.type_name(s.ty)
-                ));
-            }
-            let i = Self::index_of(d, x as usize, y as usize, len);
+            let i = (x >= 0 && y >= 0)
+                .then(|| strip.index(x as usize, y as usize))
+                .flatten()
+                .ok_or_else(|| format!("a {} left the board", st.rules().desc.type_name(s.ty)))?;
             if is_avatar {
                 avatar = Some((i, s.ty, s.orientation));
             } else if let Some(k) = tr {
@@ -315,20 +371,46 @@ impl Simulator {
             .any(|s| !s.disabled && !s.killed && self.use_spawn.contains(&s.ty))
     }
 
-    /// Simulates one action along a chain (`chain[0]` = the avatar's cell) with one empty
-    /// probe cell after it.
-    fn simulate(&self, act: CaseAct, d: Dir4, start: AvatarStart, chain: &[Content]) -> SimOutcome {
-        let len = chain.len() + 1;
-        let (w, h) = match d {
-            Dir4::Left | Dir4::Right => (len, 1),
-            _ => (1, len),
-        };
+    /// The portal cell of `chain` and its warp, when exactly one cell after the avatar's holds
+    /// a portal of the state.
+    fn warp_in(&self, chain: &[Content]) -> Option<(usize, &Warp)> {
+        let mut found = None;
+        for (i, c) in chain.iter().enumerate().skip(1) {
+            for w in &self.warps {
+                if c.contains(&w.portal) {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some((i, w));
+                }
+            }
+        }
+        found
+    }
+
+    /// The engine state of a strip: the chain with the avatar on cell 0 (and a warp's exit).
+    fn strip_state(
+        &self,
+        strip: Strip,
+        start: AvatarStart,
+        chain: &[Content],
+        warp: Option<&Warp>,
+    ) -> Option<GameState> {
+        let (w, h) = strip.size();
         let mut cells = vec![Vec::new(); w * h];
         for (i, c) in chain.iter().enumerate() {
-            let (x, y) = Self::pos(d, i, len);
+            let (x, y) = strip.pos(i);
             let mut v = c.clone();
             if i == 0 {
                 v.push(start.ty);
+            }
+            cells[y * w + x] = v;
+        }
+        if let Some(wp) = warp {
+            let (x, y) = strip.exit_pos();
+            let mut v = wp.exit_content.clone();
+            if !v.contains(&wp.exit) {
+                v.push(wp.exit);
             }
             cells[y * w + x] = v;
         }
@@ -337,38 +419,40 @@ impl Simulator {
             height: h,
             cells,
         };
-        let Ok(mut st) = GameState::new(
+        let mut st = GameState::new(
             Arc::clone(&self.rules),
             &level,
             0,
             BlockSize::Fixed(BLOCK as u32),
-        ) else {
-            return SimOutcome::Pruned(Pruned::Unrepresentable("the engine refused".into()));
-        };
+        )
+        .ok()?;
         if let (Some(f), Some(r)) = (start.facing, st.avatar_ref()) {
             st.sprite_mut(r).orientation = f.dir();
         }
-        let before_avatar = st.avatar().map(|a| (a.resources.clone(), a.health));
-        let probe_used =
-            |r: &Read| !r.cells[len - 1].is_empty() || r.avatar.map(|a| a.0) == Some(len - 1);
+        Some(st)
+    }
+
+    /// Plays the act (a use waits until its sprite is gone): the NIL ticks waited, or the
+    /// outcome when the simulation already decided it.
+    fn play(&self, act: CaseAct, st: &mut GameState, strip: Strip) -> Result<usize, SimOutcome> {
         let mut wait = 0;
         match act {
-            CaseAct::Move => st.advance(d.action()),
+            CaseAct::Move => st.advance(strip.d.action()),
             CaseAct::Use => {
                 st.advance(Action::Use);
                 loop {
-                    match self.read(&st, d, len) {
-                        Ok(r) if probe_used(&r) => return SimOutcome::NeedsMore,
+                    match self.read(st, strip) {
+                        Ok(r) if probe_used(&r, strip) => return Err(SimOutcome::NeedsMore),
                         Ok(_) => {}
-                        Err(e) => return SimOutcome::Pruned(Pruned::Unrepresentable(e)),
+                        Err(e) => return Err(SimOutcome::Pruned(Pruned::Unrepresentable(e))),
                     }
-                    if !self.use_sprite_alive(&st) {
+                    if !self.use_sprite_alive(st) {
                         break;
                     }
                     if wait >= MAX_USE_WAIT {
-                        return SimOutcome::Pruned(Pruned::Unrepresentable(format!(
+                        return Err(SimOutcome::Pruned(Pruned::Unrepresentable(format!(
                             "the used sprite lives more than {MAX_USE_WAIT} ticks"
-                        )));
+                        ))));
                     }
                     // The strip's own terminations mean nothing here.
                     st.over = false;
@@ -377,14 +461,34 @@ impl Simulator {
                 }
             }
         }
-        let r = match self.read(&st, d, len) {
+        Ok(wait)
+    }
+
+    /// Simulates one action along a chain (`chain[0]` = the avatar's cell) with one empty
+    /// probe cell after it.
+    fn simulate(&self, act: CaseAct, d: Dir4, start: AvatarStart, chain: &[Content]) -> SimOutcome {
+        let warp = self.warp_in(chain);
+        let strip = Strip {
+            d,
+            len: chain.len() + 1,
+            warp: warp.is_some(),
+        };
+        let Some(mut st) = self.strip_state(strip, start, chain, warp.map(|w| w.1)) else {
+            return SimOutcome::Pruned(Pruned::Unrepresentable("the engine refused".into()));
+        };
+        let before_avatar = st.avatar().map(|a| (a.resources.clone(), a.health));
+        let wait = match self.play(act, &mut st, strip) {
+            Ok(w) => w,
+            Err(outcome) => return outcome,
+        };
+        let r = match self.read(&st, strip) {
             Ok(r) => r,
             Err(e) => return SimOutcome::Pruned(Pruned::Unrepresentable(e)),
         };
-        let Some((avatar_to, ty_after, o_after)) = r.avatar else {
+        let Some((avatar_at, ty_after, o_after)) = r.avatar else {
             return SimOutcome::Pruned(Pruned::AvatarDies);
         };
-        if probe_used(&r) {
+        if probe_used(&r, strip) {
             return SimOutcome::NeedsMore;
         }
         if st.avatar().map(|a| (a.resources.clone(), a.health)) != before_avatar {
@@ -406,12 +510,28 @@ impl Simulator {
                 }
             },
         };
-        let post: Vec<Content> = r.cells[..len - 1].to_vec();
-        if avatar_to == 0
-            && post.as_slice() == chain
-            && ty_after == start.ty
-            && facing_after == start.facing
-        {
+        // The chain's cells and, for a warp, the exit's; the avatar on the exit cell is on the
+        // last of them.
+        let mut pre: Vec<Content> = chain.to_vec();
+        if let Some((_, w)) = warp {
+            let mut v = w.exit_content.clone();
+            v.sort_unstable();
+            pre.push(v);
+        }
+        let cells_after = |r: &Read| -> Vec<Content> {
+            let mut v = r.cells[..strip.len - 1].to_vec();
+            if strip.warp {
+                v.push(r.cells[strip.len].clone());
+            }
+            v
+        };
+        let post = cells_after(&r);
+        let avatar_to = if avatar_at == strip.len {
+            strip.len - 1
+        } else {
+            avatar_at
+        };
+        if avatar_to == 0 && post == pre && ty_after == start.ty && facing_after == start.facing {
             return SimOutcome::Pruned(Pruned::NoOp);
         }
         // Stability: one more tick without an action must not change the contents.
@@ -419,25 +539,38 @@ impl Simulator {
         // The strip's own terminations may have ended the mini game: they mean nothing here.
         st2.over = false;
         st2.advance(Action::Nil);
-        match self.read(&st2, d, len) {
+        match self.read(&st2, strip) {
             Ok(r2)
-                if r2.cells[..len - 1] == post[..]
-                    && r2.avatar.map(|a| (a.0, a.1)) == Some((avatar_to, ty_after)) => {}
+                if cells_after(&r2) == post
+                    && r2.avatar.map(|a| (a.0, a.1)) == Some((avatar_at, ty_after)) => {}
             _ => return SimOutcome::Pruned(Pruned::Unstable),
         }
-        SimOutcome::Case(Case {
+        let mut case = Case {
             act,
             dir: None,
             avatar: Some(start.ty),
             avatar_after: (ty_after != start.ty).then_some(ty_after),
             facing: start.facing.map_or(0, |f| Rel::of(d, f).bit()),
             facing_after: facing_after.map(|f| Rel::of(d, f)),
-            pre: chain.iter().cloned().map(Some).collect(),
+            pre: pre.into_iter().map(Some).collect(),
             post: post.into_iter().map(Some).collect(),
             avatar_to,
             transient: r.transient,
             wait,
-        })
+            warp: warp.map(|w| w.0),
+        };
+        if case.warp.is_some() && avatar_at != strip.len {
+            // No teleport: the exit cell, unchanged, is not part of the case.
+            if case.pre.last() != case.post.last() {
+                return SimOutcome::Pruned(Pruned::Unrepresentable(
+                    "a portal's exit changed without a teleport".into(),
+                ));
+            }
+            case.pre.pop();
+            case.post.pop();
+            case.warp = None;
+        }
+        SimOutcome::Case(case)
     }
 
     /// Per transient type: whether the avatar (of type `avatar`) standing still on a cell with
@@ -458,7 +591,12 @@ impl Simulator {
         ) {
             Ok(mut st) => {
                 st.advance(Action::Nil);
-                match self.read(&st, Dir4::Right, 1) {
+                let strip = Strip {
+                    d: Dir4::Right,
+                    len: 1,
+                    warp: false,
+                };
+                match self.read(&st, strip) {
                     Ok(r) => r.transient,
                     Err(_) => vec![false; self.transient.len()],
                 }
@@ -556,6 +694,12 @@ impl Simulator {
             }
         }
     }
+}
+
+/// Whether something (or the avatar) reached the probe cell after the chain.
+fn probe_used(r: &Read, strip: Strip) -> bool {
+    let probe = strip.len - 1;
+    !r.cells[probe].is_empty() || r.avatar.map(|a| a.0) == Some(probe)
 }
 
 fn note(pruned: &mut Vec<(String, usize)>, p: &Pruned) {

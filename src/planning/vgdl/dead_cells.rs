@@ -53,7 +53,8 @@ pub(super) fn live_cells(
 /// The cases that remove a sprite of type `t` from a chain cell or move it one cell on.
 fn removals(t: TypeId, cases: &[Case]) -> Vec<Removal<'_>> {
     let mut uses: Vec<Removal<'_>> = Vec::new();
-    for c in cases {
+    // A teleport's exit cell is not on the chain's line.
+    for c in cases.iter().filter(|c| c.warp.is_none()) {
         let gone: i64 = c
             .pre
             .iter()

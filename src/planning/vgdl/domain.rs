@@ -97,6 +97,9 @@ impl StateModel<'_> {
         for (t, _) in &self.live {
             predicates.push(decl(self.names.live(*t), vec![tn("?c", "cell")]));
         }
+        if !self.warps.is_empty() {
+            predicates.push(decl("warp", vec![tn("?a", "cell"), tn("?b", "cell")]));
+        }
         predicates
     }
 

@@ -20,6 +20,9 @@
 //!   `win=False` terminations may not reach their limit (`(safe-X ?n)`);
 //! - dead cells: for a sprite type the goal needs gone, cases that leave it where it can
 //!   never be removed (a corner for a Sokoban box) are left out (`(live-X ?c)`);
+//! - portals (`teleportToExit`) whose exit type has one sprite in the level are moves to the
+//!   exit's cell (`(warp ?portal ?exit)`, see `warps`); with several exits the game picks one
+//!   at random and the move is left out;
 //! - stochastic or self-moving sprites (butterflies) are frozen where they are in the
 //!   snapshot (`TranslateOptions::snapshot`): the model is then an approximation used for
 //!   replanning.
@@ -29,7 +32,8 @@
 //! The translation runs in named steps, one module each: `translator` analyses the game once
 //! ([`Translator::new`], with the terminations as counters in `counters`); per state,
 //! `snapshot` reads the cells, `analysis` finds their cases, `model` gathers the facts the
-//! domain and problem share (dead cells in `dead_cells`, cells to avoid in `avoid`), and
+//! domain and problem share (dead cells in `dead_cells`, cells to avoid in `avoid`, portals
+//! in `warps`), and
 //! `domain`, `actions` and `problem` write the PDDL (names in `names`).
 
 pub mod cases;
@@ -46,6 +50,7 @@ mod names;
 mod problem;
 mod snapshot;
 mod translator;
+mod warps;
 
 use std::collections::BTreeMap;
 

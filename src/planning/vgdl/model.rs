@@ -15,6 +15,7 @@ use super::dead_cells::live_cells;
 use super::names::Names;
 use super::snapshot::AvatarNow;
 use super::translator::Translator;
+use super::warps::{PlacedWarp, keep_static_warps};
 use super::{TranslateError, not_translatable};
 
 /// The cells of a state: contents, size, and which cells are objects.
@@ -72,6 +73,10 @@ pub(super) struct StateModel<'a> {
     pub any_danger: bool,
     /// Directions some case holds in alone (`is-D` predicates).
     pub fixed_dirs: Vec<Dir4>,
+    /// The portals of the state with their exit cells (when some case teleports).
+    pub warps: Vec<PlacedWarp>,
+    /// Remarks on this state.
+    pub warnings: Vec<String>,
 }
 
 impl<'a> StateModel<'a> {
@@ -88,7 +93,12 @@ impl<'a> StateModel<'a> {
         let mut initial: Vec<Content> = cells.clone();
         initial.sort();
         initial.dedup();
-        let an = tr.analysis(initial, cells[av.y * w + av.x].clone());
+        let warps = tr.warps(state, &cells, w);
+        let an = tr.analysis(
+            initial,
+            cells[av.y * w + av.x].clone(),
+            warps.iter().map(|(wp, _)| wp.clone()).collect(),
+        );
         // While a used sprite lives, another use would do nothing (singletons) or leave two:
         // not offered.
         let cases: Vec<Case> = an
@@ -97,6 +107,14 @@ impl<'a> StateModel<'a> {
             .filter(|c| !(snap.used_alive && c.act == CaseAct::Use))
             .cloned()
             .collect();
+        let mut warnings = Vec::new();
+        let moved = changed_types(&cases);
+        let cases = keep_static_warps(cases, &warps, &moved, &mut warnings);
+        let warps = if cases.iter().any(|c| c.warp.is_some()) {
+            warps
+        } else {
+            Vec::new()
+        };
         let mut present: Vec<TypeId> = an.contents.iter().flatten().copied().collect();
         present.sort_unstable();
         present.dedup();
@@ -135,6 +153,8 @@ impl<'a> StateModel<'a> {
             danger: Vec::new(),
             any_danger: false,
             fixed_dirs: Vec::new(),
+            warps,
+            warnings,
         };
         model.live = model.live_goal_cells(&dynamic);
         model.danger = if avoid {

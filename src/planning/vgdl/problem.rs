@@ -1,5 +1,5 @@
 //! The PDDL problem of one state: direction, cell and number objects; the initial facts (the
-//! avatar's cell and own state, cell contents and adjacency, danger and live cells, counters
+//! avatar's cell and own state, cell contents, adjacency and portals, danger and live cells, counters
 //! and their bounds, transient flags); and the goal (a win counter at zero, cleared cells, or
 //! `(won)`).
 
@@ -95,6 +95,11 @@ impl StateModel<'_> {
             for (t, lv) in &self.live {
                 if lv[y * self.grid.w + x] {
                     init.push(ground(&self.names.live(*t), &[&cell(x, y)]));
+                }
+            }
+            for (w, (ex, ey)) in &self.warps {
+                if self.grid.at(x, y).contains(&w.portal) && self.grid.ok(*ex, *ey) {
+                    init.push(ground("warp", &[&cell(x, y), &cell(*ex, *ey)]));
                 }
             }
         }

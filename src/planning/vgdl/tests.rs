@@ -63,3 +63,46 @@ fn seeded_lmcut_is_exact_along_an_optimal_zen_plan() {
     }
     assert_eq!(lmcut.evaluate(&s), Some(0));
 }
+
+/// Two rooms joined by a portal: the model moves the avatar through it (`warp`), the plan
+/// wins on replay; with two exits the game picks one at random, the move is left out and the
+/// goal is out of reach.
+#[test]
+fn portals_with_one_exit_are_teleports() {
+    let game = "BasicGame
+  SpriteSet
+    goal > Immovable
+    exit > Immovable
+    portal > Portal stype=exit
+    floor > Immovable
+  LevelMapping
+    . > floor
+    p > floor portal
+    e > floor exit
+    g > floor goal
+  InteractionSet
+    avatar wall > stepBack
+    avatar portal > teleportToExit
+    goal avatar > killSprite
+  TerminationSet
+    SpriteCounter stype=goal win=True";
+    let one = "wwwwwwwwww\nwA.pwe..gw\nwwwwwwwwww";
+    let two = "wwwwwwwwww\nwA.pwe..gw\nwwwwwwwwww\nwe.......w\nwwwwwwwwww";
+    let g = crate::gvgai::engine::Game::from_texts("portals", game, &[one, two]).unwrap();
+    let st = g.start(0, 0).unwrap();
+    let tr = Translator::new(&st, TranslateOptions::default()).unwrap();
+    let t = tr.translate(&st, "portals").unwrap();
+    assert!(t.exact);
+    assert!(t.domain.actions.iter().any(|a| a.name.contains("warp")));
+    let p = plan_state(&st, "portals", &tr, &opts(false), &Backend::Embedded).unwrap();
+    assert!(p.win_on_replay, "{}", p.plan);
+    assert_eq!(
+        p.plan, "RRRRR",
+        "two steps to the portal, three from the exit"
+    );
+    let st2 = g.start(1, 0).unwrap();
+    let tr2 = Translator::new(&st2, TranslateOptions::default()).unwrap();
+    let t2 = tr2.translate(&st2, "portals").unwrap();
+    assert!(!t2.domain.actions.iter().any(|a| a.name.contains("warp")));
+    assert!(plan_state(&st2, "portals", &tr2, &opts(false), &Backend::Embedded).is_err());
+}

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::gvgai::engine::{Action, GameState, Rules, TypeProps};
-use crate::gvgai::vgdl::{EffectKind, GameDescription, Other, SpriteClass, TypeId};
+use crate::gvgai::vgdl::{EffectKind, GameDescription, Interaction, Other, SpriteClass, TypeId};
 use crate::planning::pddl::{Condition, Problem};
 
 use super::analysis::Analysis;
@@ -15,6 +15,7 @@ use super::cases::{Content, Dir4, Simulator};
 use super::counters::{Counter, counted, game_counters};
 use super::model::StateModel;
 use super::names::pddl_name;
+use super::warps::portal_types;
 use super::{TranslateError, TranslateOptions, Translation, not_translatable};
 
 /// Game-level analysis, reusable across states of one game (the controller replans with it).
@@ -35,6 +36,8 @@ pub struct Translator {
     /// Types some case changed in any state translated so far (their cells stay objects, so
     /// translations of later states describe the same facts).
     pub(super) seen_dynamic: Mutex<Vec<TypeId>>,
+    /// Leaf types that teleport the avatar to a sprite of their `stype` (see `warps`).
+    pub(super) portals: Vec<TypeId>,
 }
 
 fn is_self_moving(c: SpriteClass) -> bool {
@@ -75,7 +78,7 @@ impl Translator {
         let (use_spawn, use_dirs) = use_model(rules, ap, oriented, &aclass, &mut warnings);
         check_interactions(desc, &opts)?;
         let frozen = frozen_types(state, &opts)?;
-        let (transient, relevant) = sprite_roles(rules, &use_spawn);
+        let (transient, relevant) = sprite_roles(rules, &use_spawn, &frozen);
         let counters = game_counters(rules, &transient, &mut warnings)?;
         if !counters.iter().any(|c| c.win) {
             return Err(not_translatable("a game without a countable win condition"));
@@ -100,7 +103,9 @@ impl Translator {
                 relevant,
                 transient,
                 max_chain: opts.max_chain.max(2),
+                warps: Vec::new(),
             },
+            portals: portal_types(rules),
             counters,
             directions,
             use_dirs,
@@ -153,6 +158,7 @@ impl Translator {
             .unwrap_or(0);
         let mut warnings = self.warnings.clone();
         warnings.extend(model.an.warnings.iter().cloned());
+        warnings.extend(model.warnings.iter().cloned());
         Ok(Translation {
             problem: Problem {
                 name: format!("{gname}-problem"),
@@ -346,14 +352,50 @@ fn frozen_types(state: &GameState, opts: &TranslateOptions) -> Result<Vec<TypeId
     Ok(frozen)
 }
 
+/// Whether interaction `i` can do nothing in the model: a `stepBack` of sprites that are all
+/// frozen and moved by no effect (they never leave their cell, so there is nothing to undo).
+fn is_void(rules: &Rules, i: &Interaction, frozen: &[TypeId]) -> bool {
+    let desc = &rules.desc;
+    let moved_by_effect = |t: TypeId| {
+        let it = &rules.props(t).itypes;
+        desc.interactions.iter().any(|j| {
+            it.contains(&j.first)
+                && !matches!(
+                    j.effect.kind,
+                    EffectKind::StepBack { .. }
+                        | EffectKind::KillSprite
+                        | EffectKind::SubtractHealthPoints { .. }
+                        | EffectKind::AddHealthPoints { .. }
+                )
+        })
+    };
+    let leaves: Vec<TypeId> = rules
+        .props(i.first)
+        .subtypes
+        .iter()
+        .copied()
+        .filter(|&t| desc.types[usize::from(t)].children.is_empty())
+        .collect();
+    matches!(i.effect.kind, EffectKind::StepBack { .. })
+        && !leaves.is_empty()
+        && leaves
+            .iter()
+            .all(|t| frozen.contains(t) && !moved_by_effect(*t))
+}
+
 /// The transient types (Flickers without interactions of their own) and the relevant ones
-/// (in some interaction or counted by some termination), sorted.
-fn sprite_roles(rules: &Rules, use_spawn: &[TypeId]) -> (Vec<TypeId>, Vec<TypeId>) {
+/// (in some interaction that can act, or counted by some termination), sorted.
+fn sprite_roles(
+    rules: &Rules,
+    use_spawn: &[TypeId],
+    frozen: &[TypeId],
+) -> (Vec<TypeId>, Vec<TypeId>) {
     let desc = &rules.desc;
     let in_rule = |t: TypeId| {
         let it = &rules.props(t).itypes;
         desc.interactions.iter().any(|i| {
-            it.contains(&i.first) || matches!(i.other, Other::Sprite(o) if it.contains(&o))
+            !is_void(rules, i, frozen)
+                && (it.contains(&i.first) || matches!(i.other, Other::Sprite(o) if it.contains(&o)))
         })
     };
     let transient: Vec<TypeId> = (0..desc.types.len() as TypeId)
