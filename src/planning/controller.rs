@@ -2,8 +2,10 @@
 //!
 //! - Deterministic games (the translation is exact): plan at `init` within its budget and keep
 //!   planning in the background if needed (answering NIL meanwhile, as the thesis does); then
-//!   execute the plan, checking after every move that the observed state (translated back to
-//!   PDDL facts) equals the model's prediction, and replan on a divergence.
+//!   execute the plan, checking before every move that the game is where the plan's replay in
+//!   the forward model was (the engine state's key), and replan on a divergence (an action
+//!   replaced by NIL that changed nothing is played again). Acts spend their budget waiting
+//!   for the background plan: the game does not wait between acts.
 //! - Non-deterministic games (sprites frozen in the snapshot, e.g. Butterflies): every act
 //!   sends the current state to the planner thread (which plans with a short deadline) and
 //!   waits for the answer at most 15 ms; when the new plan is late, the next action of the
@@ -53,6 +55,9 @@ struct Planned {
     predicted: Vec<Option<Vec<String>>>,
     /// Fluent facts of the state planned from.
     origin: Vec<String>,
+    /// The engine state's key before each action, the plan replayed in the forward model
+    /// from the state planned from (same length as `actions`).
+    keys: Vec<u64>,
     fluents: Arc<HashSet<String>>,
 }
 
@@ -151,16 +156,25 @@ fn plan_request_with(
                 .unwrap_or_else(|| Some(origin.clone())),
         );
     }
+    let mut st = req.state.clone();
+    let keys = actions
+        .iter()
+        .map(|&a| {
+            let k = st.key();
+            st.advance(a);
+            k
+        })
+        .collect();
     Ok(Planned {
         actions,
         predicted,
         origin,
+        keys,
         fluents,
     })
 }
 
 struct Active {
-    translator: Arc<Translator>,
     exact: bool,
     tx: Sender<Request>,
     rx: Receiver<Response>,
@@ -169,6 +183,8 @@ struct Active {
     waiting: Option<u64>,
     /// Remaining actions with their predicted facts.
     plan: VecDeque<(Action, Option<Vec<String>>)>,
+    /// The engine state's key expected before each remaining action (deterministic games).
+    keys: VecDeque<u64>,
     /// Facts expected now (after the last executed action), if any.
     expected: Option<Vec<String>>,
     fluents: Arc<HashSet<String>>,
@@ -197,12 +213,8 @@ impl Active {
     fn install(&mut self, p: Planned) {
         self.fluents = p.fluents;
         self.plan = p.actions.into_iter().zip(p.predicted).collect();
+        self.keys = p.keys.into_iter().collect();
         self.expected = Some(p.origin);
-    }
-
-    fn observe(&self, state: &GameState) -> Option<Vec<String>> {
-        let tr = self.translator.translate(state, "game").ok()?;
-        Some(observed(&tr.problem, &self.fluents))
     }
 
     /// Waits for the answer to `id` until `until`; stale answers are dropped.
@@ -241,58 +253,49 @@ impl Active {
                 None => return Action::Nil,
             }
         }
-        // Monitoring: the observed state must be the predicted one.
-        if let Some(exp) = &self.expected {
-            {
-                let obs = self.observe(state);
-                if obs.as_ref() != Some(exp) {
-                    tracing::info!("planner: the state diverged from the prediction; replanning");
-                    self.replans += 1;
-                    self.plan.clear();
-                    self.expected = None;
-                    let id = self.request(state, DETERMINISTIC_TIMEOUT);
-                    self.waiting = Some(id);
-                    let until = (Instant::now() + Duration::from_millis(15)).min(
-                        budget
-                            .deadline
-                            .checked_sub(MARGIN)
-                            .unwrap_or(budget.deadline),
-                    );
-                    return match self.wait_for(id, until) {
-                        Some(Ok(p)) => {
-                            self.waiting = None;
-                            self.install(p);
-                            self.next_action()
-                        }
-                        Some(Err(e)) => {
-                            tracing::warn!("planner: {e}");
-                            self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
-                            Action::Nil
-                        }
-                        None => Action::Nil,
-                    };
+        // Monitoring: the game must be where the plan's replay in the forward model was (an
+        // engine key per step: cheap on large levels, where translating the state to compare
+        // facts takes longer than an act). An action replaced by NIL that left the state as it
+        // was is played again.
+        if self.expected.is_some() {
+            let key = state.key();
+            if let Some(pos) = self.keys.iter().position(|&k| k == key) {
+                self.plan.drain(..pos);
+                self.keys.drain(..pos);
+                if let Some(&(a, _)) = self.plan.front() {
+                    return a;
                 }
             }
-        }
-        if self.plan.is_empty() && self.expected.is_some() {
-            // The plan is used up and the game still runs: plan again from here.
-            tracing::info!("planner: the plan ended without a win; replanning");
+            tracing::info!(
+                "planner: the game left the plan (or it ended without a win); replanning"
+            );
             self.replans += 1;
+            self.plan.clear();
+            self.keys.clear();
             self.expected = None;
-            self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
-            return Action::Nil;
+            let id = self.request(state, DETERMINISTIC_TIMEOUT);
+            self.waiting = Some(id);
+            let until = (Instant::now() + Duration::from_millis(15)).min(
+                budget
+                    .deadline
+                    .checked_sub(MARGIN)
+                    .unwrap_or(budget.deadline),
+            );
+            return match self.wait_for(id, until) {
+                Some(Ok(p)) => {
+                    self.waiting = None;
+                    self.install(p);
+                    self.plan.front().map_or(Action::Nil, |&(a, _)| a)
+                }
+                Some(Err(e)) => {
+                    tracing::warn!("planner: {e}");
+                    self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
+                    Action::Nil
+                }
+                None => Action::Nil,
+            };
         }
-        self.next_action()
-    }
-
-    fn next_action(&mut self) -> Action {
-        match self.plan.pop_front() {
-            Some((a, facts)) => {
-                self.expected = facts;
-                a
-            }
-            None => Action::Nil,
-        }
+        self.plan.front().map_or(Action::Nil, |&(a, _)| a)
     }
 
     fn act_replanning(&mut self, state: &GameState, budget: &Budget) -> Action {
@@ -438,13 +441,13 @@ impl PlannerController {
         }
         let exact = translator.exact();
         let mut a = Active {
-            translator,
             exact,
             tx,
             rx,
             next_id: 0,
             waiting: None,
             plan: VecDeque::new(),
+            keys: VecDeque::new(),
             expected: None,
             fluents: Arc::new(HashSet::new()),
             replans: 0,

@@ -32,7 +32,10 @@ pub struct Solution {
     pub plan: String,
 }
 
-fn merge_key(s: &GameState) -> Option<(i32, i32, u8, u16, i64)> {
+/// What the search tells states apart by: the avatar's cell, facing, type, and the score.
+type MergeKey = (i32, i32, u8, u16, i64);
+
+fn merge_key(s: &GameState) -> Option<MergeKey> {
     let a = s.avatar()?;
     let (x, y) = s.cell_of(a);
     let o = a.orientation;
@@ -52,7 +55,7 @@ pub struct Search {
     root: GameState,
     /// (parent node, action) per node; node 0 is the root.
     nodes: Vec<(u32, Action)>,
-    seen: HashSet<(i32, i32, u8, u16, i64)>,
+    seen: HashSet<MergeKey>,
     queue: VecDeque<(u32, GameState)>,
     pub expansions: usize,
 }
@@ -172,7 +175,7 @@ pub fn solve(
 pub struct DungeonBfs {
     search: Option<Search>,
     /// Remaining plan: each action with the merge key expected before it.
-    plan: VecDeque<(Action, Option<(i32, i32, u8, u16, i64)>)>,
+    plan: VecDeque<(Action, Option<MergeKey>)>,
     cap: Option<usize>,
 }
 
