@@ -1,9 +1,9 @@
 //! GVG-AI: VGDL games and their forward model.
 //!
 //! - [`vgdl`]: the VGDL parser (game descriptions and levels) into a typed model. Errors name
-//!   the line and the problem; GVG-AI constructs not implemented yet are reported as
-//!   "unsupported ..." (see `vgdl::model::UNSUPPORTED_CLASSES` and `UNSUPPORTED_EFFECTS` in
-//!   `vgdl::interactions`).
+//!   the line and the problem; a GVG-AI construct tablero does not implement is
+//!   `VgdlError::Unsupported` with its name and line (`vgdl::coverage` lists every name and
+//!   its status; the table is `protocols/vgdl-coverage.md`).
 //! - [`controllers`]: seeded controllers (`random`, `onestep`, `mcts`, `rhea`, `bfs`, `iw`)
 //!   behind a `Controller` trait with GVG-AI's budgets, and [`controllers::play`] for a whole
 //!   game. Every controller by name, with the planner and evolved ones defined above this
@@ -62,8 +62,8 @@
 //! - Unknown sprite/effect parameters are ignored like in GVG-AI and listed in
 //!   `GameDescription::warnings`.
 //! - Levels over 4096 cells get no path table (path chasers stand still).
-//! - ParameterSet (game spaces), continuous physics, `StopCounter` and the classes in
-//!   `vgdl::model::UNSUPPORTED_CLASSES` are refused with a clear error.
+//! - ParameterSet (game spaces), continuous physics and the other names `vgdl::coverage`
+//!   lists as unsupported are refused with `VgdlError::Unsupported`.
 
 pub mod controllers;
 pub mod engine;

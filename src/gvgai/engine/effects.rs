@@ -139,7 +139,7 @@ impl GameState {
         };
         let unary = self
             .unary_motion(rules, kind, s1, s2)
-            .or_else(|| self.unary_kill(kind, s1))
+            .or_else(|| self.unary_kill(rules, kind, s1, s2))
             .or_else(|| self.unary_spawn(rules, kind, e, s1, s2))
             .or_else(|| self.unary_health(rules, kind, s1, s2))
             .or_else(|| self.unary_registration(kind, e, s1));
@@ -328,12 +328,41 @@ impl GameState {
         s.lastmove = 0;
     }
 
-    /// Effects that kill the first sprite, some depending on what it holds.
-    fn unary_kill(&mut self, kind: &EffectKind, s1: SpriteRef) -> Option<EffectOutcome> {
+    /// Effects that kill the first sprite, some depending on what it holds, and the score
+    /// effects that judge it.
+    fn unary_kill(
+        &mut self,
+        rules: &Rules,
+        kind: &EffectKind,
+        s1: SpriteRef,
+        s2: Option<SpriteRef>,
+    ) -> Option<EffectOutcome> {
         use EffectKind as E;
         let killed = match kind {
             E::KillSprite => {
                 self.kill(s1, false);
+                return Some(EffectOutcome::default());
+            }
+            E::RemoveScore { stype, kill_second } => {
+                let avatar = match stype {
+                    None => rules.props(s1.ty).is_avatar,
+                    Some(t) => {
+                        rules.props(*t).is_avatar && !self.groups[usize::from(*t)].is_empty()
+                    }
+                };
+                if avatar {
+                    self.score = 0.0;
+                    if let (true, Some(s2)) = (*kill_second, s2) {
+                        self.kill(s2, true);
+                    }
+                }
+                return Some(EffectOutcome::default());
+            }
+            E::KillIfScoreNegative => {
+                // GVG-AI's score is the avatar's, already changed by the effects before.
+                if self.score < 0.0 {
+                    self.kill(s1, false);
+                }
                 return Some(EffectOutcome::default());
             }
             E::KillIfHasMore { resource, limit } => self.sprite(s1).amount(*resource) >= *limit,
@@ -394,6 +423,20 @@ impl GameState {
                     return Some(EffectOutcome::apply(true));
                 }
                 return Some(EffectOutcome::apply(false));
+            }
+            E::SpawnIfCounterSubTypes {
+                stype,
+                else_type,
+                count_type,
+                limit,
+                subtypes,
+            } => {
+                // GVG-AI halves the count of subtypes with sprites before comparing.
+                let met = self.count(*count_type) as i64 == i64::from(*limit)
+                    && self.subtypes_with_sprites(rules, *count_type) / 2 == i64::from(*subtypes);
+                let (x, y) = (self.sprite(s1).x, self.sprite(s1).y);
+                self.add_sprite(if met { *stype } else { *else_type }, x, y, false);
+                return Some(EffectOutcome::apply(met));
             }
             E::SpawnIfHasLess {
                 resource,

@@ -241,6 +241,11 @@ impl ClassDefaults {
                 value: 1,
                 ..d
             },
+            C::Conveyor => ClassDefaults {
+                is_static: true,
+                is_oriented: true,
+                ..d
+            },
             C::Flicker | C::Spreader => ClassDefaults { limit: 1, ..d },
             C::OrientedFlicker => ClassDefaults {
                 limit: 1,
@@ -279,6 +284,7 @@ impl ClassDefaults {
             },
             C::MovingAvatar => ClassDefaults::avatar(&MOVES),
             C::HorizontalAvatar => ClassDefaults::avatar(&[Action::Left, Action::Right]),
+            C::NullAvatar => ClassDefaults::avatar(&[Action::Nil]),
             C::VerticalAvatar => ClassDefaults::avatar(&[Action::Up, Action::Down]),
             C::FlakAvatar => ClassDefaults::avatar(&[Action::Use, Action::Left, Action::Right]),
             C::OrientedAvatar | C::MissileAvatar | C::OngoingAvatar | C::OngoingTurningAvatar => {

@@ -2,27 +2,11 @@
 //! TIME effects) and the typed effects they name, grouped by family.
 
 use super::VgdlError;
+use super::coverage::{Construct, refuse};
 use super::model::*;
 use super::params::{Params, need_type, one_type, type_list};
 use super::sprites::Resolver;
 use super::syntax::{Item, Node, params_of, tokenize};
-
-/// Effects that exist in GVG-AI but are not implemented yet: naming one gives an
-/// "unsupported" error rather than "unknown".
-const UNSUPPORTED_EFFECTS: &[&str] = &[
-    "bounceDirection",
-    "wallBounce",
-    "wallReverse",
-    "wallStop",
-    "killIfAlive",
-    "killIfFast",
-    "killIfNotUpright",
-    "killIfSlow",
-    "removeScore",
-    "spawnIfCounterSubTypes",
-    "updateSpawnType",
-    "waterPhysics",
-];
 
 /// One InteractionSet line: an interaction per sprite after the first (or one native timed
 /// effect for a `sprite TIME` line).
@@ -180,12 +164,7 @@ fn build_effect(
     // Multi-player counters are accepted and have no single-player effect.
     p.ignore(&["counter", "counterElse", "count", "countElse", "applyScore"]);
     let Some(kind) = effect_kind(r, &mut p, function, line, warnings)? else {
-        let message = if UNSUPPORTED_EFFECTS.contains(&function) {
-            format!("unsupported effect \"{function}\" (not implemented yet)")
-        } else {
-            format!("unknown effect \"{function}\"")
-        };
-        return Err(VgdlError::Semantic { line, message });
+        return Err(refuse(Construct::Effect, function, line));
     };
     p.finish(warnings)?;
     Ok(Effect {
@@ -304,6 +283,11 @@ fn kill_effect(
             subtract: p.boolean("subtract")?.unwrap_or(false),
         },
         "killIfFromAbove" => E::KillIfFromAbove,
+        "killIfScoreNegative" => E::KillIfScoreNegative,
+        "removeScore" => E::RemoveScore {
+            stype: one_type(r, p, "stype")?,
+            kill_second: p.boolean("killSecond")?.unwrap_or(false),
+        },
         "killIfFrontal" => E::KillIfFrontal,
         "killIfNotFrontal" => E::KillIfNotFrontal,
         "shieldFrom" => {
@@ -342,6 +326,13 @@ fn spawn_effect(
             resource: need_type(r, p, "resource")?,
             limit: p.int("limit")?.unwrap_or(0),
             stype: need_type(r, p, "stype")?,
+        },
+        "spawnIfCounterSubTypes" => E::SpawnIfCounterSubTypes {
+            stype: need_type(r, p, "stype")?,
+            else_type: need_type(r, p, "estype")?,
+            count_type: need_type(r, p, "stypeCount")?,
+            limit: p.int("limit")?.unwrap_or(0),
+            subtypes: p.int("subTypesNum")?.unwrap_or(-1),
         },
         "spawnBehind" => E::SpawnBehind {
             stype: need_type(r, p, "stype")?,

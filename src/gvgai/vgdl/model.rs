@@ -65,6 +65,8 @@ pub enum SpriteClass {
     Passive,
     Door,
     Resource,
+    /// A static sprite with an orientation.
+    Conveyor,
     Flicker,
     OrientedFlicker,
     Spreader,
@@ -95,72 +97,75 @@ pub enum SpriteClass {
     OngoingAvatar,
     OngoingTurningAvatar,
     OngoingShootAvatar,
+    /// A HorizontalAvatar whose only action is NIL.
+    NullAvatar,
     /// tablero extension (not GVG-AI): an NPC driven by an evolved two-tree policy
     /// (`policy=FILE` or `policy=random`), see `engine::scripted`.
     EvolvedNPC,
 }
 
-/// Sprite classes that exist in GVG-AI but are not implemented yet: naming one gives an
-/// "unsupported" error rather than "unknown".
-pub const UNSUPPORTED_CLASSES: &[&str] = &[
-    "Conveyor",
-    "ResourcePack",
-    "ErraticMissile",
-    "RandomInertial",
-    "Walker",
-    "WalkerJumper",
-    "NullAvatar",
-    "AimedAvatar",
-    "BirdAvatar",
-    "CarAvatar",
-    "LanderAvatar",
-    "PlatformerAvatar",
-    "ShootOnlyAvatar",
-    "SpaceshipAvatar",
-    "WizardAvatar",
-];
-
 impl SpriteClass {
-    pub fn from_name(name: &str) -> Option<SpriteClass> {
+    /// Every class name tablero implements, with its class (a few GVG-AI classes behave as
+    /// the class they extend and share its variant).
+    pub const NAMES: [(&'static str, SpriteClass); 39] = {
         use SpriteClass::*;
-        Some(match name {
-            "Immovable" => Immovable,
-            "Passive" => Passive,
-            "Door" => Door,
-            "Resource" => Resource,
-            "Flicker" => Flicker,
-            "OrientedFlicker" => OrientedFlicker,
-            "Spreader" => Spreader,
-            "Missile" => Missile,
-            "RandomMissile" => RandomMissile,
-            "RandomBomber" => RandomBomber,
-            "BomberRandomMissile" => BomberRandomMissile,
-            "MissileAvatar" => MissileAvatar,
-            "OngoingAvatar" => OngoingAvatar,
-            "OngoingTurningAvatar" => OngoingTurningAvatar,
-            "OngoingShootAvatar" => OngoingShootAvatar,
-            "RandomNPC" => RandomNPC,
-            "Chaser" => Chaser,
-            "PathChaser" => PathChaser,
-            "LOSChaser" => LOSChaser,
-            "SpawnPointMultiSprite" => SpawnPointMultiSprite,
-            "Fleeing" => Fleeing,
-            "AlternateChaser" => AlternateChaser,
-            "RandomAltChaser" => RandomAltChaser,
-            "PathAltChaser" => PathAltChaser,
-            "RandomPathAltChaser" => RandomPathAltChaser,
-            "SpawnPoint" => SpawnPoint,
-            "Bomber" => Bomber,
-            "Portal" => Portal,
-            "MovingAvatar" => MovingAvatar,
-            "HorizontalAvatar" => HorizontalAvatar,
-            "VerticalAvatar" => VerticalAvatar,
-            "OrientedAvatar" => OrientedAvatar,
-            "ShootAvatar" => ShootAvatar,
-            "FlakAvatar" => FlakAvatar,
-            "EvolvedNPC" => EvolvedNPC,
-            _ => return None,
-        })
+        [
+            ("Immovable", Immovable),
+            ("Passive", Passive),
+            ("Door", Door),
+            ("Resource", Resource),
+            ("Flicker", Flicker),
+            ("OrientedFlicker", OrientedFlicker),
+            ("Spreader", Spreader),
+            ("Missile", Missile),
+            ("RandomMissile", RandomMissile),
+            ("RandomBomber", RandomBomber),
+            ("BomberRandomMissile", BomberRandomMissile),
+            ("MissileAvatar", MissileAvatar),
+            ("OngoingAvatar", OngoingAvatar),
+            ("OngoingTurningAvatar", OngoingTurningAvatar),
+            ("OngoingShootAvatar", OngoingShootAvatar),
+            ("RandomNPC", RandomNPC),
+            ("Chaser", Chaser),
+            ("PathChaser", PathChaser),
+            ("LOSChaser", LOSChaser),
+            ("SpawnPointMultiSprite", SpawnPointMultiSprite),
+            ("Fleeing", Fleeing),
+            ("AlternateChaser", AlternateChaser),
+            ("RandomAltChaser", RandomAltChaser),
+            ("PathAltChaser", PathAltChaser),
+            ("RandomPathAltChaser", RandomPathAltChaser),
+            ("SpawnPoint", SpawnPoint),
+            ("Bomber", Bomber),
+            ("Portal", Portal),
+            ("MovingAvatar", MovingAvatar),
+            ("HorizontalAvatar", HorizontalAvatar),
+            ("VerticalAvatar", VerticalAvatar),
+            ("OrientedAvatar", OrientedAvatar),
+            ("ShootAvatar", ShootAvatar),
+            ("FlakAvatar", FlakAvatar),
+            ("EvolvedNPC", EvolvedNPC),
+            ("Conveyor", Conveyor),
+            ("NullAvatar", NullAvatar),
+            // GVG-AI classes that add nothing to the class they extend.
+            ("ErraticMissile", Missile),
+            ("SpriteProducer", Passive),
+        ]
+    };
+
+    pub fn from_name(name: &str) -> Option<SpriteClass> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, c)| c)
+    }
+
+    /// The VGDL name of the class.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|&&(_, c)| c == self)
+            .map_or("?", |&(n, _)| n)
     }
 
     pub fn is_avatar(self) -> bool {
@@ -177,6 +182,7 @@ impl SpriteClass {
                 | OngoingAvatar
                 | OngoingTurningAvatar
                 | OngoingShootAvatar
+                | NullAvatar
         )
     }
 
@@ -195,7 +201,7 @@ impl SpriteClass {
 
 impl fmt::Display for SpriteClass {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
+        f.write_str(self.name())
     }
 }
 
@@ -287,6 +293,15 @@ pub enum EffectKind {
         subtract: bool,
     },
     KillIfFromAbove,
+    /// Kills the first sprite while the game score is below zero (the GVGAI fork's
+    /// `KillIfScoreNegative`; `invest` uses it).
+    KillIfScoreNegative,
+    /// Sets the score to 0 when the first sprite (or, with `stype`, a sprite of that type)
+    /// is the avatar.
+    RemoveScore {
+        stype: Option<TypeId>,
+        kill_second: bool,
+    },
     KillIfFrontal,
     KillIfNotFrontal,
     CollectResourceIfHeld {
@@ -337,6 +352,15 @@ pub enum EffectKind {
     },
     SpawnBehind {
         stype: TypeId,
+    },
+    /// Spawns `stype` on the first sprite when `count_type` has `limit` sprites spread over
+    /// `subtypes` × 2 of its subtypes (GVG-AI's count), `else_type` otherwise.
+    SpawnIfCounterSubTypes {
+        stype: TypeId,
+        else_type: TypeId,
+        count_type: TypeId,
+        limit: i32,
+        subtypes: i32,
     },
     AddHealthPointsToMax {
         value: i32,
@@ -419,6 +443,8 @@ impl EffectKind {
             KillIfHasLess { .. } => "killIfHasLess",
             KillIfOtherHasMore { .. } => "killIfOtherHasMore",
             KillIfFromAbove => "killIfFromAbove",
+            KillIfScoreNegative => "killIfScoreNegative",
+            RemoveScore { .. } => "removeScore",
             KillIfFrontal => "killIfFrontal",
             KillIfNotFrontal => "killIfNotFrontal",
             CollectResourceIfHeld { .. } => "collectResourceIfHeld",
@@ -453,6 +479,7 @@ impl EffectKind {
             TransformToSingleton { .. } => "transformToSingleton",
             SpawnIfHasLess { .. } => "spawnIfHasLess",
             SpawnBehind { .. } => "spawnBehind",
+            SpawnIfCounterSubTypes { .. } => "spawnIfCounterSubTypes",
             AddHealthPointsToMax { .. } => "addHealthPointsToMax",
             TransformTo { .. } => "transformTo",
             TransformToAll { .. } => "transformToAll",
@@ -542,6 +569,13 @@ pub enum TerminationKind {
     },
     Timeout {
         limit: i32,
+    },
+    /// Never ends the game: while the count of `stypes` is `limit` (with `min`: above it),
+    /// the sprite-count terminations cannot end it.
+    StopCounter {
+        stypes: Vec<TypeId>,
+        limit: i32,
+        min: bool,
     },
 }
 

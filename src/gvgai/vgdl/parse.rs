@@ -4,6 +4,7 @@
 //! (`interactions`) and the terminations (`terminations`).
 
 use super::VgdlError;
+use super::coverage::{Construct, SUPPORTED_GAMES, refuse};
 use super::interactions::interaction_line;
 use super::model::*;
 use super::params::{Params, type_list};
@@ -84,11 +85,8 @@ fn game_header<'a>(root: &Node<'a>) -> Result<Vec<Item<'a>>, VgdlError> {
             });
         }
     };
-    if game_class != "BasicGame" {
-        return Err(VgdlError::Semantic {
-            line: root.line,
-            message: format!("unsupported game class \"{game_class}\" (only BasicGame)"),
-        });
+    if !SUPPORTED_GAMES.contains(&game_class) {
+        return Err(refuse(Construct::GameClass, game_class, root.line));
     }
     Ok(game_items)
 }
@@ -103,10 +101,7 @@ fn section_list(
         let n = &nodes[c];
         match section_name(n.content) {
             Some("ParameterSet") => {
-                return Err(VgdlError::Semantic {
-                    line: n.line,
-                    message: "unsupported section ParameterSet (game spaces)".into(),
-                });
+                return Err(refuse(Construct::Section, "ParameterSet", n.line));
             }
             Some(s) => sections.push((s, c)),
             None => {
@@ -288,10 +283,13 @@ mod tests {
             "the later declaration wins"
         );
         let e = parse_game("BasicGame\n  SpriteSet\n    a > Walker\n").unwrap_err();
-        assert!(
-            e.to_string()
-                .contains("unsupported sprite class \"Walker\""),
-            "{e}"
+        assert_eq!(
+            e,
+            VgdlError::Unsupported {
+                what: Construct::SpriteClass,
+                name: "Walker".into(),
+                line: 3
+            }
         );
         let e = parse_game(
             "BasicGame\n  SpriteSet\n    a > Immovable\n  InteractionSet\n    a b > killSprite\n",
@@ -300,6 +298,17 @@ mod tests {
         assert_eq!(e.to_string(), "line 5: unknown sprite \"b\" in interaction");
         let e = parse_game("BasicGame\n  InteractionSet\n    avatar wall > fly\n").unwrap_err();
         assert_eq!(e.to_string(), "line 3: unknown effect \"fly\"");
+        // The class may stand anywhere among the parameters (GVG-AI): bird's avatar line.
+        let e = parse_game(
+            "BasicGame\n  SpriteSet\n    avatar > physicstype=CONT gravity=1.0 BirdAvatar img=a\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: unsupported sprite class \"BirdAvatar\" (GVG-AI defines it; tablero does not implement it)"
+        );
+        let g = parse_game("BasicGame\n  SpriteSet\n    a > color=RED Passive\n").unwrap();
+        assert_eq!(g.types[2].class, Some(SpriteClass::Passive));
         let e = parse_game("BasicGame\n  SpriteSet\n    a > Immovable speed=fast\n").unwrap_err();
         assert!(
             e.to_string().starts_with("line 3: parameter speed=fast"),

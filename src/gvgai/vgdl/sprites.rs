@@ -3,6 +3,7 @@
 //! the typed parameters of each sprite type.
 
 use super::VgdlError;
+use super::coverage::{Construct, SUPPORTED_PHYSICS, refuse};
 use super::model::*;
 use super::params::{Params, direction, type_list};
 use super::syntax::{Item, Node, tokenize};
@@ -132,7 +133,7 @@ impl<'a> Resolver<'a> {
             let node = &nodes[el];
             let (name, rhs) = sprite_head(node)?;
             let id = self.register(name, node.line)?;
-            let (declared_class, own) = sprite_body(node, name, &rhs)?;
+            let (declared_class, own) = sprite_body(node, &rhs)?;
             let own_singleton = own
                 .iter()
                 .any(|(k, v, _)| *k == "singleton" && v.eq_ignore_ascii_case("true"));
@@ -270,39 +271,23 @@ fn sprite_head<'a>(node: &Node<'a>) -> Result<(&'a str, Vec<Item<'a>>), VgdlErro
     }
 }
 
-/// The declared class (checked to exist) and own parameters of a SpriteSet line.
+/// The declared class (checked to exist) and own parameters of a SpriteSet line. As in
+/// GVG-AI, the class is the bare word among the parameters (the last one if there are several).
 fn sprite_body<'a>(
     node: &Node<'a>,
-    name: &str,
     rhs: &[Item<'a>],
 ) -> Result<(Option<&'a str>, Vec<Arg<'a>>), VgdlError> {
     let mut declared_class = None;
     let mut own: Vec<Arg<'a>> = Vec::new();
-    for (k, it) in rhs.iter().enumerate() {
+    for it in rhs {
         match it {
-            Item::Word(w) if k == 0 => declared_class = Some(*w),
-            Item::Word(w) => {
-                return Err(VgdlError::Syntax {
-                    line: node.line,
-                    message: format!(
-                        "unexpected word \"{w}\" in sprite \"{name}\" (expected key=value)"
-                    ),
-                });
-            }
+            Item::Word(w) => declared_class = Some(*w),
             Item::Param(pk, pv) => own.push((pk, pv, node.line)),
         }
     }
     if let Some(c) = declared_class {
         if SpriteClass::from_name(c).is_none() {
-            let message = if UNSUPPORTED_CLASSES.contains(&c) {
-                format!("unsupported sprite class \"{c}\" (not implemented yet)")
-            } else {
-                format!("unknown sprite class \"{c}\"")
-            };
-            return Err(VgdlError::Semantic {
-                line: node.line,
-                message,
-            });
+            return Err(refuse(Construct::SpriteClass, c, node.line));
         }
     }
     Ok((declared_class, own))
@@ -321,10 +306,14 @@ fn sprite_params(
     p.ignore(RENDER_PARAMS);
     p.ignore(&["singleton"]);
     if let Some(pt) = p.raw("physicstype") {
-        if !(pt.eq_ignore_ascii_case("GridPhysics") || pt == "0") {
-            return Err(p.err(format!(
-                "unsupported physicstype \"{pt}\" (only GridPhysics)"
-            )));
+        // GVG-AI reads a `Types` constant or its number.
+        let name = match pt {
+            "0" => "GRID",
+            "1" => "CONT",
+            _ => pt,
+        };
+        if !(SUPPORTED_PHYSICS.contains(&name) || pt.eq_ignore_ascii_case("GridPhysics")) {
+            return Err(refuse(Construct::PhysicsType, name, raw.line));
         }
     }
     let params = SpriteParams {

@@ -1,6 +1,7 @@
 //! The TerminationSet: one `Kind key=value ...` line per way the game ends.
 
 use super::VgdlError;
+use super::coverage::{Construct, SUPPORTED_TERMINATIONS, refuse};
 use super::model::*;
 use super::params::{Params, need_type, one_type};
 use super::sprites::Resolver;
@@ -25,6 +26,9 @@ pub(super) fn termination_line(
             });
         }
     };
+    if !SUPPORTED_TERMINATIONS.contains(&kind_name) {
+        return Err(refuse(Construct::Termination, kind_name, n.line));
+    }
     let items = params_of(rest, n.line, "a termination")?;
     let mut p = Params::new(n.line, format!("termination {kind_name}"), items);
     let win = p.boolean("win")?.unwrap_or(false);
@@ -53,7 +57,7 @@ fn termination_kind(
             stype: need_type(r, p, "stype")?,
             limit,
         },
-        "MultiSpriteCounter" => {
+        "MultiSpriteCounter" | "StopCounter" => {
             let mut stypes = Vec::new();
             for key in ["stype1", "stype2", "stype3"] {
                 if let Some(t) = one_type(r, p, key)? {
@@ -61,7 +65,11 @@ fn termination_kind(
                 }
             }
             let min = p.boolean("min")?.unwrap_or(false);
-            TerminationKind::MultiSpriteCounter { stypes, limit, min }
+            if kind_name == "StopCounter" {
+                TerminationKind::StopCounter { stypes, limit, min }
+            } else {
+                TerminationKind::MultiSpriteCounter { stypes, limit, min }
+            }
         }
         "Timeout" => TerminationKind::Timeout { limit },
         "SpriteCounterMore" => TerminationKind::SpriteCounterMore {
@@ -73,11 +81,6 @@ fn termination_kind(
             limit,
             subtypes: p.int("subTypesNum")?.unwrap_or(-1),
         },
-        "StopCounter" => {
-            return Err(p.err(format!(
-                "unsupported termination \"{kind_name}\" (not implemented yet)"
-            )));
-        }
         other => return Err(p.err(format!("unknown termination \"{other}\""))),
     })
 }

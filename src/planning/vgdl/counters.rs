@@ -182,7 +182,8 @@ pub(super) fn counted(term: &Termination, t: TypeId, rules: &Rules) -> bool {
         TerminationKind::SpriteCounter { stype, .. }
         | TerminationKind::SpriteCounterMore { stype, .. }
         | TerminationKind::MultiSpriteCounterSubTypes { stype, .. } => covers(*stype),
-        TerminationKind::MultiSpriteCounter { stypes, .. } => stypes.iter().any(|&s| covers(s)),
+        TerminationKind::MultiSpriteCounter { stypes, .. }
+        | TerminationKind::StopCounter { stypes, .. } => stypes.iter().any(|&s| covers(s)),
         TerminationKind::Timeout { .. } => false,
     }
 }

@@ -13,9 +13,13 @@ impl GameState {
         let p = rules.props(r.ty);
         let Some(class) = p.class else { return };
         match class {
-            C::Immovable | C::Passive | C::Door | C::Resource | C::Portal | C::Missile => {
-                self.base_update(r)
-            }
+            C::Immovable
+            | C::Passive
+            | C::Door
+            | C::Resource
+            | C::Conveyor
+            | C::Portal
+            | C::Missile => self.base_update(r),
             C::Flicker | C::OrientedFlicker => self.update_flicker(r),
             C::Spreader => self.update_spreader(p, r),
             C::RandomNPC => {
@@ -69,7 +73,8 @@ impl GameState {
             | C::MissileAvatar
             | C::OngoingAvatar
             | C::OngoingTurningAvatar
-            | C::OngoingShootAvatar => {}
+            | C::OngoingShootAvatar
+            | C::NullAvatar => {}
         }
     }
 

@@ -123,39 +123,7 @@ impl GameState {
     /// The first termination that holds ends the game with its result.
     fn termination_handling(&mut self, rules: &Rules) {
         for t in &rules.desc.terminations {
-            let done = match &t.kind {
-                TerminationKind::SpriteCounter { stype, limit } => {
-                    self.count(*stype) as i64 <= i64::from(*limit)
-                }
-                TerminationKind::MultiSpriteCounterSubTypes {
-                    stype,
-                    limit,
-                    subtypes,
-                } => {
-                    if self.count(*stype) as i64 == i64::from(*limit) {
-                        let with_sprites = rules
-                            .props(*stype)
-                            .subtypes
-                            .iter()
-                            .filter(|&&st| {
-                                self.count(st) > 0 && !self.groups[usize::from(st)].is_empty()
-                            })
-                            .count() as i64;
-                        with_sprites == i64::from(*subtypes)
-                    } else {
-                        false
-                    }
-                }
-                TerminationKind::SpriteCounterMore { stype, limit } => {
-                    self.count(*stype) as i64 >= i64::from(*limit)
-                }
-                TerminationKind::MultiSpriteCounter { stypes, limit, min } => {
-                    let sum: i64 = stypes.iter().map(|&s| self.count(s) as i64).sum();
-                    sum == i64::from(*limit) || (*min && sum > i64::from(*limit))
-                }
-                TerminationKind::Timeout { limit } => self.tick >= *limit,
-            };
-            if done {
+            if self.termination_holds(rules, &t.kind) {
                 self.over = true;
                 self.winner = if t.win {
                     Winner::PlayerWins
@@ -164,6 +132,53 @@ impl GameState {
                 };
                 return;
             }
+        }
+    }
+
+    /// How many of the subtypes of `t` (itself included) have sprites, as GVG-AI's
+    /// `MultiSpriteCounterSubTypes` counts them.
+    pub(crate) fn subtypes_with_sprites(&self, rules: &Rules, t: TypeId) -> i64 {
+        rules
+            .props(t)
+            .subtypes
+            .iter()
+            .filter(|&&st| self.count(st) > 0 && !self.groups[usize::from(st)].is_empty())
+            .count() as i64
+    }
+
+    /// Whether termination `kind` holds now (`StopCounter` never does: it sets `can_end`).
+    fn termination_holds(&mut self, rules: &Rules, kind: &TerminationKind) -> bool {
+        let can_end = self.can_end;
+        match kind {
+            TerminationKind::SpriteCounter { stype, limit } => {
+                self.count(*stype) as i64 <= i64::from(*limit) && can_end
+            }
+            TerminationKind::MultiSpriteCounterSubTypes {
+                stype,
+                limit,
+                subtypes,
+            } => {
+                self.count(*stype) as i64 == i64::from(*limit)
+                    && can_end
+                    && self.subtypes_with_sprites(rules, *stype) == i64::from(*subtypes)
+            }
+            TerminationKind::SpriteCounterMore { stype, limit } => {
+                self.count(*stype) as i64 >= i64::from(*limit) && can_end
+            }
+            TerminationKind::MultiSpriteCounter { stypes, limit, min } => {
+                let sum: i64 = stypes.iter().map(|&s| self.count(s) as i64).sum();
+                (sum == i64::from(*limit) || (*min && sum > i64::from(*limit))) && can_end
+            }
+            TerminationKind::StopCounter { stypes, limit, min } => {
+                let sum: i64 = stypes.iter().map(|&s| self.count(s) as i64).sum();
+                self.can_end = if *min {
+                    sum <= i64::from(*limit)
+                } else {
+                    sum != i64::from(*limit)
+                };
+                false
+            }
+            TerminationKind::Timeout { limit } => self.tick >= *limit,
         }
     }
 }

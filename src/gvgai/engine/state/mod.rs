@@ -83,6 +83,9 @@ pub struct GameState {
     pub(crate) score: f64,
     pub(crate) winner: Winner,
     pub(crate) over: bool,
+    /// GVG-AI `Termination.canEnd`: `StopCounter` clears it to hold back the sprite-count
+    /// terminations.
+    pub(crate) can_end: bool,
     pub(crate) rng: JavaRandom,
     pub(crate) next_id: u32,
     pub(crate) num_sprites: usize,
@@ -145,6 +148,7 @@ impl GameState {
             score: 0.0,
             winner: Winner::NoWinner,
             over: false,
+            can_end: true,
             rng: JavaRandom::new(seed),
             next_id: 0,
             num_sprites: 0,
