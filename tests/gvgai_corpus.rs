@@ -19,10 +19,11 @@
 //!
 //! Games tablero cannot load yet are listed in [`NOT_LOADING`] with the reason; each must
 //! still fail to load (a listed game that loads fails the test: remove it from the list).
-//! Every other recorded single-player run must be identical. The two-player games
-//! (`data/gvgai/corpus/2player`, the second player's actions from seed + 7919, both players'
-//! scores and winners in the state hash) are recorded but not compared: tablero has no
-//! two-player engine yet.
+//! Games e58ff65 played from a truncated file are listed in [`TRUNCATED_IN_E58FF65`]: they
+//! must load, and their runs are not compared. Every other recorded single-player run must be
+//! identical. The two-player games (`data/gvgai/corpus/2player`, the second player's actions
+//! from seed + 7919, both players' scores and winners in the state hash) are recorded but not
+//! compared: tablero has no two-player engine yet.
 //!
 //! To compare one run in detail: `GVGAI_CORPUS_DUMP=category/game:level:seed cargo test
 //! --release --test gvgai_corpus` writes tablero's states as text to
@@ -35,6 +36,16 @@ use std::path::{Path, PathBuf};
 
 use tablero::gvgai::engine::{Action, Game, GameState, Sprite, Winner};
 use tablero::gvgai::vgdl::SpriteClass;
+
+/// Games whose recorded runs e58ff65 played from a truncated game: `invest` names
+/// `killIfScoreNegative`, which e58ff65's registry lacks, so its parser dropped the rest of the
+/// InteractionSet and the whole TerminationSet. tablero plays the whole file (the effect as the
+/// GVGAI fork defines it; `tests/gvgai_golden.rs` compares it with Java running that class).
+/// These games must load; their recorded runs are not compared.
+const TRUNCATED_IN_E58FF65: &[(&str, &str)] = &[(
+    "gridphysics/invest",
+    "effect killIfScoreNegative unknown to e58ff65",
+)];
 
 /// Cycles per run (the recorder's `ACTS`).
 const ACTS: usize = 300;
@@ -60,7 +71,6 @@ const NOT_LOADING: &[(&str, &str)] = &[
     ("contphysics/pong", "continuous physics (physicstype=CONT)"),
     ("contphysics/ptsp", "continuous physics (physicstype=CONT)"),
     ("contphysics/racing", "CarAvatar"),
-    ("gridphysics/invest", "effect killIfScoreNegative"),
 ];
 
 /// The actions of a run: splitmix64 from the seed; each draw picks one of `N U D L R S` and
@@ -279,6 +289,9 @@ fn check_game(root: &Path, key: &str, runs: &[Recorded]) -> (Vec<String>, usize)
         Ok(g) => g,
         Err(e) => return (vec![format!("{key} does not load: {e}")], 0),
     };
+    if TRUNCATED_IN_E58FF65.iter().any(|(k, _)| *k == key) {
+        return (Vec::new(), 0);
+    }
     let dump_key = std::env::var("GVGAI_CORPUS_DUMP").ok();
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -309,7 +322,7 @@ fn check_game(root: &Path, key: &str, runs: &[Recorded]) -> (Vec<String>, usize)
 fn engine_matches_java_on_the_whole_corpus() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/gvgai");
     let games = recorded(&root);
-    for (key, _) in NOT_LOADING {
+    for (key, _) in NOT_LOADING.iter().chain(TRUNCATED_IN_E58FF65) {
         assert!(games.contains_key(*key), "{key} is listed but not recorded");
     }
     // Two-player runs are recorded for the two-player engine tablero does not have yet.
