@@ -100,25 +100,24 @@ impl GameState {
     }
 
     /// StepBack with `pixelPerfect`: stop flush against `s2` on the side it came from.
-    fn pixel_perfect(&self, s1: SpriteRef, s2: SpriteRef) -> (i32, i32) {
-        let a = self.sprite(s1);
-        let b = self.sprite(s2);
-        let w = self.block;
+    pub(crate) fn pixel_perfect(&self, s1: SpriteRef, s2: SpriteRef) -> (i32, i32) {
+        let (a, b) = (self.rect(s1), self.rect(s2));
+        let s = self.sprite(s1);
         let v = Dir {
-            x: f64::from(a.x - a.lx),
-            y: f64::from(a.y - a.ly),
+            x: f64::from(a.x - s.lx),
+            y: f64::from(a.y - s.ly),
         }
         .normalised();
         if v == Dir::DOWN {
-            (a.x, a.y - ((a.y + w) - b.y))
+            (a.x, a.y - ((a.y + a.h) - b.y))
         } else if v == Dir::RIGHT {
-            (a.x - ((a.x + w) - b.x), a.y)
+            (a.x - ((a.x + a.w) - b.x), a.y)
         } else if v == Dir::UP {
-            (a.x, b.y + w)
+            (a.x, b.y + b.h)
         } else if v == Dir::LEFT {
-            (b.x + w, a.y)
+            (b.x + b.w, a.y)
         } else {
-            (a.lx, a.ly)
+            (s.lx, s.ly)
         }
     }
 
@@ -151,6 +150,7 @@ impl GameState {
             return EffectOutcome::default();
         };
         self.binary_motion(rules, kind, e, s1, s2)
+            .or_else(|| self.continuous_effect(kind, s1, s2))
             .or_else(|| self.binary_kill(kind, s1, s2))
             .or_else(|| self.binary_spawn(rules, kind, e, s2))
             .or_else(|| self.binary_transform(rules, kind, s1, s2))

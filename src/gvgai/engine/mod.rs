@@ -9,6 +9,7 @@
 //! Tick counting follows the Java forward model: `tick()` is the number of cycles played, and
 //! the cycle that ends the game by the time limit is the one processed at tick 2000.
 
+pub mod bounce;
 pub mod effects;
 pub mod path;
 pub mod rng;

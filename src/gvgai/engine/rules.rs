@@ -127,6 +127,15 @@ pub struct TypeProps {
     pub portal: bool,
     /// EvolvedNPC: the resolved policy and what the NPC sees as walls (set by `Rules`).
     pub scripted: Option<Scripted>,
+    /// Continuous physics (`physicstype=CONT`, [`super::state`]'s `continuous` module).
+    pub continuous: bool,
+    pub friction: f64,
+    pub gravity: f64,
+    pub mass: f64,
+    pub max_speed: f64,
+    /// Width and height in cells (`wMult`, `hMult`).
+    pub w_mult: f64,
+    pub h_mult: f64,
 }
 
 /// The properties a class sets before the sprite's own parameters (GVG-AI `loadDefaults`).
@@ -380,6 +389,13 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             .portal
             .unwrap_or(matches!(class, Some(C::Door | C::Portal))),
         scripted: None,
+        continuous: p.continuous.unwrap_or(false),
+        friction: p.friction.unwrap_or(0.0),
+        gravity: p.gravity.unwrap_or(0.0),
+        mass: p.mass.unwrap_or(1.0),
+        max_speed: p.max_speed.unwrap_or(-1.0),
+        w_mult: p.w_mult.unwrap_or(1.0),
+        h_mult: p.h_mult.unwrap_or(1.0),
     }
 }
 
@@ -405,6 +421,9 @@ pub struct Rules {
     /// unless lowered (spawning cascades among overlapping sprites cost the square of their
     /// number in a cycle, so a fuzzer or a sandbox may want fewer).
     pub max_sprites: usize,
+    /// Some sprite type is not one cell square (`wMult`/`hMult`): collisions take each
+    /// sprite's own rectangle.
+    pub sized: bool,
 }
 
 fn check_target(
@@ -538,6 +557,7 @@ impl Rules {
             .iter()
             .map(|p| if p.is_resource { p.limit } else { 0 })
             .collect();
+        let sized = props.iter().any(|p| p.w_mult != 1.0 || p.h_mult != 1.0);
         Ok(Rules {
             desc,
             props,
@@ -548,6 +568,7 @@ impl Rules {
             resource_limit,
             native_timers,
             max_sprites: super::state::MAX_SPRITES,
+            sized,
         })
     }
 

@@ -108,14 +108,14 @@ pub const SUPPORTED_EFFECTS: &[&str] = &[
     "killIfScoreNegative",
     "removeScore",
     "spawnIfCounterSubTypes",
+    "bounceDirection",
+    "wallBounce",
+    "wallStop",
 ];
 
 /// Effects GVG-AI registers that tablero does not implement.
 pub const UNSUPPORTED_EFFECTS: &[&str] = &[
-    "bounceDirection",
-    "wallBounce",
     "wallReverse",
-    "wallStop",
     "killIfAlive",
     "killIfFast",
     "killIfNotUpright",
@@ -138,10 +138,10 @@ pub const SUPPORTED_TERMINATIONS: &[&str] = &[
 pub const UNSUPPORTED_TERMINATIONS: &[&str] = &[];
 
 /// `physicstype=` values tablero implements (GVG-AI also reads `0` for `GRID`).
-pub const SUPPORTED_PHYSICS: &[&str] = &["GRID"];
+pub const SUPPORTED_PHYSICS: &[&str] = &["GRID", "CONT"];
 
 /// `physicstype=` values GVG-AI defines that tablero does not implement (`1` is `CONT`).
-pub const UNSUPPORTED_PHYSICS: &[&str] = &["CONT"];
+pub const UNSUPPORTED_PHYSICS: &[&str] = &[];
 
 /// Game classes tablero implements.
 pub const SUPPORTED_GAMES: &[&str] = &["BasicGame"];
@@ -225,8 +225,8 @@ mod tests {
             );
         }
         assert_eq!(
-            refuse(Construct::Effect, "wallStop", 4).to_string(),
-            "line 4: unsupported effect \"wallStop\" (GVG-AI defines it; tablero does not implement it)"
+            refuse(Construct::Effect, "wallReverse", 4).to_string(),
+            "line 4: unsupported effect \"wallReverse\" (GVG-AI defines it; tablero does not implement it)"
         );
         assert_eq!(
             refuse(Construct::Effect, "fly", 3).to_string(),

@@ -221,6 +221,17 @@ fn motion_effect(
             not_types: type_list(r, p, "notStype")?.unwrap_or_default(),
         },
         "bounceForward" => E::BounceForward,
+        "wallStop" => {
+            p.ignore(&["friction"]);
+            E::WallStop
+        }
+        "wallBounce" => {
+            p.ignore(&["friction"]);
+            E::WallBounce
+        }
+        "bounceDirection" => E::BounceDirection {
+            max_angle_deg: p.float("maxBounceAngleDeg")?.unwrap_or(60.0),
+        },
         "setSpeedForAll" | "increaseSpeedToAll" | "decreaseSpeedToAll" => {
             let mode = match function {
                 "setSpeedForAll" => SpeedMode::Set,

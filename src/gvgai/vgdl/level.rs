@@ -23,8 +23,8 @@ impl Level {
     }
 }
 
-/// Parse a level file for `game`. A space is an empty cell; any other character must be in
-/// the game's LevelMapping.
+/// Parse a level file for `game`. A character that is not in the game's LevelMapping (a space,
+/// say) is an empty cell; one mapped to an unknown sprite is an error.
 pub fn parse_level(game: &GameDescription, text: &str) -> Result<Level, VgdlError> {
     let mut lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
     while lines.last().is_some_and(|l| l.is_empty()) {
@@ -47,7 +47,7 @@ pub fn parse_level(game: &GameDescription, text: &str) -> Result<Level, VgdlErro
     let mut cells = Vec::with_capacity(width * height);
     for (y, line) in lines.iter().enumerate() {
         let mut chars = line.chars();
-        for x in 0..width {
+        for _ in 0..width {
             let c = chars.next().unwrap_or(' ');
             if let Some((_, name, l)) = game.unresolved_mapping.iter().find(|(k, _, _)| *k == c) {
                 return Err(VgdlError::Level {
@@ -57,19 +57,9 @@ pub fn parse_level(game: &GameDescription, text: &str) -> Result<Level, VgdlErro
                     ),
                 });
             }
-            match game.mapping(c) {
-                Some(types) => cells.push(types.to_vec()),
-                None if c == ' ' => cells.push(Vec::new()),
-                None => {
-                    return Err(VgdlError::Level {
-                        line: y + 1,
-                        message: format!(
-                            "character '{c}' (column {}) is not in the LevelMapping",
-                            x + 1
-                        ),
-                    });
-                }
-            }
+            // GVG-AI leaves a cell whose character is not in the LevelMapping empty (with a
+            // warning), as it does a space.
+            cells.push(game.mapping(c).map(<[TypeId]>::to_vec).unwrap_or_default());
         }
     }
     Ok(Level {

@@ -241,6 +241,16 @@ pub struct SpriteParams {
     pub stypes: Option<Vec<TypeId>>,
     /// EvolvedNPC's `policy` (a file of an evolved individual, or `random`), as written.
     pub policy: Option<String>,
+    /// `physicstype=CONT`: continuous physics (velocity vectors, friction, gravity, mass).
+    pub continuous: Option<bool>,
+    pub friction: Option<f64>,
+    pub gravity: Option<f64>,
+    pub mass: Option<f64>,
+    /// `max_speed` of continuous physics (-1: none).
+    pub max_speed: Option<f64>,
+    /// Sprite width and height in cells (`wMult`, `hMult`).
+    pub w_mult: Option<f64>,
+    pub h_mult: Option<f64>,
 }
 
 /// One sprite type of the SpriteSet (or the implicit `wall` / `avatar`).
@@ -274,6 +284,15 @@ pub enum EffectKind {
         not_types: Vec<TypeId>,
     },
     BounceForward,
+    /// Continuous physics: stop flush against the wall, keeping the velocity along it.
+    WallStop,
+    /// Continuous physics: reflect the velocity off the wall (a batch effect: the sprites hit
+    /// in one cycle act as one wall).
+    WallBounce,
+    /// Continuous physics: leave a paddle at an angle set by where it was hit.
+    BounceDirection {
+        max_angle_deg: f64,
+    },
     KillSprite,
     KillBoth,
     KillAll {
@@ -436,6 +455,9 @@ impl EffectKind {
             StepBack { .. } => "stepBack",
             UndoAll { .. } => "undoAll",
             BounceForward => "bounceForward",
+            WallStop => "wallStop",
+            WallBounce => "wallBounce",
+            BounceDirection { .. } => "bounceDirection",
             KillSprite => "killSprite",
             KillBoth => "killBoth",
             KillAll { .. } => "killAll",

@@ -171,16 +171,17 @@ pub(super) fn need_type(
     one_type(r, p, key)?.ok_or_else(|| p.err(format!("{} needs {key}=", p.what)))
 }
 
-/// An orientation parameter: `UP`, `DOWN`, `LEFT`, `RIGHT` or `NONE`, in any case.
+/// An orientation parameter: `UP`, `DOWN`, `LEFT`, `RIGHT` or `NONE` (or GVG-AI's direction
+/// constants `DUP`, `DDOWN`, `DLEFT`, `DRIGHT`, `DNONE`), in any case.
 pub(super) fn direction(p: &mut Params<'_>, key: &str) -> Result<Option<Dir>, VgdlError> {
     match p.raw(key) {
         None => Ok(None),
         Some(v) => Ok(Some(match v.to_ascii_uppercase().as_str() {
-            "UP" => Dir::UP,
-            "DOWN" => Dir::DOWN,
-            "LEFT" => Dir::LEFT,
-            "RIGHT" => Dir::RIGHT,
-            "NONE" => Dir::NONE,
+            "UP" | "DUP" => Dir::UP,
+            "DOWN" | "DDOWN" => Dir::DOWN,
+            "LEFT" | "DLEFT" => Dir::LEFT,
+            "RIGHT" | "DRIGHT" => Dir::RIGHT,
+            "NONE" | "DNONE" => Dir::NONE,
             _ => return Err(p.err(format!("unknown orientation \"{v}\" in {}", p.what))),
         })),
     }

@@ -305,17 +305,21 @@ fn sprite_params(
     let mut p = Params::new(raw.line, format!("sprite \"{name}\""), items);
     p.ignore(RENDER_PARAMS);
     p.ignore(&["singleton"]);
-    if let Some(pt) = p.raw("physicstype") {
-        // GVG-AI reads a `Types` constant or its number.
-        let name = match pt {
-            "0" => "GRID",
-            "1" => "CONT",
-            _ => pt,
-        };
-        if !(SUPPORTED_PHYSICS.contains(&name) || pt.eq_ignore_ascii_case("GridPhysics")) {
-            return Err(refuse(Construct::PhysicsType, name, raw.line));
+    let continuous = match p.raw("physicstype") {
+        None => None,
+        Some(pt) => {
+            // GVG-AI reads a `Types` constant or its number.
+            let name = match pt {
+                "0" => "GRID",
+                "1" => "CONT",
+                _ => pt,
+            };
+            if !(SUPPORTED_PHYSICS.contains(&name) || pt.eq_ignore_ascii_case("GridPhysics")) {
+                return Err(refuse(Construct::PhysicsType, name, raw.line));
+            }
+            Some(name == "CONT")
         }
-    }
+    };
     let params = SpriteParams {
         speed: p.float("speed")?,
         cooldown: p.int("cooldown")?,
@@ -346,6 +350,13 @@ fn sprite_params(
         stypes: type_list(r, &mut p, "stypes")?,
         time_to_live: p.int("timeToLive")?,
         policy: p.raw("policy").map(str::to_string),
+        continuous,
+        friction: p.float("friction")?,
+        gravity: p.float("gravity")?,
+        mass: p.float("mass")?,
+        max_speed: p.float("max_speed")?,
+        w_mult: p.float("wMult")?,
+        h_mult: p.float("hMult")?,
     };
     p.finish(warnings)?;
     Ok(params)

@@ -54,9 +54,15 @@ impl GameState {
         if self.update_ongoing_avatar(rules, r, action, dir) {
             return;
         }
+        if p.continuous {
+            self.update_passive(r);
+        }
         let movement = self.active_movement(r, dir, self.sprite(r).speed);
         let class = p.class;
-        if matches!(class, Some(C::OrientedAvatar | C::ShootAvatar)) && movement == Movement::Move {
+        if matches!(class, Some(C::OrientedAvatar | C::ShootAvatar))
+            && movement == Movement::Move
+            && !p.continuous
+        {
             self.face_last_move(r);
         }
         if movement != Movement::Still || action != Action::Use {

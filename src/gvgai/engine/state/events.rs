@@ -129,6 +129,7 @@ impl GameState {
                 if self.shielded(rules, *a, *b, e) {
                     continue;
                 }
+                let batch = matches!(rules.effects[e].kind, EffectKind::WallBounce);
                 self.spans(rules, *a, &mut spans1);
                 if spans1.is_empty() {
                     continue;
@@ -144,6 +145,12 @@ impl GameState {
                             idx: i1 as u32,
                         };
                         self.overlapping(s1, &spans2, &mut hits);
+                        if batch {
+                            if !hits.is_empty() {
+                                self.execute_batch(rules, e, s1, &hits);
+                            }
+                            continue;
+                        }
                         for &s2 in &hits {
                             if !self.sprite(s1).killed && self.intersects(s1, s2) {
                                 self.execute(rules, e, Some(s1), Some(s2));
@@ -169,6 +176,9 @@ impl GameState {
     /// The sprites of `spans` that overlap `s1` now (`s1` itself excluded), in span order.
     fn overlapping(&self, s1: SpriteRef, spans: &[(TypeId, usize)], hits: &mut Vec<SpriteRef>) {
         hits.clear();
+        if self.rules.sized {
+            return self.overlapping_sized(s1, spans, hits);
+        }
         let w = self.block;
         let (t1, i1) = (s1.ty, s1.idx as usize);
         let (x1, y1) = {
@@ -193,6 +203,28 @@ impl GameState {
         }
     }
 
+    /// [`GameState::overlapping`] for sprites of different sizes.
+    #[inline(never)]
+    fn overlapping_sized(
+        &self,
+        s1: SpriteRef,
+        spans: &[(TypeId, usize)],
+        hits: &mut Vec<SpriteRef>,
+    ) {
+        let a = self.rect(s1);
+        for &(t2, n2) in spans {
+            for i2 in 0..n2 {
+                let s2 = SpriteRef {
+                    ty: t2,
+                    idx: i2 as u32,
+                };
+                if s2 != s1 && a.intersects(self.rect(s2)) {
+                    hits.push(s2);
+                }
+            }
+        }
+    }
+
     /// The (type, count) spans of `t` and its subtypes at this moment.
     fn spans(&self, rules: &Rules, t: TypeId, out: &mut Vec<(TypeId, usize)>) {
         out.clear();
@@ -201,6 +233,16 @@ impl GameState {
             if n > 0 {
                 out.push((st, n));
             }
+        }
+    }
+
+    /// Run the batch effect `e` (`wallBounce`) on `s1` and every sprite it hits at once, with
+    /// its score times the number of sprites the effect counted.
+    #[inline(never)]
+    fn execute_batch(&mut self, rules: &Rules, e: usize, s1: SpriteRef, hits: &[SpriteRef]) {
+        let n = self.wall_bounce_batch(s1, hits);
+        if self.apply_score[e] {
+            self.score += f64::from(rules.effects[e].score_change) * f64::from(n);
         }
     }
 

@@ -6,7 +6,7 @@
 //!
 //! This module holds [`GameState`] and its construction from a level. Its parts: `sprite`
 //! (sprites, per-type groups, creation and killing), `view` (read access and the state key),
-//! `observed` (a state rebuilt from an observation), `physics` (grid movement), `behaviour`
+//! `observed` (a state rebuilt from an observation), `physics` (grid movement), `continuous` (continuous physics), `behaviour`
 //! and `chase` (updates of the other sprites), `avatar` (the avatar's update), `cycle`
 //! (`advance`, removal of killed sprites, terminations), `events` (timers, end-of-screen and
 //! pairwise effects) and `consistency` (checks of the incremental bookkeeping).
@@ -15,6 +15,7 @@ mod avatar;
 mod behaviour;
 mod chase;
 mod consistency;
+mod continuous;
 mod cycle;
 mod events;
 mod observed;

@@ -14,14 +14,26 @@ pub(crate) enum Movement {
 
 impl GameState {
     pub(crate) fn intersects(&self, a: SpriteRef, b: SpriteRef) -> bool {
+        if self.rules.sized {
+            return self.intersects_sized(a, b);
+        }
         let (sa, sb) = (self.sprite(a), self.sprite(b));
         let w = self.block;
         sa.x < sb.x + w && sb.x < sa.x + w && sa.y < sb.y + w && sb.y < sa.y + w
     }
 
+    #[inline(never)]
+    fn intersects_sized(&self, a: SpriteRef, b: SpriteRef) -> bool {
+        self.rect(a).intersects(self.rect(b))
+    }
+
     pub(super) fn at_edge(&self, s: &Sprite) -> bool {
-        let w = self.block;
-        !(s.x >= 0 && s.y >= 0 && s.x + w <= self.width && s.y + w <= self.height)
+        let (w, h) = if self.rules.sized {
+            self.dims(s.ty)
+        } else {
+            (self.block, self.block)
+        };
+        !(s.x >= 0 && s.y >= 0 && s.x + w <= self.width && s.y + h <= self.height)
     }
 
     /// GVG-AI `_updatePos`.
@@ -52,6 +64,9 @@ impl GameState {
     /// GVG-AI `GridPhysics.activeMovement`.
     pub(crate) fn active_movement(&mut self, r: SpriteRef, dir: Dir, speed: f64) -> Movement {
         let p = self.rules.props(r.ty);
+        if p.continuous {
+            return self.continuous_active(r, dir, speed);
+        }
         let own = self.sprite(r).speed;
         let speed = if speed == 0.0 {
             if own <= 0.0 { 1.0 } else { own }
@@ -80,11 +95,15 @@ impl GameState {
         if p.is_static {
             return;
         }
-        let (is_oriented, speed) = (self.sprite(r).oriented, self.sprite(r).speed);
+        let (is_oriented, speed, continuous) =
+            (self.sprite(r).oriented, self.sprite(r).speed, p.continuous);
         let s = self.sprite_mut(r);
         if s.first_tick {
             s.first_tick = false;
             return;
+        }
+        if continuous {
+            return self.continuous_passive(r);
         }
         let speed = if speed == -1.0 { 1.0 } else { speed };
         if speed != 0.0 && is_oriented {
