@@ -76,12 +76,10 @@ impl GameState {
     /// The sprite's rectangle at the start of the cycle (`lastrect`).
     fn last_rect(&self, r: SpriteRef) -> Rect {
         let s = self.sprite(r);
-        let (w, h) = self.dims(r.ty);
         Rect {
             x: s.lx,
             y: s.ly,
-            w,
-            h,
+            ..self.rect(r)
         }
     }
 
