@@ -1,5 +1,5 @@
 //! Continuous physics is identical to GVG-AI's Java engine at every tick: seeded random runs of
-//! the framework's continuous-physics games (`tests/gvgai_games/contphysics`) must end as the
+//! the framework's continuous-physics games (`data/gvgai/corpus/contphysics`) must end as the
 //! Java runs recorded in `data/gvgai/java_cont_golden.txt` did (cycles, score, winner) and give
 //! the same per-tick trace of every sprite's rectangle, orientation and speed (its FNV-1a hash).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use tablero::gvgai::engine::{Action, Game, GameState, Winner};
 
 fn games_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/gvgai_games/contphysics")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/gvgai/corpus/contphysics")
 }
 
 /// The recorder's action sequence: SplitMix64 from the seed, each draw one action of `NUDLRS`

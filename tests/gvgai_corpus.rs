@@ -53,23 +53,13 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Games of the corpus tablero does not load yet, with the reason.
 const NOT_LOADING: &[(&str, &str)] = &[
-    (
-        "contphysics/arkanoid",
-        "continuous physics (physicstype=CONT)",
-    ),
     ("contphysics/artillery", "AimedAvatar"),
     ("contphysics/asteroids", "SpaceshipAvatar"),
     ("contphysics/bird", "BirdAvatar"),
-    (
-        "contphysics/bubble",
-        "continuous physics (physicstype=CONT)",
-    ),
     ("contphysics/candy", "WizardAvatar"),
     ("contphysics/jumper", "PlatformerAvatar"),
     ("contphysics/lander", "LanderAvatar"),
     ("contphysics/mario", "PlatformerAvatar"),
-    ("contphysics/pong", "continuous physics (physicstype=CONT)"),
-    ("contphysics/ptsp", "continuous physics (physicstype=CONT)"),
     ("contphysics/racing", "CarAvatar"),
 ];
 
