@@ -168,11 +168,9 @@ fn unsupported_and_unknown_names_are_told_apart() {
             line: 3
         }
     );
-    let e = parse_game("BasicGame\n  SpriteSet\n    ball > Missile physicstype=1\n").unwrap_err();
-    assert!(
-        matches!(&e, VgdlError::Unsupported { what: Construct::PhysicsType, name, line: 3 } if name == "CONT"),
-        "{e:?}"
-    );
+    // `1` is GVG-AI's number for CONT.
+    let g = parse_game("BasicGame\n  SpriteSet\n    ball > Missile physicstype=1\n").unwrap();
+    assert!(g.types.iter().any(|t| t.params.continuous == Some(true)));
     let e = parse_game("BasicGame\n  ParameterSet\n    x > values=1:2\n").unwrap_err();
     assert!(
         matches!(&e, VgdlError::Unsupported { what: Construct::Section, name, line: 2 } if name == "ParameterSet"),
