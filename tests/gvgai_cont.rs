@@ -6,31 +6,13 @@
 
 use std::path::PathBuf;
 
-use tablero::gvgai::engine::{Action, Game, GameState, Winner};
+use tablero::gvgai::engine::{Game, GameState, Winner};
+
+mod gvgai_common;
+use gvgai_common::actions;
 
 fn games_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/gvgai/corpus/contphysics")
-}
-
-/// The recorder's action sequence: SplitMix64 from the seed, each draw one action of `NUDLRS`
-/// repeated 1 to 4 times.
-fn actions(seed: i64, n: usize) -> Vec<Action> {
-    let chars = b"NUDLRS";
-    let mut out = Vec::with_capacity(n);
-    let mut s = seed as u64;
-    while out.len() < n {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        let a = Action::from_char(chars[(z % 6) as usize] as char).unwrap();
-        let run = 1 + ((z >> 40) & 3) as usize;
-        for _ in 0..run.min(n - out.len()) {
-            out.push(a);
-        }
-    }
-    out
 }
 
 fn milli(v: f64) -> i64 {

@@ -34,8 +34,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use tablero::gvgai::engine::{Action, Game, GameState, Sprite, Winner};
+use tablero::gvgai::engine::{Game, GameState, Sprite, Winner};
 use tablero::gvgai::vgdl::SpriteClass;
+
+mod gvgai_common;
+use gvgai_common::actions;
 
 /// Games whose recorded runs e58ff65 played from a truncated game: `invest` names
 /// `killIfScoreNegative`, which e58ff65's registry lacks, so its parser dropped the rest of the
@@ -62,26 +65,6 @@ const NOT_LOADING: &[(&str, &str)] = &[
     ("contphysics/mario", "PlatformerAvatar"),
     ("contphysics/racing", "CarAvatar"),
 ];
-
-/// The actions of a run: splitmix64 from the seed; each draw picks one of `N U D L R S` and
-/// repeats it 1–4 times (the recorder's `actions`).
-fn actions(seed: i64, n: usize) -> Vec<Action> {
-    let mut out = Vec::with_capacity(n);
-    let mut s = seed as u64;
-    while out.len() < n {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        let a = Action::from_char(b"NUDLRS"[(z % 6) as usize] as char).unwrap();
-        let run = 1 + ((z >> 40) & 3) as usize;
-        for _ in 0..run.min(n - out.len()) {
-            out.push(a);
-        }
-    }
-    out
-}
 
 fn mix(h: i64, v: i64) -> i64 {
     let h = ((h ^ v) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -362,11 +345,4 @@ fn engine_matches_java_on_the_whole_corpus() {
         "only {two_player} two-player runs recorded"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// The first actions of seed 1000, as `TraceCorpus.actions(1000, 40)` gives them.
-#[test]
-fn action_sequences_follow_the_recorder() {
-    let a: String = actions(1000, 40).iter().map(|a| a.to_char()).collect();
-    assert_eq!(a, "RRRUUUUULUUUNNNDDSSSDDDDLSSSRRRUUUULLRRR");
 }
