@@ -2,7 +2,7 @@
 //! to the second). Semantics follow GVG-AI's `ontology/effects`.
 
 use super::rules::Rules;
-use super::state::{GameState, SpriteRef, Timer};
+use super::state::{GameState, Sprite, SpriteRef, Timer};
 use crate::gvgai::vgdl::{Dir, EffectKind, SpeedMode, TypeId};
 
 /// What an execution changed besides the game: GVG-AI keeps `applyScore` on the effect
@@ -43,28 +43,13 @@ impl GameState {
     ) {
         let Some(n) = new else { return };
         let old = self.sprite(s1).clone();
-        let p_new = rules.props(n.ty);
-        let p_old = rules.props(s1.ty);
         {
             let ns = self.sprite_mut(n);
             if force_orientation || (ns.oriented && old.oriented && ns.orientation.is_none()) {
                 ns.orientation = old.orientation;
             }
-            ns.lx = old.lx;
-            ns.ly = old.ly;
-            for &(res, v) in &old.resources {
-                ns.modify(res, v);
-            }
         }
-        let mut transformed = true;
-        if p_old.is_avatar {
-            if p_new.is_avatar {
-                let id = self.sprite(n).id;
-                self.avatar = Some((n.ty, id));
-            } else {
-                transformed = false;
-            }
-        }
+        let transformed = self.inherit(rules, n, s1.ty, &old);
         self.sprite_mut(n).health = old.health;
         self.kill(s1, transformed);
         if let (true, Some(s2)) = (kill_second, s2) {
@@ -75,28 +60,35 @@ impl GameState {
     /// TransformToSingleton `setSpriteFields`.
     fn singleton_fields(&mut self, n: SpriteRef, old: SpriteRef, rules: &Rules) {
         let o = self.sprite(old).clone();
-        let (p_new, p_old) = (rules.props(n.ty), rules.props(old.ty));
         {
             let ns = self.sprite_mut(n);
             if ns.oriented && o.oriented {
                 ns.orientation = o.orientation;
             }
-            ns.lx = o.lx;
-            ns.ly = o.ly;
-            for &(res, v) in &o.resources {
-                ns.modify(res, v);
-            }
         }
-        let mut transformed = true;
-        if p_old.is_avatar {
-            if p_new.is_avatar {
-                let id = self.sprite(n).id;
-                self.avatar = Some((n.ty, id));
-            } else {
-                transformed = false;
-            }
-        }
+        let transformed = self.inherit(rules, n, old.ty, &o);
         self.kill(old, transformed);
+    }
+
+    /// What a transformed sprite `n` takes over from `old` (of type `old_ty`): its last
+    /// position, its resources and, from an avatar, the avatar role. False when an avatar
+    /// became a non-avatar (the old one then dies as killed, not transformed).
+    fn inherit(&mut self, rules: &Rules, n: SpriteRef, old_ty: TypeId, old: &Sprite) -> bool {
+        let ns = self.sprite_mut(n);
+        ns.lx = old.lx;
+        ns.ly = old.ly;
+        for &(res, v) in &old.resources {
+            ns.modify(res, v);
+        }
+        if !rules.props(old_ty).is_avatar {
+            return true;
+        }
+        if !rules.props(n.ty).is_avatar {
+            return false;
+        }
+        let id = self.sprite(n).id;
+        self.avatar = Some((n.ty, id));
+        true
     }
 
     /// StepBack with `pixelPerfect`: stop flush against `s2` on the side it came from.

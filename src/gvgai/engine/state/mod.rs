@@ -6,10 +6,11 @@
 //!
 //! This module holds [`GameState`] and its construction from a level. Its parts: `sprite`
 //! (sprites, per-type groups, creation and killing), `view` (read access and the state key),
-//! `observed` (a state rebuilt from an observation), `physics` (grid movement), `continuous` (continuous physics), `behaviour`
-//! and `chase` (updates of the other sprites), `avatar` (the avatar's update), `cycle`
-//! (`advance`, removal of killed sprites, terminations), `events` (timers, end-of-screen and
-//! pairwise effects) and `consistency` (checks of the incremental bookkeeping).
+//! `observed` (a state rebuilt from an observation), `physics` (grid movement), `continuous`
+//! (continuous physics), `behaviour` and `chase` (updates of the other sprites), `avatar` (the
+//! avatar's update), `cycle` (`advance`, removal of killed sprites, terminations), `events`
+//! (timers, end-of-screen and pairwise effects) and `consistency` (checks of the incremental
+//! bookkeeping).
 
 mod avatar;
 mod behaviour;
