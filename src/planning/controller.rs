@@ -14,7 +14,7 @@
 //!   past its budget.
 //! - Games the translator refuses are played by the `iw` controller instead.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
@@ -22,7 +22,6 @@ use std::time::{Duration, Instant};
 use crate::budget::Budget;
 use crate::gvgai::controllers::{Bfs, Controller};
 use crate::gvgai::engine::{Action, GameState};
-use crate::planning::pddl::{Atom, Problem};
 use crate::planning::vgdl::{TranslateError, TranslateOptions, Translator};
 use crate::planning::{PlanError, PlanOptions, ground, solve_task};
 
@@ -50,35 +49,15 @@ struct Request {
 
 struct Planned {
     actions: Vec<Action>,
-    /// Fluent facts predicted after each action (same length as `actions`; `None` inside a
-    /// multi-tick step such as a use and its NILs, where the model predicts nothing).
-    predicted: Vec<Option<Vec<String>>>,
-    /// Fluent facts of the state planned from.
-    origin: Vec<String>,
-    /// The engine state's key before each action, the plan replayed in the forward model
-    /// from the state planned from (same length as `actions`).
+    /// Deterministic games: the engine state's key before each action, the plan replayed in
+    /// the forward model from the state planned from (same length as `actions`); empty
+    /// otherwise.
     keys: Vec<u64>,
-    fluents: Arc<HashSet<String>>,
 }
 
 struct Response {
     id: u64,
     result: Result<Planned, String>,
-}
-
-/// The facts of `problem`'s initial state that are fluents of the grounded task, sorted.
-fn observed(problem: &Problem, fluents: &HashSet<String>) -> Vec<String> {
-    // Transient flags are left out: the sprites they stand for outlive the move by a few
-    // ticks in the engine, which the model abstracts away.
-    let mut v: Vec<String> = problem
-        .init
-        .iter()
-        .map(Atom::to_string)
-        .filter(|f| fluents.contains(f) && !f.starts_with("(calm-") && !f.starts_with("(cleared-"))
-        .collect();
-    v.sort();
-    v.dedup();
-    v
 }
 
 fn plan_request(translator: &Translator, req: &Request, threads: usize) -> Result<Planned, String> {
@@ -109,15 +88,6 @@ fn plan_request_with(
         }
         Err(e) => return Err(e.to_string()),
     };
-    let fluents: Arc<HashSet<String>> = Arc::new(
-        task.facts
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !task.derived_facts.contains(&(*i as u32)))
-            .map(|(_, f)| f.clone())
-            .collect(),
-    );
-    let origin = observed(&tr.problem, &fluents);
     let opts = PlanOptions {
         memory_limit: None,
         timeout: req.timeout,
@@ -126,52 +96,26 @@ fn plan_request_with(
         anytime: false,
         planner: None,
     };
-    let task2 = task.clone();
-    let r = solve_task(task2, &opts, start).map_err(|e| e.to_string())?;
-    let mut s = task.initial_state();
-    let mut predicted = Vec::new();
+    let r = solve_task(task, &opts, start).map_err(|e| e.to_string())?;
     let mut actions = Vec::new();
-    for (&op, name) in r.ops.iter().zip(&r.plan) {
-        let acts = tr.step_actions(name).map_err(|e| e.to_string())?;
-        for _ in 1..acts.len() {
-            predicted.push(None);
-        }
-        actions.extend(acts);
-        s = task.apply(&s, op);
-        let mut facts: Vec<String> = s
-            .facts()
-            .filter(|f| !task.derived_facts.contains(f))
-            .map(|f| task.facts[f as usize].clone())
-            .filter(|f| !f.starts_with("(calm-") && !f.starts_with("(cleared-"))
-            .collect();
-        facts.sort();
-        predicted.push(Some(facts));
+    for name in &r.plan {
+        actions.extend(tr.step_actions(name).map_err(|e| e.to_string())?);
     }
-    for _ in 0..tr.pad_nil {
-        actions.push(Action::Nil);
-        predicted.push(
-            predicted
-                .last()
-                .cloned()
-                .unwrap_or_else(|| Some(origin.clone())),
-        );
-    }
-    let mut st = req.state.clone();
-    let keys = actions
-        .iter()
-        .map(|&a| {
-            let k = st.key();
-            st.advance(a);
-            k
-        })
-        .collect();
-    Ok(Planned {
-        actions,
-        predicted,
-        origin,
-        keys,
-        fluents,
-    })
+    actions.extend(std::iter::repeat_n(Action::Nil, tr.pad_nil));
+    let keys = if translator.exact() {
+        let mut st = req.state.clone();
+        actions
+            .iter()
+            .map(|&a| {
+                let k = st.key();
+                st.advance(a);
+                k
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Planned { actions, keys })
 }
 
 struct Active {
@@ -181,13 +125,12 @@ struct Active {
     next_id: u64,
     /// Id of the request whose answer is awaited (deterministic games).
     waiting: Option<u64>,
-    /// Remaining actions with their predicted facts.
-    plan: VecDeque<(Action, Option<Vec<String>>)>,
+    /// Remaining actions.
+    plan: VecDeque<Action>,
     /// The engine state's key expected before each remaining action (deterministic games).
     keys: VecDeque<u64>,
-    /// Facts expected now (after the last executed action), if any.
-    expected: Option<Vec<String>>,
-    fluents: Arc<HashSet<String>>,
+    /// Deterministic games: a plan is being followed, its progress checked against `keys`.
+    following: bool,
     replans: u64,
     /// The request sent at the last act and the action played then (replanning mode).
     last_played: Option<(u64, Action)>,
@@ -211,10 +154,9 @@ impl Active {
     }
 
     fn install(&mut self, p: Planned) {
-        self.fluents = p.fluents;
-        self.plan = p.actions.into_iter().zip(p.predicted).collect();
+        self.plan = p.actions.into_iter().collect();
         self.keys = p.keys.into_iter().collect();
-        self.expected = Some(p.origin);
+        self.following = true;
     }
 
     /// Waits for the answer to `id` until `until`; stale answers are dropped.
@@ -247,7 +189,7 @@ impl Active {
                     tracing::warn!("planner: {e}");
                     self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
                     self.plan.clear();
-                    self.expected = None;
+                    self.following = false;
                     return Action::Nil;
                 }
                 None => return Action::Nil,
@@ -257,12 +199,12 @@ impl Active {
         // engine key per step: cheap on large levels, where translating the state to compare
         // facts takes longer than an act). An action replaced by NIL that left the state as it
         // was is played again.
-        if self.expected.is_some() {
+        if self.following {
             let key = state.key();
             if let Some(pos) = self.keys.iter().position(|&k| k == key) {
                 self.plan.drain(..pos);
                 self.keys.drain(..pos);
-                if let Some(&(a, _)) = self.plan.front() {
+                if let Some(&a) = self.plan.front() {
                     return a;
                 }
             }
@@ -272,7 +214,7 @@ impl Active {
             self.replans += 1;
             self.plan.clear();
             self.keys.clear();
-            self.expected = None;
+            self.following = false;
             let id = self.request(state, DETERMINISTIC_TIMEOUT);
             self.waiting = Some(id);
             let until = (Instant::now() + Duration::from_millis(15)).min(
@@ -285,7 +227,7 @@ impl Active {
                 Some(Ok(p)) => {
                     self.waiting = None;
                     self.install(p);
-                    self.plan.front().map_or(Action::Nil, |&(a, _)| a)
+                    self.plan.front().copied().unwrap_or(Action::Nil)
                 }
                 Some(Err(e)) => {
                     tracing::warn!("planner: {e}");
@@ -295,7 +237,7 @@ impl Active {
                 None => Action::Nil,
             };
         }
-        self.plan.front().map_or(Action::Nil, |&(a, _)| a)
+        self.plan.front().copied().unwrap_or(Action::Nil)
     }
 
     fn act_replanning(&mut self, state: &GameState, budget: &Budget) -> Action {
@@ -311,9 +253,9 @@ impl Active {
                     self.idle_request = None;
                     self.idle_timeout = IDLE_REPLAN_TIMEOUT;
                     self.install(p);
-                    self.expected = None;
+                    self.following = false;
                     self.replans += 1;
-                    let a = self.plan.pop_front().map_or(Action::Nil, |(a, _)| a);
+                    let a = self.plan.pop_front().unwrap_or(Action::Nil);
                     self.last_played = None;
                     return a;
                 }
@@ -338,9 +280,8 @@ impl Active {
         }
         if let Some(mut p) = late {
             p.actions.remove(0);
-            p.predicted.remove(0);
             self.install(p);
-            self.expected = None;
+            self.following = false;
             self.replans += 1;
         }
         let id = self.request(state, REPLAN_TIMEOUT);
@@ -351,11 +292,11 @@ impl Active {
             .min(Instant::now() + REPLAN_WAIT);
         if let Some(Ok(p)) = self.wait_for(id, until) {
             self.install(p);
-            self.expected = None;
+            self.following = false;
             self.replans += 1;
         }
         let a = match self.plan.pop_front() {
-            Some((a, _)) => a,
+            Some(a) => a,
             None => {
                 // The short request sent above did not answer in time and there is nothing to
                 // reuse: a longer one, waited for at the next acts.
@@ -448,8 +389,7 @@ impl PlannerController {
             waiting: None,
             plan: VecDeque::new(),
             keys: VecDeque::new(),
-            expected: None,
-            fluents: Arc::new(HashSet::new()),
+            following: false,
             replans: 0,
             last_played: None,
             idle_request: None,
