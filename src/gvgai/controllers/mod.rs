@@ -15,6 +15,7 @@
 pub mod bfs;
 pub mod goal;
 pub mod mcts;
+pub mod players;
 pub mod rhea;
 
 use std::time::{Duration, Instant};
@@ -27,6 +28,7 @@ use crate::gvgai::engine::{Action, Game, GameState, Outcome, Winner};
 
 pub use bfs::Bfs;
 pub use mcts::{Mcts, MctsParams};
+pub use players::{PlayersResult, play_players};
 pub use rhea::{Rhea, RheaParams};
 
 /// GVG-AI's time limits (single-player planning track).
@@ -107,9 +109,10 @@ pub enum ControllerError {
     Invalid { name: String, message: String },
 }
 
-/// Actions the controller may choose: the avatar's actions (NIL when it has none).
+/// Actions the controller may choose: the avatar's actions (NIL when it has none); in a
+/// multi-player game, those of the player the state is seen by ([`GameState::seated`]).
 pub fn choices(state: &GameState) -> Vec<Action> {
-    let a = state.available_actions();
+    let a = state.available_actions_of(state.seated_player());
     if a.is_empty() {
         vec![Action::Nil]
     } else {
@@ -117,13 +120,16 @@ pub fn choices(state: &GameState) -> Vec<Action> {
     }
 }
 
-/// The usual GVG-AI state value: score, with a large bonus for a win and malus for a loss.
+/// The usual GVG-AI state value: score, with a large bonus for a win and malus for a loss;
+/// in a multi-player game, of the player the state is seen by ([`GameState::seated`]).
 pub fn value(state: &GameState) -> f64 {
     const HUGE: f64 = 10_000_000.0;
-    match state.winner() {
-        Winner::PlayerWins => state.score() + HUGE,
-        Winner::PlayerLoses => state.score() - HUGE,
-        Winner::NoWinner => state.score(),
+    let p = state.seated_player();
+    let score = state.score_of(p);
+    match state.winner_of(p) {
+        Winner::PlayerWins => score + HUGE,
+        Winner::PlayerLoses => score - HUGE,
+        Winner::NoWinner => score,
     }
 }
 

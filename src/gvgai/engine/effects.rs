@@ -87,7 +87,8 @@ impl GameState {
             return false;
         }
         let id = self.sprite(n).id;
-        self.avatar = Some((n.ty, id));
+        let player = self.player_of_avatar(old.id);
+        self.set_avatar_of(player, n.ty, id);
         true
     }
 
@@ -333,6 +334,14 @@ impl GameState {
         let killed = match kind {
             E::KillSprite => {
                 self.kill(s1, false);
+                return Some(EffectOutcome::default());
+            }
+            E::RemoveScore { stype, kill_second } if !self.others.is_empty() => {
+                if self.remove_player_scores(s1, *stype) && *kill_second {
+                    if let Some(s2) = s2 {
+                        self.kill(s2, true);
+                    }
+                }
                 return Some(EffectOutcome::default());
             }
             E::RemoveScore { stype, kill_second } => {

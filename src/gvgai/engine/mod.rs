@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 pub use rules::{Action, Rules, TypeProps};
 pub use state::{
-    BlockSize, Category, GameState, MAX_TICKS, Observed, ObservedSprite, Sprite, Winner,
+    BlockSize, Category, GameState, MAX_TICKS, Observed, ObservedSprite, Opponent, Sprite, Winner,
 };
 
 use crate::gvgai::vgdl::{Level, VgdlError, parse_game, parse_level};

@@ -155,6 +155,7 @@ fn build_effect(
     warnings: &mut Vec<String>,
 ) -> Result<Effect, VgdlError> {
     let mut p = Params::new(line, format!("effect {function}"), items);
+    let scores = player_scores(p.raw("scoreChange"));
     let score_change = p.int("scoreChange")?.unwrap_or(0);
     let prob = p.float("prob")?.unwrap_or(1.0);
     let repeat = p.int("repeat")?.unwrap_or(1).max(0) as u32;
@@ -170,10 +171,23 @@ fn build_effect(
     Ok(Effect {
         kind,
         score_change,
+        scores,
         prob,
         repeat,
         line,
     })
+}
+
+/// A per-player `scoreChange` list (empty for a single value); an entry that is not an
+/// integer scores 0, as GVG-AI's `getScoreChange` does.
+fn player_scores(raw: Option<&str>) -> Vec<i32> {
+    match raw {
+        Some(v) if v.contains(',') => v
+            .split(',')
+            .map(|s| s.trim().parse::<i32>().unwrap_or(0))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// A family of effects: the kind `function` names with its parameters, or `None` when the

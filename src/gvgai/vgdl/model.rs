@@ -538,6 +538,10 @@ pub struct Effect {
     pub kind: EffectKind,
     /// `scoreChange` (first player's value).
     pub score_change: i32,
+    /// `scoreChange` as a per-player list (`"1,-1"`); empty when a single value is given.
+    /// Player `i` scores `scores[i]`, or `score_change` past the list's end (GVG-AI
+    /// `getScoreChange`).
+    pub scores: Vec<i32>,
     pub prob: f64,
     pub repeat: u32,
     pub line: usize,
@@ -604,7 +608,13 @@ pub enum TerminationKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Termination {
     pub kind: TerminationKind,
+    /// Whether player 0 wins.
     pub win: bool,
+    /// `win` as a per-player list (`"True,False"`); player `i` wins if its entry reads
+    /// `true` (a player past the list's end loses, as in GVG-AI's `win(i)`).
+    pub wins: Vec<bool>,
+    /// `count_score=True`: the players with the highest nonzero score win, the others lose.
+    pub count_score: bool,
     pub line: usize,
 }
 
@@ -615,6 +625,8 @@ pub struct GameParams {
     pub key_handler: Option<String>,
     /// Obstacle types for path finding (`obs=`).
     pub obs: Vec<TypeId>,
+    /// `no_players`: 1 unless a multi-player game says otherwise.
+    pub no_players: usize,
 }
 
 /// A parsed and resolved game description.

@@ -130,12 +130,17 @@ fn game_params(
     }
     let key_handler = p.raw("key_handler").map(str::to_string);
     let obs = type_list(r, &mut p, "obs")?.unwrap_or_default();
+    let no_players = p.int("no_players")?.unwrap_or(1);
+    if !(1..=4).contains(&no_players) {
+        return Err(p.err(format!("no_players={no_players} (1 to 4 players)")));
+    }
     p.ignore(&["title"]);
     p.finish(warnings)?;
     Ok(GameParams {
         square_size,
         key_handler,
         obs,
+        no_players: no_players as usize,
     })
 }
 

@@ -165,6 +165,8 @@ impl<'a> Resolver<'a> {
                 self.subtypes[idx] = vec![id];
             } else {
                 let child_class = declared_class.or(parent_class);
+                // A declaration with children replaces the subtree of an earlier one.
+                self.children[idx].clear();
                 self.sprites(nodes, &node.children, Some(id), child_class, &args, &types)?;
                 self.subtypes[idx] = self.subtree(id);
             }

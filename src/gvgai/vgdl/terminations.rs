@@ -31,16 +31,29 @@ pub(super) fn termination_line(
     }
     let items = params_of(rest, n.line, "a termination")?;
     let mut p = Params::new(n.line, format!("termination {kind_name}"), items);
+    let wins = p
+        .raw("win")
+        .filter(|v| v.contains(','))
+        .map(|v| {
+            v.split(',')
+                .map(|w| w.trim().eq_ignore_ascii_case("true"))
+                .collect()
+        })
+        .unwrap_or_default();
     let win = p.boolean("win")?.unwrap_or(false);
     let limit = p.int("limit")?.unwrap_or(0);
-    if p.boolean("count_score")?.unwrap_or(false) {
-        return Err(p.err("unsupported count_score=True (multi-player scoring)".into()));
+    let count_score = p.boolean("count_score")?.unwrap_or(false);
+    if p.boolean("use_counter")?.unwrap_or(false) {
+        return Err(p.err("unsupported use_counter=True (game counters)".into()));
     }
+    p.ignore(&["compare", "limits"]);
     let kind = termination_kind(r, &mut p, kind_name, limit)?;
     p.finish(warnings)?;
     Ok(Termination {
         kind,
         win,
+        wins,
+        count_score,
         line: n.line,
     })
 }

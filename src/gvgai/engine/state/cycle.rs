@@ -10,7 +10,18 @@ use crate::gvgai::vgdl::{TerminationKind, TypeId};
 impl GameState {
     /// Advance one game cycle with the avatar's `action` (GVG-AI `advance`). Does nothing once
     /// the game is over.
+    /// In a multi-player game the other players play NIL, unless the state is seen by one
+    /// player ([`GameState::seated`]): then `action` is that player's and the others act as
+    /// its opponent model says.
     pub fn advance(&mut self, action: Action) {
+        match self.seat {
+            None => self.advance_with(action, &[]),
+            Some(seat) => self.advance_seated(action, seat),
+        }
+    }
+
+    /// One cycle with player 0's `action` and the actions of players 1.. in `others`.
+    pub(super) fn advance_with(&mut self, action: Action, others: &[Action]) {
         if self.over {
             return;
         }
@@ -21,6 +32,9 @@ impl GameState {
                 self.pre_movement(a);
                 self.update_avatar(&rules, a, action);
             }
+        }
+        if !self.others.is_empty() {
+            self.update_other_avatars(&rules, others);
         }
         for &t in rules.desc.sprite_order.iter().rev() {
             let p = rules.props(t);
@@ -83,6 +97,7 @@ impl GameState {
             if self.winner != Winner::PlayerWins {
                 self.winner = Winner::PlayerLoses;
             }
+            self.others_time_limit();
         }
     }
 
@@ -116,6 +131,9 @@ impl GameState {
             if self.avatar.is_some() && self.avatar_ref().is_none() {
                 self.avatar = None;
             }
+            if !self.others.is_empty() {
+                self.forget_removed_avatars();
+            }
         }
         self.shields.clear();
     }
@@ -125,6 +143,10 @@ impl GameState {
         for t in &rules.desc.terminations {
             if self.termination_holds(rules, &t.kind) {
                 self.over = true;
+                if t.count_score || !self.others.is_empty() {
+                    self.end_for_players(t);
+                    return;
+                }
                 self.winner = if t.win {
                     Winner::PlayerWins
                 } else {

@@ -77,6 +77,9 @@ impl GameState {
             self.run_effect(rules, &delegate.kind, usize::MAX, None, None);
             if self.apply_score[e] {
                 self.score += f64::from(effect.score_change);
+                if !self.others.is_empty() {
+                    self.score_others(effect, None, 1);
+                }
             }
         }
     }
@@ -96,6 +99,9 @@ impl GameState {
                 if !s.killed && !s.disabled {
                     self.run_effect(rules, &effect.kind, e, Some(r), None);
                     self.score += f64::from(effect.score_change);
+                    if !self.others.is_empty() {
+                        self.score_others(effect, None, 1);
+                    }
                 }
                 i += 1;
             }
@@ -243,6 +249,9 @@ impl GameState {
         let n = self.wall_bounce_batch(s1, hits);
         if self.apply_score[e] {
             self.score += f64::from(rules.effects[e].score_change) * f64::from(n);
+            if !self.others.is_empty() {
+                self.score_others(&rules.effects[e], None, n);
+            }
         }
     }
 
@@ -256,6 +265,9 @@ impl GameState {
         if self.apply_score[e] {
             let sc = out.score_override.unwrap_or(effect.score_change);
             self.score += f64::from(sc);
+            if !self.others.is_empty() {
+                self.score_others(effect, out.score_override, 1);
+            }
         }
     }
 }

@@ -8,7 +8,8 @@
 //! (sprites, per-type groups, creation and killing), `view` (read access and the state key),
 //! `observed` (a state rebuilt from an observation), `physics` (grid movement), `continuous`
 //! (continuous physics), `behaviour` and `chase` (updates of the other sprites), `avatar` (the
-//! avatar's update), `cycle` (`advance`, removal of killed sprites, terminations), `events`
+//! avatar's update), `cycle` (`advance`, removal of killed sprites, terminations), `players` (the avatars, scores and results
+//! of multi-player games), `events`
 //! (timers, end-of-screen and pairwise effects) and `consistency` (checks of the incremental
 //! bookkeeping).
 
@@ -21,6 +22,7 @@ mod cycle;
 mod events;
 mod observed;
 mod physics;
+mod players;
 mod sprite;
 mod view;
 
@@ -36,6 +38,7 @@ pub(crate) use chase::ChaseMemory;
 pub(crate) use events::Timer;
 pub use observed::{Observed, ObservedSprite};
 pub(crate) use physics::Movement;
+pub use players::Opponent;
 pub(crate) use sprite::Group;
 pub use sprite::{Sprite, SpriteRef};
 pub use view::Category;
@@ -106,6 +109,10 @@ pub struct GameState {
     pub(crate) chase: Vec<ChaseMemory>,
     /// `EvolvedNPC` memories by sprite id ([`super::scripted`]).
     pub(crate) npcs: Vec<super::scripted::NpcMemory>,
+    /// Players 1.. of a multi-player game (empty for one player; see `players`).
+    pub(crate) others: Vec<players::OtherPlayer>,
+    /// The player a search sees this state as, with its opponent model (see `players`).
+    pub(crate) seat: Option<players::Seat>,
 }
 
 impl GameState {
@@ -121,7 +128,10 @@ impl GameState {
         check_level(&rules, level, block)?;
         let mut st = GameState::empty(rules, level, block, seed);
         let avatars = st.place_level_sprites(level);
-        st.keep_one_avatar(&avatars);
+        match st.rules.desc.params.no_players {
+            0 | 1 => st.keep_one_avatar(&avatars),
+            n => st.keep_player_avatars(&avatars, n),
+        }
         st.build_paths(level);
         st.start_native_timers();
         Ok(st)
@@ -164,6 +174,8 @@ impl GameState {
             paths: None,
             chase: Vec::new(),
             npcs: Vec::new(),
+            others: Vec::new(),
+            seat: None,
             rules,
         }
     }

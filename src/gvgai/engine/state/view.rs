@@ -57,8 +57,12 @@ impl GameState {
     }
 
     /// Re-seed the game's random generator (e.g. for independent rollouts from one copy).
+    /// A seated state's opponent model draws anew too.
     pub fn reseed(&mut self, seed: i64) {
         self.rng = JavaRandom::new(seed);
+        if let Some(s) = self.seat.as_mut() {
+            s.reseed(seed);
+        }
     }
 
     /// A sprite's cycles since its last move (GVG-AI `lastmove`), with the increments still
