@@ -162,7 +162,9 @@ impl<'a> Resolver<'a> {
             if node.children.is_empty() {
                 self.order_tmp.retain(|&x| x != id);
                 self.order_tmp.push(id);
-                self.subtypes[idx] = vec![id];
+                // GVG-AI's subtypes of a type start with its ancestors (`itypes`): an effect
+                // or count on a type also covers the sprites of its ancestor types.
+                self.subtypes[idx] = types.clone();
             } else {
                 let child_class = declared_class.or(parent_class);
                 // A declaration with children replaces the subtree of an earlier one.
@@ -174,9 +176,9 @@ impl<'a> Resolver<'a> {
         Ok(())
     }
 
-    /// A type followed by its children's subtypes, each once.
+    /// A type's ancestors and itself followed by its children's subtypes, each once.
     fn subtree(&self, id: TypeId) -> Vec<TypeId> {
-        let mut subs = vec![id];
+        let mut subs = self.itypes[usize::from(id)].clone();
         for &c in &self.children[usize::from(id)] {
             for &s in &self.subtypes[usize::from(c)] {
                 if !subs.contains(&s) {
