@@ -1108,3 +1108,44 @@ fn go_train_writes_a_table_with_its_command() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("no loadable .sgf files"), "{stderr}");
 }
+
+/// `gvgai play` on a two-player game: one controller per player, both players' results.
+#[test]
+fn gvgai_play_runs_a_two_player_game_with_two_controllers() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/gvgai/corpus/2player");
+    let out = tablero()
+        .args([
+            "gvgai",
+            "play",
+            "--games-dir",
+            dir,
+            "--game",
+            "tron",
+            "--controller",
+            "mcts",
+            "--controller2",
+            "onestep",
+            "--iterations",
+            "50",
+            "--seed",
+            "3",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["controllers"], serde_json::json!(["mcts", "onestep"]));
+    assert_eq!(v["wins"].as_array().unwrap().len(), 2);
+    assert_eq!(v["scores"].as_array().unwrap().len(), 2);
+    let acts = v["actions"].as_array().unwrap();
+    assert_eq!(
+        acts[0].as_str().unwrap().len(),
+        acts[1].as_str().unwrap().len()
+    );
+    assert!(v["ticks"].as_i64().unwrap() < 2000);
+}

@@ -11,7 +11,9 @@
 //! - [`games`]: the shipped games, embedded.
 //! - [`engine`]: the grid-physics forward model. [`engine::Game`] loads a game and its levels,
 //!   [`engine::GameState`] is a running game (`Clone` = forward-model copy,
-//!   `advance(Action)`), [`engine::replay`] replays a `UDLRNS` action string and returns an
+//!   `advance(Action)`; multi-player games: `advance_joint(&[Action])`, `score_of(p)`,
+//!   `winner_of(p)`, `available_actions_of(p)`, and `seated(p, Opponent, seed)` for a search
+//!   playing one player), [`engine::replay`] replays a `UDLRNS` action string and returns an
 //!   [`engine::Outcome`] `{win, score, ticks}`.
 //!
 //! The game files in `data/gvgai/games/` come from GAIGResearch/GVGAI (GPL-3.0-or-later); see
@@ -29,10 +31,12 @@
 //! - `tests/gvgai_golden.rs` (always run): 110 recorded Java runs (22 shipped games × 5
 //!   levels, seeded, fixed action strings) must give the same win, score, ticks and per-tick
 //!   trace (tick, score, avatar position).
-//! - `tests/gvgai_corpus.rs` (always run): the framework's whole single-player corpus
-//!   (`data/gvgai/corpus`), every game × level × 3 seeds, 300 seeded random actions: every
+//! - `tests/gvgai_corpus.rs` (always run): the framework's whole corpus, single-player and
+//!   two-player (`data/gvgai/corpus`), every game × level × 3 seeds, 300 seeded random
+//!   actions per player: every
 //!   tick's full state (every sprite's type, position, orientation, speed, health, resources,
-//!   `lastmove`, time to live, flicker/spawner/random-NPC counters; score, winner) must equal
+//!   `lastmove`, time to live, flicker/spawner/random-NPC counters; every player's score and
+//!   winner) must equal
 //!   the Java framework's recorded trace. The games not loaded yet are listed there.
 //!
 //! Ticks: `GameState::tick()` counts cycles played (the Java forward model's `getGameTick()`);
@@ -50,7 +54,8 @@
 //! second (`tablero gvgai bench`, 2026-11-30; wall-clock rates on the shared 2-core machine
 //! at load 19 were 0.47 M/s and 0.16 M/s); the Java forward model, measured the same way on
 //! the same machine, did 0.21 M/s and 0.05 M/s of wall time.
-//! Controllers: random, one-step look-ahead, open-loop MCTS, rolling-horizon evolution, BFS
+//! Controllers (in multi-player games, one per player: `controllers::play_players`): random,
+//! one-step look-ahead, open-loop MCTS, rolling-horizon evolution, BFS
 //! and IW(1)→BFS for deterministic games (the search persists across acts, merging states by
 //! `GameState::key`), all reading the clock before every forward-model advance
 //! (`tests/gvgai_budget.rs`). The line protocol: `crate::gvgai_line`, `protocols/gvgai-line.md`.

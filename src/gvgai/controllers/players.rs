@@ -171,7 +171,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.winners.len(), 2);
-        assert!(r.winners.iter().any(|w| *w == Winner::PlayerWins), "{r:?}");
+        assert!(r.winners.contains(&Winner::PlayerWins), "{r:?}");
         assert!(r.ticks < 100, "{r:?}");
         assert_eq!(r.actions[0].len(), r.actions[1].len());
     }
