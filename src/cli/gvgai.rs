@@ -550,7 +550,14 @@ fn play(a: PlayArgs, config: &GvgaiConfig) -> ExitCode {
     };
     let act = Duration::from_millis(a.budget.act_ms.unwrap_or(config.act_ms).max(1));
     if game.rules.desc.params.no_players > 1 {
-        return play_two(&a, &game, c, &controller, &settings, act);
+        let two = super::gvgai_players::TwoPlayers {
+            game_name: &a.game,
+            level: a.level,
+            seed: a.seed,
+            opponent: &a.opponent,
+            controller2: a.controller2.as_deref(),
+        };
+        return two.play(&game, c, &controller, &settings, act);
     }
     // Seeds above i64::MAX wrap, as Java's long would.
     let played = {
@@ -578,50 +585,6 @@ fn play(a: PlayArgs, config: &GvgaiConfig) -> ExitCode {
             "overspent": r.overspent,
             "over_50ms": r.over_disq,
             "act_cpu_ms_max": r.act_cpu_ms_max.map(|ms| (ms * 10.0).round() / 10.0),
-            "actions": r.actions,
-        })),
-        Err(e) => failure(e),
-    }
-}
-
-/// `gvgai play` of a two-player game: player 0 with `c` (`name`), player 1 with
-/// `--controller2`; one JSON line with both players' scores and results.
-fn play_two(
-    a: &PlayArgs,
-    game: &engine::Game,
-    mut c: Box<dyn controllers::Controller>,
-    name: &str,
-    settings: &ControllerSettings,
-    act: Duration,
-) -> ExitCode {
-    let Some(opponent) = engine::Opponent::parse(&a.opponent) else {
-        return usage(&format!(
-            "unknown --opponent {} (random, nil or repeat)",
-            a.opponent
-        ));
-    };
-    let name2 = a.controller2.clone().unwrap_or_else(|| name.to_string());
-    let settings2 = ControllerSettings {
-        seed: settings.seed.wrapping_add(1),
-        ..*settings
-    };
-    let mut c2 = match make(&name2, &settings2) {
-        Ok(c) => c,
-        Err(e) => return usage(&e.to_string()),
-    };
-    let mut both: [&mut dyn controllers::Controller; 2] = [c.as_mut(), c2.as_mut()];
-    match controllers::play_players(game, a.level, a.seed as i64, &mut both, opponent, act) {
-        Ok(r) => print_json(&serde_json::json!({
-            "game": a.game,
-            "level": a.level,
-            "controllers": [name, name2],
-            "opponent": a.opponent,
-            "seed": a.seed,
-            "wins": r.winners.iter().map(|w| *w == engine::Winner::PlayerWins).collect::<Vec<_>>(),
-            "scores": r.scores,
-            "ticks": r.ticks,
-            "act_ms_max": (r.act_ms_max * 10.0).round() / 10.0,
-            "overspent": r.overspent,
             "actions": r.actions,
         })),
         Err(e) => failure(e),

@@ -21,6 +21,7 @@ pub mod diplomacy;
 pub mod evolve;
 pub mod go;
 pub mod gvgai;
+mod gvgai_players;
 pub mod merge;
 pub mod plan;
 pub mod progress;
