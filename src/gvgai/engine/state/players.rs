@@ -179,14 +179,7 @@ impl GameState {
         if p == 0 {
             return self.avatar_ref();
         }
-        let (ty, id) = self.others.get(p - 1)?.avatar?;
-        let idx = self.groups[usize::from(ty)]
-            .iter()
-            .position(|s| s.id == id)?;
-        Some(SpriteRef {
-            ty,
-            idx: idx as u32,
-        })
+        self.ref_of(self.others.get(p - 1)?.avatar?)
     }
 
     /// The player whose avatar is sprite `id` (GVG-AI's `playerID`, 0 for other avatars).

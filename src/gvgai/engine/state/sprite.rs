@@ -101,7 +101,11 @@ pub struct SpriteRef {
 
 impl GameState {
     pub(crate) fn avatar_ref(&self) -> Option<SpriteRef> {
-        let (ty, id) = self.avatar?;
+        self.ref_of(self.avatar?)
+    }
+
+    /// Where sprite `id` of type `ty` is now.
+    pub(crate) fn ref_of(&self, (ty, id): (TypeId, u32)) -> Option<SpriteRef> {
         let idx = self.groups[usize::from(ty)]
             .iter()
             .position(|s| s.id == id)?;
