@@ -279,7 +279,7 @@ impl SuccessorGenerator {
     /// In how many sampled states each fact holds (fixed seed: same task, same generator).
     fn fact_frequencies(&self, task: &Task) -> Vec<u32> {
         let mut freq = vec![0u32; task.facts.len()];
-        let mut rng: u64 = 0x5EED_0F_5A3B1E;
+        let mut rng: u64 = 0x5EED_0F5A_3B1E;
         let mut ops = Vec::new();
         for _ in 0..SAMPLE_WALKS {
             let mut s = task.initial_state();

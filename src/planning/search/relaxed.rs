@@ -376,7 +376,7 @@ pub enum RelaxedKind {
 pub struct RelaxedHeuristic {
     pub rt: std::sync::Arc<RelaxedTask>,
     pub kind: RelaxedKind,
-    sc: Scratch,
+    sc: Box<Scratch>,
 }
 
 impl RelaxedHeuristic {
@@ -384,7 +384,7 @@ impl RelaxedHeuristic {
         RelaxedHeuristic {
             rt,
             kind,
-            sc: Scratch::default(),
+            sc: Box::default(),
         }
     }
 
