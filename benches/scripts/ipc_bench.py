@@ -5,7 +5,8 @@ usage: ipc_bench.py TABLERO BENCHMARKS_DIR TIMEOUT_S PROBLEMS_PER_DOMAIN [sat|op
 
 BENCHMARKS_DIR is a checkout of aibasel/downward-benchmarks. Without DOMAIN arguments, every
 domain whose domain file declares :action-costs, :adl or quantified/disjunctive preconditions
-is run. Each task runs tablero (`plan`, one thread; `--optimal` in opt mode) and then Fast
+is run. A DOMAIN argument runs the domain's first PROBLEMS_PER_DOMAIN problems;
+DOMAIN/PROBLEM.pddl runs that one problem. Each task runs tablero (`plan`, one thread; `--optimal` in opt mode) and then Fast
 Downward (`--alias lama-first`, or `astar(lmcut())` falling back to `astar(blind())` in opt
 mode), each in its own process with the same wall-clock limit; CPU time is the child's user +
 system time. Fast Downward is found through TABLERO_FAST_DOWNWARD. Prints a Markdown table,
@@ -32,12 +33,18 @@ def domain_file(folder, problem):
 
 
 def tasks(root, per_domain, only):
+    picked = {}
+    for o in only:
+        d, _, p = o.partition("/")
+        picked.setdefault(d, set()).add(p)
     for d in sorted(os.listdir(root)):
         folder = os.path.join(root, d)
-        if not os.path.isdir(folder) or d.startswith(".") or (only and d not in only):
+        if not os.path.isdir(folder) or d.startswith(".") or (only and d not in picked):
             continue
         problems = sorted(p for p in os.listdir(folder)
-                          if p.endswith(".pddl") and "domain" not in p)[:per_domain]
+                          if p.endswith(".pddl") and "domain" not in p)
+        named = picked.get(d, set()) - {""}
+        problems = [p for p in problems if p in named] if named else problems[:per_domain]
         for p in problems:
             dom = domain_file(folder, p)
             if dom is None:

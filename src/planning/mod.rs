@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod controller;
+pub mod eliminate;
 pub mod examples;
 pub mod fast_downward;
 pub mod ground;

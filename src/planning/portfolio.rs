@@ -4,6 +4,7 @@
 //! and other members search under the shared cost bound). Every plan is validated by
 //! simulation on the grounded task before it is accepted.
 
+use super::eliminate;
 use super::search::astar::{AStar, AdmissibleKind};
 use super::search::gbfs::{HKind, LazyConfig, LazySearch};
 use super::search::width::{Bfws, Iw, Siw};
@@ -72,6 +73,10 @@ fn lama_like_typed(name: &str, hs: &[HKind], weights: &[u64], type_based: Option
         stages,
     }
 }
+
+/// Operator applications action elimination may spend on each satisficing plan (about a
+/// second for a 2,000-step plan; it also stops at the run's deadline).
+const ELIMINATION_APPLICATIONS: u64 = 4_000_000;
 
 /// The seed of the type-based exploration lists (fixed: same task, same plan).
 const TYPE_SEED: u64 = 0x7AB1E50;
@@ -248,6 +253,10 @@ struct Running {
     stage: usize,
     engine: Option<Box<dyn Engine>>,
     batch: u64,
+    /// Time spent in this member's steps: the worker runs the member that has used least,
+    /// so members whose single steps are slow (one expansion can take 100 ms when every
+    /// successor is evaluated) get the same share of the thread as the others.
+    used: Duration,
     done: bool,
 }
 
@@ -396,6 +405,7 @@ fn worker(
             stage: 0,
             engine: None,
             batch: 16,
+            used: Duration::ZERO,
             done: false,
         })
         .collect();
@@ -403,12 +413,12 @@ fn worker(
         if st.stop.load(Ordering::Relaxed) || Instant::now() >= opts.deadline {
             break;
         }
-        let mut any = false;
-        for r in running.iter_mut() {
-            if r.done || st.stop.load(Ordering::Relaxed) || Instant::now() >= opts.deadline {
-                continue;
-            }
-            any = true;
+        let next = running
+            .iter_mut()
+            .filter(|r| !r.done)
+            .min_by_key(|r| r.used);
+        let any = next.is_some();
+        if let Some(r) = next {
             let Some(stage) = r.member.stages.get(r.stage).cloned() else {
                 r.done = true;
                 continue;
@@ -423,6 +433,7 @@ fn worker(
             let t0 = Instant::now();
             let res = engine.step(budget);
             let dt = t0.elapsed();
+            r.used += dt;
             let after = engine.stats();
             st.expanded
                 .fetch_add(after.expanded - before.expanded, Ordering::Relaxed);
@@ -440,6 +451,15 @@ fn worker(
                 Step::Solved(plan) => {
                     let optimal = engine.optimal();
                     let name = engine.name().to_string();
+                    let plan = if optimal {
+                        plan
+                    } else {
+                        let budget = eliminate::Budget {
+                            applications: ELIMINATION_APPLICATIONS,
+                            deadline: opts.deadline,
+                        };
+                        eliminate::eliminate(&shared.task, &plan, budget)
+                    };
                     match shared.task.validate(&plan) {
                         Ok(_) => {
                             let cost = shared.task.plan_cost(&plan);

@@ -240,26 +240,70 @@ impl Task {
     }
 }
 
-/// Successor generation: operators indexed by one of their positive preconditions.
+/// Successor generation: each operator is filed under one of its positive preconditions,
+/// the one least often true in states sampled by short random walks from the initial state
+/// (a fact that rarely holds filters best: an operator is only tested when its fact holds).
+/// Operators without positive preconditions are tested in every state.
 pub struct SuccessorGenerator {
     by_fact: Vec<Vec<OpId>>,
     always: Vec<OpId>,
 }
 
+/// Random walks that sample states for [`SuccessorGenerator::new`]: walks × steps.
+const SAMPLE_WALKS: u32 = 4;
+const SAMPLE_STEPS: u32 = 32;
+
 impl SuccessorGenerator {
     pub fn new(task: &Task) -> SuccessorGenerator {
+        let first = Self::keyed(task, |pre| pre.first().copied());
+        let freq = first.fact_frequencies(task);
+        Self::keyed(task, |pre| {
+            pre.iter()
+                .copied()
+                .min_by_key(|&f| freq.get(f as usize).copied().unwrap_or(0))
+        })
+    }
+
+    fn keyed(task: &Task, key: impl Fn(&[FactId]) -> Option<FactId>) -> SuccessorGenerator {
         let mut by_fact = vec![Vec::new(); task.facts.len()];
         let mut always = Vec::new();
         for (i, o) in task.operators.iter().enumerate() {
-            match o.pre_pos.first() {
-                Some(&f) => by_fact[f as usize].push(i as OpId),
+            match key(&o.pre_pos) {
+                Some(f) => by_fact[f as usize].push(i as OpId),
                 None => always.push(i as OpId),
             }
         }
         SuccessorGenerator { by_fact, always }
     }
 
-    /// Appends the operators applicable in `s` to `out` (in increasing id order per bucket).
+    /// In how many sampled states each fact holds (fixed seed: same task, same generator).
+    fn fact_frequencies(&self, task: &Task) -> Vec<u32> {
+        let mut freq = vec![0u32; task.facts.len()];
+        let mut rng: u64 = 0x5EED_0F5A_3B1E;
+        let mut ops = Vec::new();
+        for _ in 0..SAMPLE_WALKS {
+            let mut s = task.initial_state();
+            for _ in 0..SAMPLE_STEPS {
+                for f in s.facts() {
+                    if let Some(c) = freq.get_mut(f as usize) {
+                        *c += 1;
+                    }
+                }
+                self.applicable(task, &s, &mut ops);
+                if ops.is_empty() {
+                    break;
+                }
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let pick = ops[((rng >> 33) % ops.len() as u64) as usize];
+                s = task.apply(&s, pick);
+            }
+        }
+        freq
+    }
+
+    /// Writes the operators applicable in `s` to `out`, in increasing id order.
     pub fn applicable(&self, task: &Task, s: &State, out: &mut Vec<OpId>) {
         out.clear();
         for f in s.facts() {
@@ -274,6 +318,7 @@ impl SuccessorGenerator {
                 out.push(op);
             }
         }
+        out.sort_unstable();
     }
 }
 

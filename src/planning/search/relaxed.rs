@@ -31,10 +31,84 @@ pub struct RelaxedTask {
     pub true_fact: u32,
     pub goal_fact: u32,
     pub actions: Vec<RelAction>,
-    pub pre_of: Vec<Vec<u32>>,
     pub op_cost: Vec<u64>,
     /// Negated facts: relaxed fact `num_task_facts + 2 + k` is ¬`neg_of[k]`.
     pub neg_of: Vec<u32>,
+    /// The propagation's flat layout (see [`Flat`]).
+    flat: Flat,
+}
+
+/// The relaxed task laid out for cost propagation: the actions each fact is a precondition
+/// of, and each action's add list, as contiguous slices (`start[i]..start[i + 1]`), and the
+/// per-action counters an evaluation starts from (copied in one pass).
+#[derive(Debug, Clone, Default)]
+struct Flat {
+    pre_of_start: Vec<u32>,
+    pre_of: Vec<u32>,
+    add_start: Vec<u32>,
+    add: Vec<u32>,
+    op: Vec<u32>,
+    counters: Vec<Counter>,
+    /// Every operator costs at most [`BUCKET_MAX_OP_COST`]: costs stay small and dense, so
+    /// the propagation queue is a bucket queue.
+    small_costs: bool,
+}
+
+/// One relaxed action's state during propagation: preconditions not yet reached and the
+/// value accumulated over the reached ones.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counter {
+    unsat: u32,
+    val: u64,
+}
+
+/// Tasks whose operators cost at most this use a bucket queue in the propagation.
+const BUCKET_MAX_OP_COST: u64 = 16;
+/// Fact costs at or above this go to the heap even in bucket mode (bounds the buckets).
+const BUCKET_LIMIT: u64 = 1 << 16;
+
+impl Flat {
+    fn new(num_facts: usize, actions: &[RelAction], op_cost: &[u64]) -> Flat {
+        let mut count = vec![0u32; num_facts + 1];
+        for a in actions {
+            for &p in &a.pre {
+                count[p as usize + 1] += 1;
+            }
+        }
+        for i in 0..num_facts {
+            count[i + 1] += count[i];
+        }
+        let mut next = count.clone();
+        let mut pre_of = vec![0u32; count[num_facts] as usize];
+        for (ai, a) in actions.iter().enumerate() {
+            for &p in &a.pre {
+                pre_of[next[p as usize] as usize] = ai as u32;
+                next[p as usize] += 1;
+            }
+        }
+        let mut add_start = Vec::with_capacity(actions.len() + 1);
+        let mut add = Vec::new();
+        add_start.push(0);
+        for a in actions {
+            add.extend_from_slice(&a.add);
+            add_start.push(add.len() as u32);
+        }
+        Flat {
+            pre_of_start: count,
+            pre_of,
+            add_start,
+            add,
+            op: actions.iter().map(|a| a.op).collect(),
+            counters: actions
+                .iter()
+                .map(|a| Counter {
+                    unsat: a.pre.len() as u32,
+                    val: 0,
+                })
+                .collect(),
+            small_costs: op_cost.iter().all(|&c| c <= BUCKET_MAX_OP_COST),
+        }
+    }
 }
 
 impl RelaxedTask {
@@ -119,20 +193,16 @@ impl RelaxedTask {
             op: GOAL_OP,
         });
         let num_facts = n + 2 + neg_of.len();
-        let mut pre_of = vec![Vec::new(); num_facts];
-        for (ai, a) in actions.iter().enumerate() {
-            for &p in &a.pre {
-                pre_of[p as usize].push(ai as u32);
-            }
-        }
+        let op_cost: Vec<u64> = task.operators.iter().map(|o| o.cost as u64).collect();
+        let flat = Flat::new(num_facts, &actions, &op_cost);
         RelaxedTask {
             num_facts,
             true_fact,
             goal_fact,
             actions,
-            pre_of,
-            op_cost: task.operators.iter().map(|o| o.cost as u64).collect(),
+            op_cost,
             neg_of,
+            flat,
         }
     }
 
@@ -149,11 +219,68 @@ impl RelaxedTask {
     }
 
     fn cost_of(&self, a: &RelAction, op_cost: &[u64]) -> u64 {
-        if a.op >= AXIOM_OP {
-            0
-        } else {
-            op_cost[a.op as usize]
+        op_cost_of(a.op, op_cost)
+    }
+}
+
+fn op_cost_of(op: u32, op_cost: &[u64]) -> u64 {
+    if op >= AXIOM_OP {
+        0
+    } else {
+        op_cost[op as usize]
+    }
+}
+
+/// The propagation's priority queue: buckets indexed by cost while costs are small (popped
+/// in cost order, as the costs pushed never fall below the cost last popped), a binary heap
+/// for the rest. Each bucket is a stack.
+#[derive(Debug, Clone, Default)]
+struct CostQueue {
+    buckets: Vec<Vec<u32>>,
+    /// The lowest bucket that may hold entries.
+    current: usize,
+    /// One past the highest bucket used since the last reset.
+    used: usize,
+    in_buckets: usize,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl CostQueue {
+    fn reset(&mut self) {
+        for b in &mut self.buckets[..self.used] {
+            b.clear();
         }
+        self.current = 0;
+        self.used = 0;
+        self.in_buckets = 0;
+        self.heap.clear();
+    }
+
+    fn push(&mut self, buckets: bool, cost: u64, fact: u32) {
+        if buckets && cost < BUCKET_LIMIT {
+            let i = cost as usize;
+            if i >= self.buckets.len() {
+                self.buckets.resize_with(i + 1, Vec::new);
+            }
+            self.buckets[i].push(fact);
+            self.used = self.used.max(i + 1);
+            self.in_buckets += 1;
+        } else {
+            self.heap.push(Reverse((cost, fact)));
+        }
+    }
+
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        if self.in_buckets > 0 {
+            while self.current < self.used {
+                if let Some(f) = self.buckets[self.current].pop() {
+                    self.in_buckets -= 1;
+                    return Some((self.current as u64, f));
+                }
+                self.current += 1;
+            }
+        }
+        self.heap.pop().map(|Reverse(e)| e)
     }
 }
 
@@ -162,11 +289,11 @@ impl RelaxedTask {
 pub struct Scratch {
     pub fact_cost: Vec<u64>,
     pub supporter: Vec<u32>,
-    unsat: Vec<u32>,
-    act_val: Vec<u64>,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    counters: Vec<Counter>,
+    queue: CostQueue,
     marked: Vec<bool>,
     op_marked: Vec<bool>,
+    seen_fact: Vec<bool>,
     stack: Vec<u32>,
 }
 
@@ -185,48 +312,51 @@ pub fn propagate_full(
     sc: &mut Scratch,
 ) {
     let nf = rt.num_facts;
-    let na = rt.actions.len();
+    let flat = &rt.flat;
     sc.fact_cost.clear();
     sc.fact_cost.resize(nf, INF);
     sc.supporter.clear();
     sc.supporter.resize(nf, u32::MAX);
-    sc.unsat.clear();
-    sc.unsat
-        .extend(rt.actions.iter().map(|a| a.pre.len() as u32));
-    sc.act_val.clear();
-    sc.act_val.resize(na, 0);
-    sc.heap.clear();
+    sc.counters.clear();
+    sc.counters.extend_from_slice(&flat.counters);
+    sc.queue.reset();
+    let buckets = flat.small_costs;
     // The state's facts include TRUE; each is pushed once, so each is expanded once and every
     // precondition counter reaches zero exactly once.
     for f in rt.state_facts(s) {
         if (f as usize) < nf {
             sc.fact_cost[f as usize] = 0;
-            sc.heap.push(Reverse((0, f)));
+            sc.queue.push(buckets, 0, f);
         }
     }
-    while let Some(Reverse((c, f))) = sc.heap.pop() {
+    while let Some((c, f)) = sc.queue.pop() {
         if c > sc.fact_cost[f as usize] {
             continue;
         }
         if f == rt.goal_fact && stop_at_goal {
             break;
         }
-        for &ai in &rt.pre_of[f as usize] {
+        let (lo, hi) = (
+            flat.pre_of_start[f as usize] as usize,
+            flat.pre_of_start[f as usize + 1] as usize,
+        );
+        for &ai in &flat.pre_of[lo..hi] {
             let ai = ai as usize;
-            sc.act_val[ai] = if additive {
-                sc.act_val[ai].saturating_add(c)
+            let counter = &mut sc.counters[ai];
+            counter.val = if additive {
+                counter.val.saturating_add(c)
             } else {
-                sc.act_val[ai].max(c)
+                counter.val.max(c)
             };
-            sc.unsat[ai] -= 1;
-            if sc.unsat[ai] == 0 {
-                let a = &rt.actions[ai];
-                let v = sc.act_val[ai].saturating_add(rt.cost_of(a, op_cost));
-                for &q in &a.add {
+            counter.unsat -= 1;
+            if counter.unsat == 0 {
+                let v = counter.val.saturating_add(op_cost_of(flat.op[ai], op_cost));
+                let (alo, ahi) = (flat.add_start[ai] as usize, flat.add_start[ai + 1] as usize);
+                for &q in &flat.add[alo..ahi] {
                     if v < sc.fact_cost[q as usize] {
                         sc.fact_cost[q as usize] = v;
                         sc.supporter[q as usize] = ai as u32;
-                        sc.heap.push(Reverse((v, q)));
+                        sc.queue.push(buckets, v, q);
                     }
                 }
             }
@@ -246,7 +376,7 @@ pub enum RelaxedKind {
 pub struct RelaxedHeuristic {
     pub rt: std::sync::Arc<RelaxedTask>,
     pub kind: RelaxedKind,
-    sc: Scratch,
+    sc: Box<Scratch>,
 }
 
 impl RelaxedHeuristic {
@@ -254,7 +384,7 @@ impl RelaxedHeuristic {
         RelaxedHeuristic {
             rt,
             kind,
-            sc: Scratch::default(),
+            sc: Box::default(),
         }
     }
 
@@ -293,12 +423,13 @@ impl RelaxedHeuristic {
         if let Some(p) = pref.as_deref_mut() {
             p.clear();
         }
-        let mut seen_fact = vec![false; rt.num_facts];
+        sc.seen_fact.clear();
+        sc.seen_fact.resize(rt.num_facts, false);
         while let Some(f) = sc.stack.pop() {
-            if seen_fact[f as usize] || sc.fact_cost[f as usize] == 0 {
+            if sc.seen_fact[f as usize] || sc.fact_cost[f as usize] == 0 {
                 continue;
             }
-            seen_fact[f as usize] = true;
+            sc.seen_fact[f as usize] = true;
             let ai = sc.supporter[f as usize];
             if ai == u32::MAX || sc.marked[ai as usize] {
                 continue;
