@@ -132,11 +132,8 @@ fn continuous_physics_matches_java_at_every_tick() {
 #[test]
 fn continuous_games_without_engine_support_are_refused_by_name() {
     for (name, class) in [
-        ("artillery", "AimedAvatar"),
-        ("asteroids", "SpaceshipAvatar"),
         ("candy", "WizardAvatar"),
-        ("lander", "LanderAvatar"),
-        ("racing", "CarAvatar"),
+        ("jumper", "PlatformerAvatar"),
         ("mario", "PlatformerAvatar"),
     ] {
         let err = Game::load(&games_dir(), name).unwrap_err().to_string();

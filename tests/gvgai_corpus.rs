@@ -56,14 +56,9 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Games of the corpus tablero does not load yet, with the reason.
 const NOT_LOADING: &[(&str, &str)] = &[
-    ("contphysics/artillery", "AimedAvatar"),
-    ("contphysics/asteroids", "SpaceshipAvatar"),
-    ("contphysics/bird", "BirdAvatar"),
     ("contphysics/candy", "WizardAvatar"),
     ("contphysics/jumper", "PlatformerAvatar"),
-    ("contphysics/lander", "LanderAvatar"),
     ("contphysics/mario", "PlatformerAvatar"),
-    ("contphysics/racing", "CarAvatar"),
 ];
 
 fn mix(h: i64, v: i64) -> i64 {

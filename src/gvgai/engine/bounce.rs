@@ -112,9 +112,39 @@ impl GameState {
             EffectKind::BounceDirection { max_angle_deg } => {
                 self.bounce_direction(s1, s2, *max_angle_deg)
             }
+            EffectKind::KillIfSpeed { limspeed, fast } => {
+                let rel = self.relative_speed(s1, s2);
+                if (*fast && rel > *limspeed) || (!*fast && rel < *limspeed) {
+                    self.kill(s1, false);
+                }
+            }
+            EffectKind::KillIfNotUpright => {
+                let tau = 2.0 * std::f64::consts::PI;
+                let rotation = (self.sprite(s1).rotation + tau) % tau;
+                if !(rotation < 5.0 && rotation > 4.4) {
+                    self.kill(s1, false);
+                }
+            }
             _ => return None,
         }
         Some(EffectOutcome::default())
+    }
+
+    /// The speed `killIfSlow` and `killIfFast` compare: the moving sprite's speed if the
+    /// other is static, else the length of the difference of their directions.
+    fn relative_speed(&self, s1: SpriteRef, s2: SpriteRef) -> f64 {
+        let (a, b) = (self.sprite(s1), self.sprite(s2));
+        if self.rules.props(s1.ty).is_static {
+            b.speed
+        } else if self.rules.props(s2.ty).is_static {
+            a.speed
+        } else {
+            let (x, y) = (
+                a.orientation.x - b.orientation.x,
+                a.orientation.y - b.orientation.y,
+            );
+            (x * x + y * y).sqrt()
+        }
     }
 
     /// `WallStop`: flush against `s2` on the side `s1` came from, keeping only the velocity

@@ -136,6 +136,12 @@ pub struct TypeProps {
     /// Width and height in cells (`wMult`, `hMult`).
     pub w_mult: f64,
     pub h_mult: f64,
+    /// Steered avatars: radians turned per LEFT/RIGHT (`angle_diff`).
+    pub angle_diff: f64,
+    /// Upward force of a jump or flap (`jump_strength`).
+    pub jump_strength: f64,
+    /// GVG-AI `stationary`: grid moves of the sprite do nothing (AimedAvatar).
+    pub stationary: bool,
 }
 
 /// The properties a class sets before the sprite's own parameters (GVG-AI `loadDefaults`).
@@ -152,6 +158,8 @@ struct ClassDefaults {
     cooldown: i32,
     actions: Vec<Action>,
     fleeing: bool,
+    angle_diff: f64,
+    jump_strength: f64,
 }
 
 /// The four moves, in GVG-AI's action order.
@@ -179,6 +187,8 @@ impl Default for ClassDefaults {
             cooldown: 0,
             actions: Vec::new(),
             fleeing: false,
+            angle_diff: 0.0,
+            jump_strength: 0.0,
         }
     }
 }
@@ -300,6 +310,33 @@ impl ClassDefaults {
                 ClassDefaults::oriented_avatar(&MOVES)
             }
             C::ShootAvatar | C::OngoingShootAvatar => ClassDefaults::oriented_avatar(&SHOOT_MOVES),
+            C::LanderAvatar | C::SpaceshipAvatar => {
+                let actions: &[Action] = if class == C::LanderAvatar {
+                    &MOVES
+                } else {
+                    &SHOOT_MOVES
+                };
+                ClassDefaults {
+                    speed: 5.0,
+                    orientation: Dir::NONE,
+                    angle_diff: 0.3,
+                    ..ClassDefaults::oriented_avatar(actions)
+                }
+            }
+            C::CarAvatar => ClassDefaults {
+                speed: 0.0,
+                angle_diff: 0.15,
+                ..ClassDefaults::oriented_avatar(&MOVES)
+            },
+            C::AimedAvatar => ClassDefaults {
+                speed: 0.0,
+                angle_diff: 0.15,
+                ..ClassDefaults::oriented_avatar(&[Action::Use, Action::Down, Action::Up])
+            },
+            C::BirdAvatar => ClassDefaults {
+                jump_strength: 10.0,
+                ..ClassDefaults::oriented_avatar(&[Action::Use])
+            },
         }
     }
 }
@@ -344,7 +381,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         class,
         speed: p.speed.unwrap_or(d.speed),
         cooldown: p.cooldown.unwrap_or(d.cooldown).max(1),
-        is_static: d.is_static,
+        is_static: p.is_static.unwrap_or(d.is_static),
         is_oriented: d.is_oriented || !orientation.is_none(),
         orientation,
         rotate_in_place: p.rotate_in_place.unwrap_or(d.rotate_in_place),
@@ -396,6 +433,9 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         max_speed: p.max_speed.unwrap_or(-1.0),
         w_mult: p.w_mult.unwrap_or(1.0),
         h_mult: p.h_mult.unwrap_or(1.0),
+        angle_diff: p.angle_diff.unwrap_or(d.angle_diff),
+        jump_strength: p.jump_strength.unwrap_or(d.jump_strength),
+        stationary: class == Some(C::AimedAvatar),
     }
 }
 

@@ -46,13 +46,8 @@ pub const UNSUPPORTED_CLASSES: &[&str] = &[
     "RandomInertial",
     "Walker",
     "WalkerJumper",
-    "AimedAvatar",
-    "BirdAvatar",
-    "CarAvatar",
-    "LanderAvatar",
     "PlatformerAvatar",
     "ShootOnlyAvatar",
-    "SpaceshipAvatar",
     "WizardAvatar",
 ];
 
@@ -111,18 +106,14 @@ pub const SUPPORTED_EFFECTS: &[&str] = &[
     "bounceDirection",
     "wallBounce",
     "wallStop",
-];
-
-/// Effects GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_EFFECTS: &[&str] = &[
-    "wallReverse",
     "killIfAlive",
     "killIfFast",
     "killIfNotUpright",
     "killIfSlow",
-    "updateSpawnType",
-    "waterPhysics",
 ];
+
+/// Effects GVG-AI registers that tablero does not implement.
+pub const UNSUPPORTED_EFFECTS: &[&str] = &["wallReverse", "updateSpawnType", "waterPhysics"];
 
 /// The terminations tablero implements.
 pub const SUPPORTED_TERMINATIONS: &[&str] = &[

@@ -357,6 +357,9 @@ fn sprite_params(
         max_speed: p.float("max_speed")?,
         w_mult: p.float("wMult")?,
         h_mult: p.float("hMult")?,
+        is_static: p.boolean("is_static")?,
+        angle_diff: p.float("angle_diff")?,
+        jump_strength: p.float("jump_strength")?,
     };
     p.finish(warnings)?;
     Ok(params)

@@ -74,7 +74,12 @@ impl GameState {
             | C::OngoingAvatar
             | C::OngoingTurningAvatar
             | C::OngoingShootAvatar
-            | C::NullAvatar => {}
+            | C::NullAvatar
+            | C::LanderAvatar
+            | C::SpaceshipAvatar
+            | C::CarAvatar
+            | C::AimedAvatar
+            | C::BirdAvatar => {}
         }
     }
 

@@ -22,6 +22,7 @@ mod events;
 mod observed;
 mod physics;
 mod sprite;
+mod steered;
 mod view;
 
 use std::sync::Arc;

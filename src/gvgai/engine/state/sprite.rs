@@ -40,6 +40,10 @@ pub struct Sprite {
     /// Resource type → amount, sorted by type.
     pub resources: Vec<(TypeId, i32)>,
     pub from_avatar: bool,
+    /// Steered avatars: the heading in radians (GVG-AI `rotation`).
+    pub rotation: f64,
+    /// CarAvatar: driving backwards (its `facing` is 1).
+    pub reversing: bool,
 }
 
 impl Sprite {
@@ -185,6 +189,8 @@ impl GameState {
             max_health: p.max_health,
             resources: Vec::new(),
             from_avatar: false,
+            rotation: 0.0,
+            reversing: false,
         };
         self.next_id += 1;
         self.num_sprites += 1;
