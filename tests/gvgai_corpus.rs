@@ -57,7 +57,6 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 /// Games of the corpus tablero does not load yet, with the reason.
 const NOT_LOADING: &[(&str, &str)] = &[
     ("contphysics/candy", "WizardAvatar"),
-    ("contphysics/jumper", "PlatformerAvatar"),
     ("contphysics/mario", "PlatformerAvatar"),
 ];
 

@@ -142,6 +142,11 @@ pub struct TypeProps {
     pub jump_strength: f64,
     /// GVG-AI `stationary`: grid moves of the sprite do nothing (AimedAvatar).
     pub stationary: bool,
+    /// `solid=True`: ground for the sprites that check for it.
+    pub solid: bool,
+    /// The sprite checks for solid ground under it at each collision test (GVG-AI
+    /// `groundIntersects`: PlatformerAvatar).
+    pub checks_ground: bool,
 }
 
 /// The properties a class sets before the sprite's own parameters (GVG-AI `loadDefaults`).
@@ -160,6 +165,7 @@ struct ClassDefaults {
     fleeing: bool,
     angle_diff: f64,
     jump_strength: f64,
+    max_speed: f64,
 }
 
 /// The four moves, in GVG-AI's action order.
@@ -189,6 +195,7 @@ impl Default for ClassDefaults {
             fleeing: false,
             angle_diff: 0.0,
             jump_strength: 0.0,
+            max_speed: -1.0,
         }
     }
 }
@@ -333,6 +340,11 @@ impl ClassDefaults {
                 angle_diff: 0.15,
                 ..ClassDefaults::oriented_avatar(&[Action::Use, Action::Down, Action::Up])
             },
+            C::PlatformerAvatar => ClassDefaults {
+                jump_strength: 10.0,
+                max_speed: 30.0,
+                ..ClassDefaults::avatar(&[Action::Left, Action::Right, Action::Use])
+            },
             C::BirdAvatar => ClassDefaults {
                 jump_strength: 10.0,
                 ..ClassDefaults::oriented_avatar(&[Action::Use])
@@ -430,12 +442,14 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         friction: p.friction.unwrap_or(0.0),
         gravity: p.gravity.unwrap_or(0.0),
         mass: p.mass.unwrap_or(1.0),
-        max_speed: p.max_speed.unwrap_or(-1.0),
+        max_speed: p.max_speed.unwrap_or(d.max_speed),
         w_mult: p.w_mult.unwrap_or(1.0),
         h_mult: p.h_mult.unwrap_or(1.0),
         angle_diff: p.angle_diff.unwrap_or(d.angle_diff),
         jump_strength: p.jump_strength.unwrap_or(d.jump_strength),
         stationary: class == Some(C::AimedAvatar),
+        solid: p.solid.unwrap_or(false),
+        checks_ground: class == Some(C::PlatformerAvatar),
     }
 }
 

@@ -46,7 +46,6 @@ pub const UNSUPPORTED_CLASSES: &[&str] = &[
     "RandomInertial",
     "Walker",
     "WalkerJumper",
-    "PlatformerAvatar",
     "ShootOnlyAvatar",
     "WizardAvatar",
 ];

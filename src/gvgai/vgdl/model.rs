@@ -109,6 +109,8 @@ pub enum SpriteClass {
     AimedAvatar,
     /// Flies right on its own; USE flaps up by `jump_strength`.
     BirdAvatar,
+    /// Runs LEFT and RIGHT (slower in the air) and jumps with USE from solid ground.
+    PlatformerAvatar,
     /// tablero extension (not GVG-AI): an NPC driven by an evolved two-tree policy
     /// (`policy=FILE` or `policy=random`), see `engine::scripted`.
     EvolvedNPC,
@@ -117,7 +119,7 @@ pub enum SpriteClass {
 impl SpriteClass {
     /// Every class name tablero implements, with its class (a few GVG-AI classes behave as
     /// the class they extend and share its variant).
-    pub const NAMES: [(&'static str, SpriteClass); 44] = {
+    pub const NAMES: [(&'static str, SpriteClass); 45] = {
         use SpriteClass::*;
         [
             ("Immovable", Immovable),
@@ -162,6 +164,7 @@ impl SpriteClass {
             ("CarAvatar", CarAvatar),
             ("AimedAvatar", AimedAvatar),
             ("BirdAvatar", BirdAvatar),
+            ("PlatformerAvatar", PlatformerAvatar),
             // GVG-AI classes that add nothing to the class they extend.
             ("ErraticMissile", Missile),
             ("SpriteProducer", Passive),
@@ -203,6 +206,7 @@ impl SpriteClass {
                 | CarAvatar
                 | AimedAvatar
                 | BirdAvatar
+                | PlatformerAvatar
         )
     }
 
@@ -277,6 +281,8 @@ pub struct SpriteParams {
     pub angle_diff: Option<f64>,
     /// Upward force of a jump or flap (`jump_strength`).
     pub jump_strength: Option<f64>,
+    /// `solid=True`: sprites that check for ground can stand on it.
+    pub solid: Option<bool>,
 }
 
 /// One sprite type of the SpriteSet (or the implicit `wall` / `avatar`).

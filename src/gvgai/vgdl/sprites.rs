@@ -19,7 +19,6 @@ const RENDER_PARAMS: &[&str] = &[
     "randomtiling",
     "frameRate",
     "draw_arrow",
-    "solid",
     "orientedImg",
 ];
 
@@ -360,6 +359,7 @@ fn sprite_params(
         is_static: p.boolean("is_static")?,
         angle_diff: p.float("angle_diff")?,
         jump_strength: p.float("jump_strength")?,
+        solid: p.boolean("solid")?,
     };
     p.finish(warnings)?;
     Ok(params)

@@ -79,7 +79,8 @@ impl GameState {
             | C::SpaceshipAvatar
             | C::CarAvatar
             | C::AimedAvatar
-            | C::BirdAvatar => {}
+            | C::BirdAvatar
+            | C::PlatformerAvatar => {}
         }
     }
 

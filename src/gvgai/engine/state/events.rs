@@ -139,12 +139,16 @@ impl GameState {
                     continue;
                 }
                 for &(t1, n1) in &spans1 {
+                    let ground = rules.props(t1).checks_ground;
                     for i1 in 0..n1 {
                         let s1 = SpriteRef {
                             ty: t1,
                             idx: i1 as u32,
                         };
                         self.overlapping(s1, &spans2, &mut hits);
+                        if ground {
+                            self.check_ground_all(s1, &spans2);
+                        }
                         if batch {
                             if !hits.is_empty() {
                                 self.execute_batch(rules, e, s1, &hits);
@@ -152,11 +156,31 @@ impl GameState {
                             continue;
                         }
                         for &s2 in &hits {
+                            if ground && !self.sprite(s1).killed {
+                                self.check_ground(s1, s2);
+                            }
                             if !self.sprite(s1).killed && self.intersects(s1, s2) {
                                 self.execute(rules, e, Some(s1), Some(s2));
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Every collision test of a ground-checking `s1` against the sprites of `spans` looks
+    /// for ground under it.
+    #[inline(never)]
+    fn check_ground_all(&mut self, s1: SpriteRef, spans: &[(TypeId, usize)]) {
+        for &(t2, n2) in spans {
+            for i2 in 0..n2 {
+                let s2 = SpriteRef {
+                    ty: t2,
+                    idx: i2 as u32,
+                };
+                if s2 != s1 {
+                    self.check_ground(s1, s2);
                 }
             }
         }

@@ -44,6 +44,8 @@ pub struct Sprite {
     pub rotation: f64,
     /// CarAvatar: driving backwards (its `facing` is 1).
     pub reversing: bool,
+    /// Standing on solid ground (GVG-AI `on_ground`): no gravity while it holds.
+    pub on_ground: bool,
 }
 
 impl Sprite {
@@ -191,6 +193,7 @@ impl GameState {
             from_avatar: false,
             rotation: 0.0,
             reversing: false,
+            on_ground: false,
         };
         self.next_id += 1;
         self.num_sprites += 1;

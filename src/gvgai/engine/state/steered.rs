@@ -42,6 +42,7 @@ impl GameState {
             }
             Some(C::AimedAvatar) => self.update_aimed(rules, r, action),
             Some(C::BirdAvatar) => self.update_bird(rules, r, action),
+            Some(C::PlatformerAvatar) => self.update_platformer(rules, r, action),
             _ => return false,
         }
         true
@@ -131,6 +132,58 @@ impl GameState {
             y: o.x * sin + o.y * cos,
         };
         s.rotation = s.orientation.y.atan2(s.orientation.x);
+    }
+
+    /// `PlatformerAvatar`: runs LEFT and RIGHT (at half the force in the air); USE on the
+    /// ground cancels the vertical speed, pushes up by `jump_strength` and lifts it 5 pixels.
+    /// It is in the air again until a collision test finds ground under it.
+    fn update_platformer(&mut self, rules: &Rules, r: SpriteRef, action: Action) {
+        let p = rules.props(r.ty);
+        if p.continuous {
+            self.update_passive(r);
+        }
+        let dir = action.direction();
+        if dir.x != 0.0 || dir.y != 0.0 {
+            let run = if self.sprite(r).on_ground {
+                dir
+            } else {
+                Dir {
+                    x: dir.x / 2.0,
+                    y: dir.y,
+                }
+            };
+            let speed = self.sprite(r).speed;
+            self.active_movement(r, run, speed);
+        }
+        if action == Action::Use && self.sprite(r).on_ground {
+            let s = self.sprite_mut(r);
+            s.orientation.y = 0.0;
+            let speed = s.speed;
+            let jump = Dir {
+                x: 0.0,
+                y: -p.jump_strength,
+            };
+            self.active_movement(r, jump, speed);
+            self.sprite_mut(r).lastmove = p.cooldown;
+            self.update_pos(r, Dir::UP, 5);
+        }
+        self.sprite_mut(r).on_ground = false;
+    }
+
+    /// GVG-AI `groundIntersects` of a ground-checking sprite `r` against `other`: once a
+    /// solid sprite lies within 3 pixels below it while it falls, it stands on the ground.
+    #[inline(never)]
+    pub(super) fn check_ground(&mut self, r: SpriteRef, other: SpriteRef) {
+        if self.sprite(r).on_ground || !self.rules.props(other.ty).solid {
+            return;
+        }
+        let (a, b) = (self.rect(r), self.rect(other));
+        let (s, o) = (self.sprite(r), self.sprite(other));
+        let other_higher = o.ly > s.ly + a.h / 2;
+        let going_down = s.y > s.ly;
+        let below = crate::gvgai::engine::bounce::Rect { y: a.y + 3, ..a };
+        let on_ground = below.intersects(b) && other_higher && going_down;
+        self.sprite_mut(r).on_ground = on_ground;
     }
 
     /// `BirdAvatar`: drifts with its physics, pushed right while it flies mostly vertically;
