@@ -1,4 +1,5 @@
-//! The effects of continuous physics (GVG-AI `WallStop`, `WallBounce`, `BounceDirection`):
+//! The effects of continuous physics (GVG-AI `WallStop`, `WallBounce`, `WallReverse`,
+//! `BounceDirection`, `KillIfSlow`, `KillIfFast`, `KillIfNotUpright`):
 //! they read and write a sprite's velocity (`orientation` · `speed`) from the geometry of the
 //! collision, on integer pixel rectangles, with the Java code's arithmetic.
 
@@ -106,8 +107,9 @@ impl GameState {
     ) -> Option<EffectOutcome> {
         match kind {
             EffectKind::WallStop => self.wall_stop(s1, s2),
-            EffectKind::WallBounce => {
-                self.wall_bounce_batch(s1, &[s2]);
+            EffectKind::WallBounce | EffectKind::WallReverse => {
+                let reverse = matches!(kind, EffectKind::WallReverse);
+                self.wall_bounce_batch(s1, &[s2], reverse);
             }
             EffectKind::BounceDirection { max_angle_deg } => {
                 self.bounce_direction(s1, s2, *max_angle_deg)
@@ -175,15 +177,32 @@ impl GameState {
         }
     }
 
-    /// `WallBounce.executeBatch`: the sprites `s1` hit this cycle make one wall (two aligned
-    /// ones merge, else the nearest counts); `s1` reflects off it and returns to where it
-    /// started the cycle. Returns the number of sprites the bounce counted (the score factor).
-    pub(crate) fn wall_bounce_batch(&mut self, s1: SpriteRef, hits: &[SpriteRef]) -> i32 {
+    /// `WallBounce.executeBatch` (with `reverse`, `WallReverse.executeBatch`): the sprites
+    /// `s1` hit this cycle make one wall (two aligned ones merge, else the nearest counts);
+    /// `s1` reflects off it (or turns back horizontally) and returns to where it started the
+    /// cycle. Returns the number of sprites the bounce counted (the score factor).
+    pub(crate) fn wall_bounce_batch(
+        &mut self,
+        s1: SpriteRef,
+        hits: &[SpriteRef],
+        reverse: bool,
+    ) -> i32 {
         let (wall, n) = self.batch_wall(s1, hits);
         let (horizontal, vertical) = self.determine_collision(s1, wall);
+        let gravity = self.rules.props(s1.ty).gravity;
         let s = self.sprite_mut(s1);
         let o = s.orientation;
-        s.orientation = if vertical {
+        s.orientation = if reverse {
+            let v = Dir {
+                x: if vertical { o.x } else { -o.x },
+                y: 0.0,
+            };
+            s.speed *= (v.x * v.x + v.y * v.y).sqrt();
+            if s.speed < gravity {
+                s.speed = gravity;
+            }
+            v.normalised()
+        } else if vertical {
             Dir { x: o.x, y: -o.y }
         } else if horizontal {
             Dir { x: -o.x, y: o.y }

@@ -345,6 +345,25 @@ impl ClassDefaults {
                 max_speed: 30.0,
                 ..ClassDefaults::avatar(&[Action::Left, Action::Right, Action::Use])
             },
+            C::WizardAvatar => ClassDefaults {
+                speed: 0.0,
+                jump_strength: 10.0,
+                max_speed: 30.0,
+                ..ClassDefaults::avatar(&[Action::Left, Action::Right, Action::Use, Action::Up])
+            },
+            C::Walker => ClassDefaults {
+                speed: 5.0,
+                max_speed: 5.0,
+                is_oriented: true,
+                ..d
+            },
+            C::WalkerJumper => ClassDefaults {
+                speed: 5.0,
+                max_speed: 5.0,
+                jump_strength: 1.0,
+                is_oriented: true,
+                ..d
+            },
             C::BirdAvatar => ClassDefaults {
                 jump_strength: 10.0,
                 ..ClassDefaults::oriented_avatar(&[Action::Use])
@@ -449,7 +468,10 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         jump_strength: p.jump_strength.unwrap_or(d.jump_strength),
         stationary: class == Some(C::AimedAvatar),
         solid: p.solid.unwrap_or(false),
-        checks_ground: class == Some(C::PlatformerAvatar),
+        checks_ground: matches!(
+            class,
+            Some(C::PlatformerAvatar | C::WizardAvatar | C::Walker | C::WalkerJumper)
+        ),
     }
 }
 

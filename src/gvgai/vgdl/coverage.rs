@@ -41,14 +41,7 @@ impl fmt::Display for Construct {
 }
 
 /// Sprite classes GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_CLASSES: &[&str] = &[
-    "ResourcePack",
-    "RandomInertial",
-    "Walker",
-    "WalkerJumper",
-    "ShootOnlyAvatar",
-    "WizardAvatar",
-];
+pub const UNSUPPORTED_CLASSES: &[&str] = &["ResourcePack", "RandomInertial", "ShootOnlyAvatar"];
 
 /// The effects tablero implements: GVG-AI's, and `killIfScoreNegative` of the GVGAI fork
 /// that the framework's `invest` names.
@@ -109,10 +102,11 @@ pub const SUPPORTED_EFFECTS: &[&str] = &[
     "killIfFast",
     "killIfNotUpright",
     "killIfSlow",
+    "wallReverse",
 ];
 
 /// Effects GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_EFFECTS: &[&str] = &["wallReverse", "updateSpawnType", "waterPhysics"];
+pub const UNSUPPORTED_EFFECTS: &[&str] = &["updateSpawnType", "waterPhysics"];
 
 /// The terminations tablero implements.
 pub const SUPPORTED_TERMINATIONS: &[&str] = &[
@@ -215,8 +209,8 @@ mod tests {
             );
         }
         assert_eq!(
-            refuse(Construct::Effect, "wallReverse", 4).to_string(),
-            "line 4: unsupported effect \"wallReverse\" (GVG-AI defines it; tablero does not implement it)"
+            refuse(Construct::Effect, "waterPhysics", 4).to_string(),
+            "line 4: unsupported effect \"waterPhysics\" (GVG-AI defines it; tablero does not implement it)"
         );
         assert_eq!(
             refuse(Construct::Effect, "fly", 3).to_string(),

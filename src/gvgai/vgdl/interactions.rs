@@ -299,6 +299,10 @@ fn kill_effect(
             fast: function == "killIfFast",
         },
         "killIfNotUpright" => E::KillIfNotUpright,
+        "wallReverse" => {
+            p.ignore(&["friction"]);
+            E::WallReverse
+        }
         "killIfAlive" => E::KillIfAlive,
         "killIfScoreNegative" => E::KillIfScoreNegative,
         "removeScore" => E::RemoveScore {

@@ -111,6 +111,12 @@ pub enum SpriteClass {
     BirdAvatar,
     /// Runs LEFT and RIGHT (slower in the air) and jumps with USE from solid ground.
     PlatformerAvatar,
+    /// A PlatformerAvatar that drops a `stype` block ahead with UP (every 5 ticks at most).
+    WizardAvatar,
+    /// Continuous physics: walks left or right at `max_speed`, turning only when stopped.
+    Walker,
+    /// A Walker that jumps off the ground at random (`probability`, unseeded in GVG-AI).
+    WalkerJumper,
     /// tablero extension (not GVG-AI): an NPC driven by an evolved two-tree policy
     /// (`policy=FILE` or `policy=random`), see `engine::scripted`.
     EvolvedNPC,
@@ -119,7 +125,7 @@ pub enum SpriteClass {
 impl SpriteClass {
     /// Every class name tablero implements, with its class (a few GVG-AI classes behave as
     /// the class they extend and share its variant).
-    pub const NAMES: [(&'static str, SpriteClass); 45] = {
+    pub const NAMES: [(&'static str, SpriteClass); 48] = {
         use SpriteClass::*;
         [
             ("Immovable", Immovable),
@@ -165,6 +171,9 @@ impl SpriteClass {
             ("AimedAvatar", AimedAvatar),
             ("BirdAvatar", BirdAvatar),
             ("PlatformerAvatar", PlatformerAvatar),
+            ("WizardAvatar", WizardAvatar),
+            ("Walker", Walker),
+            ("WalkerJumper", WalkerJumper),
             // GVG-AI classes that add nothing to the class they extend.
             ("ErraticMissile", Missile),
             ("SpriteProducer", Passive),
@@ -207,6 +216,7 @@ impl SpriteClass {
                 | AimedAvatar
                 | BirdAvatar
                 | PlatformerAvatar
+                | WizardAvatar
         )
     }
 
@@ -350,6 +360,9 @@ pub enum EffectKind {
         limspeed: f64,
         fast: bool,
     },
+    /// Continuous physics: turn back horizontally off the wall (a batch effect, as
+    /// `WallBounce`).
+    WallReverse,
     /// Kill the first sprite unless its rotation points up (within 4.4..5.0 radians).
     KillIfNotUpright,
     /// Kill the first sprite unless the second is already dying this cycle.
@@ -510,6 +523,7 @@ impl EffectKind {
             KillIfSpeed { fast: false, .. } => "killIfSlow",
             KillIfSpeed { fast: true, .. } => "killIfFast",
             KillIfNotUpright => "killIfNotUpright",
+            WallReverse => "wallReverse",
             KillIfAlive => "killIfAlive",
             KillIfScoreNegative => "killIfScoreNegative",
             RemoveScore { .. } => "removeScore",

@@ -80,7 +80,10 @@ impl GameState {
             | C::CarAvatar
             | C::AimedAvatar
             | C::BirdAvatar
-            | C::PlatformerAvatar => {}
+            | C::PlatformerAvatar
+            | C::WizardAvatar => {}
+            C::Walker => self.update_walker(r),
+            C::WalkerJumper => self.update_walker_jumper(rules, r),
         }
     }
 

@@ -129,7 +129,10 @@ impl GameState {
                 if self.shielded(rules, *a, *b, e) {
                     continue;
                 }
-                let batch = matches!(rules.effects[e].kind, EffectKind::WallBounce);
+                let batch = matches!(
+                    rules.effects[e].kind,
+                    EffectKind::WallBounce | EffectKind::WallReverse
+                );
                 self.spans(rules, *a, &mut spans1);
                 if spans1.is_empty() {
                     continue;
@@ -264,7 +267,8 @@ impl GameState {
     /// its score times the number of sprites the effect counted.
     #[inline(never)]
     fn execute_batch(&mut self, rules: &Rules, e: usize, s1: SpriteRef, hits: &[SpriteRef]) {
-        let n = self.wall_bounce_batch(s1, hits);
+        let reverse = matches!(rules.effects[e].kind, EffectKind::WallReverse);
+        let n = self.wall_bounce_batch(s1, hits, reverse);
         if self.apply_score[e] {
             self.score += f64::from(rules.effects[e].score_change) * f64::from(n);
         }

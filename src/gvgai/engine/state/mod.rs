@@ -24,6 +24,7 @@ mod physics;
 mod sprite;
 mod steered;
 mod view;
+mod walker;
 
 use std::sync::Arc;
 

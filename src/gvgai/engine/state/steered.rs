@@ -42,7 +42,9 @@ impl GameState {
             }
             Some(C::AimedAvatar) => self.update_aimed(rules, r, action),
             Some(C::BirdAvatar) => self.update_bird(rules, r, action),
-            Some(C::PlatformerAvatar) => self.update_platformer(rules, r, action),
+            Some(C::PlatformerAvatar | C::WizardAvatar) => {
+                self.update_platformer(rules, r, action);
+            }
             _ => return false,
         }
         true
@@ -167,7 +169,37 @@ impl GameState {
             self.sprite_mut(r).lastmove = p.cooldown;
             self.update_pos(r, Dir::UP, 5);
         }
+        if p.class == Some(SpriteClass::WizardAvatar) {
+            self.wizard_block(rules, r, action);
+        }
         self.sprite_mut(r).on_ground = false;
+    }
+
+    /// WizardAvatar: UP, at least 5 ticks after the last block, pushes it down and drops a
+    /// block of each `stype` ahead (1.2 cells along its facing); LEFT and RIGHT set the
+    /// facing. `counter` holds the tick of the last block, `reversing` a left facing.
+    fn wizard_block(&mut self, rules: &Rules, r: SpriteRef, action: Action) {
+        let p = rules.props(r.ty);
+        if action == Action::Up && self.sprite(r).counter + 5 <= self.tick {
+            self.active_movement(r, Dir::DOWN, -1.0);
+            let (x, y, left) = {
+                let s = self.sprite(r);
+                (s.x, s.y, s.reversing)
+            };
+            let fx = if left { -1.0 } else { 1.0 };
+            let b = f64::from(self.block);
+            for &st in &p.stype {
+                let nx = (f64::from(x) + fx * b * 1.2) as i32;
+                self.add_sprite(st, nx, y, false);
+            }
+            let tick = self.tick;
+            self.sprite_mut(r).counter = tick;
+        }
+        match action {
+            Action::Left => self.sprite_mut(r).reversing = true,
+            Action::Right => self.sprite_mut(r).reversing = false,
+            _ => {}
+        }
     }
 
     /// GVG-AI `groundIntersects` of a ground-checking sprite `r` against `other`: once a
