@@ -15,14 +15,11 @@ impl GameState {
         let s = self.sprite(r);
         if s.x == s.lx {
             let ox = s.orientation.x;
-            let d = if ox > 0.0 {
-                1.0
-            } else if ox < 0.0 {
-                -1.0
-            } else if self.rng.next_int_bounded(2) == 0 {
-                -1.0
+            // Neither way: a random one of [-1, 1].
+            let d = if ox != 0.0 {
+                ox.signum()
             } else {
-                1.0
+                [-1.0, 1.0][self.rng.next_int_bounded(2) as usize]
             };
             self.active_movement(r, Dir { x: d, y: 0.0 }, max_speed);
         }
