@@ -158,16 +158,7 @@ impl GameState {
             self.active_movement(r, run, speed);
         }
         if action == Action::Use && self.sprite(r).on_ground {
-            let s = self.sprite_mut(r);
-            s.orientation.y = 0.0;
-            let speed = s.speed;
-            let jump = Dir {
-                x: 0.0,
-                y: -p.jump_strength,
-            };
-            self.active_movement(r, jump, speed);
-            self.sprite_mut(r).lastmove = p.cooldown;
-            self.update_pos(r, Dir::UP, 5);
+            self.jump(r, p.jump_strength, p.cooldown);
         }
         if p.class == Some(SpriteClass::WizardAvatar) {
             self.wizard_block(rules, r, action);

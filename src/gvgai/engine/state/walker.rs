@@ -36,21 +36,32 @@ impl GameState {
         let p = rules.props(r.ty);
         let on_ground = self.sprite(r).on_ground;
         if on_ground && JUMP_PROBABILITY > self.rng.next_double() {
-            let s = self.sprite_mut(r);
-            s.orientation.y = 0.0;
-            let speed = s.speed;
-            let jump = Dir {
-                x: 0.0,
-                y: -p.jump_strength,
-            };
-            self.active_movement(r, jump, speed);
-            self.sprite_mut(r).lastmove = p.cooldown;
-            self.update_pos(r, Dir::UP, 5);
+            self.jump(r, p.jump_strength, p.cooldown);
         } else {
             let (o, speed) = (self.sprite(r).orientation, self.sprite(r).speed);
             self.active_movement(r, o, speed);
         }
         self.sprite_mut(r).on_ground = false;
+    }
+}
+
+impl GameState {
+    /// A jump: the vertical speed is cancelled, `strength` pushes up, and the sprite is
+    /// lifted 5 pixels at once.
+    pub(super) fn jump(&mut self, r: SpriteRef, strength: f64, cooldown: i32) {
+        let s = self.sprite_mut(r);
+        s.orientation.y = 0.0;
+        let speed = s.speed;
+        self.active_movement(
+            r,
+            Dir {
+                x: 0.0,
+                y: -strength,
+            },
+            speed,
+        );
+        self.sprite_mut(r).lastmove = cooldown;
+        self.update_pos(r, Dir::UP, 5);
     }
 }
 
