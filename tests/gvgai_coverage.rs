@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use tablero::gvgai::vgdl::coverage::{Known, known};
-use tablero::gvgai::vgdl::{Construct, GameDescription, VgdlError, parse_game};
+use tablero::gvgai::vgdl::{Construct, GameDescription, SpriteClass, VgdlError, parse_game};
 
 /// The construct of a name as the table and the registry file write it.
 fn construct(text: &str) -> Construct {
@@ -156,15 +156,24 @@ fn every_known_and_every_java_name_has_a_row() {
 #[test]
 fn unsupported_and_unknown_names_are_told_apart() {
     // The class may stand after its parameters, as in GVG-AI's bird.
-    let e = parse_game(
+    let g = parse_game(
         "BasicGame\n  SpriteSet\n    avatar > physicstype=CONT gravity=1.0 BirdAvatar\n",
+    )
+    .unwrap();
+    assert!(
+        g.types
+            .iter()
+            .any(|t| t.class == Some(SpriteClass::BirdAvatar))
+    );
+    let e = parse_game(
+        "BasicGame\n  SpriteSet\n    rock > physicstype=CONT gravity=1.0 RandomInertial\n",
     )
     .unwrap_err();
     assert_eq!(
         e,
         VgdlError::Unsupported {
             what: Construct::SpriteClass,
-            name: "BirdAvatar".into(),
+            name: "RandomInertial".into(),
             line: 3
         }
     );

@@ -1,4 +1,5 @@
-//! The effects of continuous physics (GVG-AI `WallStop`, `WallBounce`, `BounceDirection`):
+//! The effects of continuous physics (GVG-AI `WallStop`, `WallBounce`, `WallReverse`,
+//! `BounceDirection`, `KillIfSlow`, `KillIfFast`, `KillIfNotUpright`):
 //! they read and write a sprite's velocity (`orientation` · `speed`) from the geometry of the
 //! collision, on integer pixel rectangles, with the Java code's arithmetic.
 
@@ -106,15 +107,46 @@ impl GameState {
     ) -> Option<EffectOutcome> {
         match kind {
             EffectKind::WallStop => self.wall_stop(s1, s2),
-            EffectKind::WallBounce => {
-                self.wall_bounce_batch(s1, &[s2]);
+            EffectKind::WallBounce | EffectKind::WallReverse => {
+                let reverse = matches!(kind, EffectKind::WallReverse);
+                self.wall_bounce_batch(s1, &[s2], reverse);
             }
             EffectKind::BounceDirection { max_angle_deg } => {
                 self.bounce_direction(s1, s2, *max_angle_deg)
             }
+            EffectKind::KillIfSpeed { limspeed, fast } => {
+                let rel = self.relative_speed(s1, s2);
+                if (*fast && rel > *limspeed) || (!*fast && rel < *limspeed) {
+                    self.kill(s1, false);
+                }
+            }
+            EffectKind::KillIfNotUpright => {
+                let tau = 2.0 * std::f64::consts::PI;
+                let rotation = (self.sprite(s1).rotation + tau) % tau;
+                if !(rotation < 5.0 && rotation > 4.4) {
+                    self.kill(s1, false);
+                }
+            }
             _ => return None,
         }
         Some(EffectOutcome::default())
+    }
+
+    /// The speed `killIfSlow` and `killIfFast` compare: the moving sprite's speed if the
+    /// other is static, else the length of the difference of their directions.
+    fn relative_speed(&self, s1: SpriteRef, s2: SpriteRef) -> f64 {
+        let (a, b) = (self.sprite(s1), self.sprite(s2));
+        if self.rules.props(s1.ty).is_static {
+            b.speed
+        } else if self.rules.props(s2.ty).is_static {
+            a.speed
+        } else {
+            let (x, y) = (
+                a.orientation.x - b.orientation.x,
+                a.orientation.y - b.orientation.y,
+            );
+            (x * x + y * y).sqrt()
+        }
     }
 
     /// `WallStop`: flush against `s2` on the side `s1` came from, keeping only the velocity
@@ -145,15 +177,32 @@ impl GameState {
         }
     }
 
-    /// `WallBounce.executeBatch`: the sprites `s1` hit this cycle make one wall (two aligned
-    /// ones merge, else the nearest counts); `s1` reflects off it and returns to where it
-    /// started the cycle. Returns the number of sprites the bounce counted (the score factor).
-    pub(crate) fn wall_bounce_batch(&mut self, s1: SpriteRef, hits: &[SpriteRef]) -> i32 {
+    /// `WallBounce.executeBatch` (with `reverse`, `WallReverse.executeBatch`): the sprites
+    /// `s1` hit this cycle make one wall (two aligned ones merge, else the nearest counts);
+    /// `s1` reflects off it (or turns back horizontally) and returns to where it started the
+    /// cycle. Returns the number of sprites the bounce counted (the score factor).
+    pub(crate) fn wall_bounce_batch(
+        &mut self,
+        s1: SpriteRef,
+        hits: &[SpriteRef],
+        reverse: bool,
+    ) -> i32 {
         let (wall, n) = self.batch_wall(s1, hits);
         let (horizontal, vertical) = self.determine_collision(s1, wall);
+        let gravity = self.rules.props(s1.ty).gravity;
         let s = self.sprite_mut(s1);
         let o = s.orientation;
-        s.orientation = if vertical {
+        s.orientation = if reverse {
+            let v = Dir {
+                x: if vertical { o.x } else { -o.x },
+                y: 0.0,
+            };
+            s.speed *= (v.x * v.x + v.y * v.y).sqrt();
+            if s.speed < gravity {
+                s.speed = gravity;
+            }
+            v.normalised()
+        } else if vertical {
             Dir { x: o.x, y: -o.y }
         } else if horizontal {
             Dir { x: -o.x, y: o.y }

@@ -716,6 +716,12 @@ impl GameState {
                 }
                 Some(EffectOutcome::apply(false))
             }
+            E::KillIfAlive => {
+                if !self.sprite(s2).killed {
+                    self.kill(s1, false);
+                }
+                Some(EffectOutcome::default())
+            }
             E::KillIfFromAbove => {
                 let (a, b) = (self.sprite(s1), self.sprite(s2));
                 let other_higher = a.ly > b.ly + self.block / 2;

@@ -136,6 +136,17 @@ pub struct TypeProps {
     /// Width and height in cells (`wMult`, `hMult`).
     pub w_mult: f64,
     pub h_mult: f64,
+    /// Steered avatars: radians turned per LEFT/RIGHT (`angle_diff`).
+    pub angle_diff: f64,
+    /// Upward force of a jump or flap (`jump_strength`).
+    pub jump_strength: f64,
+    /// GVG-AI `stationary`: grid moves of the sprite do nothing (AimedAvatar).
+    pub stationary: bool,
+    /// `solid=True`: ground for the sprites that check for it.
+    pub solid: bool,
+    /// The sprite checks for solid ground under it at each collision test (GVG-AI
+    /// `groundIntersects`: PlatformerAvatar).
+    pub checks_ground: bool,
 }
 
 /// The properties a class sets before the sprite's own parameters (GVG-AI `loadDefaults`).
@@ -152,6 +163,9 @@ struct ClassDefaults {
     cooldown: i32,
     actions: Vec<Action>,
     fleeing: bool,
+    angle_diff: f64,
+    jump_strength: f64,
+    max_speed: f64,
 }
 
 /// The four moves, in GVG-AI's action order.
@@ -179,6 +193,9 @@ impl Default for ClassDefaults {
             cooldown: 0,
             actions: Vec::new(),
             fleeing: false,
+            angle_diff: 0.0,
+            jump_strength: 0.0,
+            max_speed: -1.0,
         }
     }
 }
@@ -300,6 +317,57 @@ impl ClassDefaults {
                 ClassDefaults::oriented_avatar(&MOVES)
             }
             C::ShootAvatar | C::OngoingShootAvatar => ClassDefaults::oriented_avatar(&SHOOT_MOVES),
+            C::LanderAvatar | C::SpaceshipAvatar => {
+                let actions: &[Action] = if class == C::LanderAvatar {
+                    &MOVES
+                } else {
+                    &SHOOT_MOVES
+                };
+                ClassDefaults {
+                    speed: 5.0,
+                    orientation: Dir::NONE,
+                    angle_diff: 0.3,
+                    ..ClassDefaults::oriented_avatar(actions)
+                }
+            }
+            C::CarAvatar => ClassDefaults {
+                speed: 0.0,
+                angle_diff: 0.15,
+                ..ClassDefaults::oriented_avatar(&MOVES)
+            },
+            C::AimedAvatar => ClassDefaults {
+                speed: 0.0,
+                angle_diff: 0.15,
+                ..ClassDefaults::oriented_avatar(&[Action::Use, Action::Down, Action::Up])
+            },
+            C::PlatformerAvatar => ClassDefaults {
+                jump_strength: 10.0,
+                max_speed: 30.0,
+                ..ClassDefaults::avatar(&[Action::Left, Action::Right, Action::Use])
+            },
+            C::WizardAvatar => ClassDefaults {
+                speed: 0.0,
+                jump_strength: 10.0,
+                max_speed: 30.0,
+                ..ClassDefaults::avatar(&[Action::Left, Action::Right, Action::Use, Action::Up])
+            },
+            C::Walker => ClassDefaults {
+                speed: 5.0,
+                max_speed: 5.0,
+                is_oriented: true,
+                ..d
+            },
+            C::WalkerJumper => ClassDefaults {
+                speed: 5.0,
+                max_speed: 5.0,
+                jump_strength: 1.0,
+                is_oriented: true,
+                ..d
+            },
+            C::BirdAvatar => ClassDefaults {
+                jump_strength: 10.0,
+                ..ClassDefaults::oriented_avatar(&[Action::Use])
+            },
         }
     }
 }
@@ -344,7 +412,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         class,
         speed: p.speed.unwrap_or(d.speed),
         cooldown: p.cooldown.unwrap_or(d.cooldown).max(1),
-        is_static: d.is_static,
+        is_static: p.is_static.unwrap_or(d.is_static),
         is_oriented: d.is_oriented || !orientation.is_none(),
         orientation,
         rotate_in_place: p.rotate_in_place.unwrap_or(d.rotate_in_place),
@@ -393,9 +461,17 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
         friction: p.friction.unwrap_or(0.0),
         gravity: p.gravity.unwrap_or(0.0),
         mass: p.mass.unwrap_or(1.0),
-        max_speed: p.max_speed.unwrap_or(-1.0),
+        max_speed: p.max_speed.unwrap_or(d.max_speed),
         w_mult: p.w_mult.unwrap_or(1.0),
         h_mult: p.h_mult.unwrap_or(1.0),
+        angle_diff: p.angle_diff.unwrap_or(d.angle_diff),
+        jump_strength: p.jump_strength.unwrap_or(d.jump_strength),
+        stationary: class == Some(C::AimedAvatar),
+        solid: p.solid.unwrap_or(false),
+        checks_ground: matches!(
+            class,
+            Some(C::PlatformerAvatar | C::WizardAvatar | C::Walker | C::WalkerJumper)
+        ),
     }
 }
 

@@ -41,20 +41,7 @@ impl fmt::Display for Construct {
 }
 
 /// Sprite classes GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_CLASSES: &[&str] = &[
-    "ResourcePack",
-    "RandomInertial",
-    "Walker",
-    "WalkerJumper",
-    "AimedAvatar",
-    "BirdAvatar",
-    "CarAvatar",
-    "LanderAvatar",
-    "PlatformerAvatar",
-    "ShootOnlyAvatar",
-    "SpaceshipAvatar",
-    "WizardAvatar",
-];
+pub const UNSUPPORTED_CLASSES: &[&str] = &["ResourcePack", "RandomInertial", "ShootOnlyAvatar"];
 
 /// The effects tablero implements: GVG-AI's, and `killIfScoreNegative` of the GVGAI fork
 /// that the framework's `invest` names.
@@ -111,18 +98,15 @@ pub const SUPPORTED_EFFECTS: &[&str] = &[
     "bounceDirection",
     "wallBounce",
     "wallStop",
-];
-
-/// Effects GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_EFFECTS: &[&str] = &[
-    "wallReverse",
     "killIfAlive",
     "killIfFast",
     "killIfNotUpright",
     "killIfSlow",
-    "updateSpawnType",
-    "waterPhysics",
+    "wallReverse",
 ];
+
+/// Effects GVG-AI registers that tablero does not implement.
+pub const UNSUPPORTED_EFFECTS: &[&str] = &["updateSpawnType", "waterPhysics"];
 
 /// The terminations tablero implements.
 pub const SUPPORTED_TERMINATIONS: &[&str] = &[
@@ -225,8 +209,8 @@ mod tests {
             );
         }
         assert_eq!(
-            refuse(Construct::Effect, "wallReverse", 4).to_string(),
-            "line 4: unsupported effect \"wallReverse\" (GVG-AI defines it; tablero does not implement it)"
+            refuse(Construct::Effect, "waterPhysics", 4).to_string(),
+            "line 4: unsupported effect \"waterPhysics\" (GVG-AI defines it; tablero does not implement it)"
         );
         assert_eq!(
             refuse(Construct::Effect, "fly", 3).to_string(),

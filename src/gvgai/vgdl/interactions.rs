@@ -308,6 +308,16 @@ fn kill_effect(
             subtract: p.boolean("subtract")?.unwrap_or(false),
         },
         "killIfFromAbove" => E::KillIfFromAbove,
+        "killIfSlow" | "killIfFast" => E::KillIfSpeed {
+            limspeed: p.float("limspeed")?.unwrap_or(1.0),
+            fast: function == "killIfFast",
+        },
+        "killIfNotUpright" => E::KillIfNotUpright,
+        "wallReverse" => {
+            p.ignore(&["friction"]);
+            E::WallReverse
+        }
+        "killIfAlive" => E::KillIfAlive,
         "killIfScoreNegative" => E::KillIfScoreNegative,
         "removeScore" => E::RemoveScore {
             stype: one_type(r, p, "stype")?,

@@ -99,6 +99,24 @@ pub enum SpriteClass {
     OngoingShootAvatar,
     /// A HorizontalAvatar whose only action is NIL.
     NullAvatar,
+    /// Continuous-physics avatars steered by a rotation (`angle_diff` per LEFT/RIGHT) and a
+    /// thrust along it: LanderAvatar (UP), SpaceshipAvatar (UP, DOWN, shoots), CarAvatar
+    /// (always driving, UP and DOWN pick the gear).
+    LanderAvatar,
+    SpaceshipAvatar,
+    CarAvatar,
+    /// A stationary shooter whose UP and DOWN turn the aim.
+    AimedAvatar,
+    /// Flies right on its own; USE flaps up by `jump_strength`.
+    BirdAvatar,
+    /// Runs LEFT and RIGHT (slower in the air) and jumps with USE from solid ground.
+    PlatformerAvatar,
+    /// A PlatformerAvatar that drops a `stype` block ahead with UP (every 5 ticks at most).
+    WizardAvatar,
+    /// Continuous physics: walks left or right at `max_speed`, turning only when stopped.
+    Walker,
+    /// A Walker that jumps off the ground at random (`probability`, unseeded in GVG-AI).
+    WalkerJumper,
     /// tablero extension (not GVG-AI): an NPC driven by an evolved two-tree policy
     /// (`policy=FILE` or `policy=random`), see `engine::scripted`.
     EvolvedNPC,
@@ -107,7 +125,7 @@ pub enum SpriteClass {
 impl SpriteClass {
     /// Every class name tablero implements, with its class (a few GVG-AI classes behave as
     /// the class they extend and share its variant).
-    pub const NAMES: [(&'static str, SpriteClass); 39] = {
+    pub const NAMES: [(&'static str, SpriteClass); 48] = {
         use SpriteClass::*;
         [
             ("Immovable", Immovable),
@@ -147,6 +165,15 @@ impl SpriteClass {
             ("EvolvedNPC", EvolvedNPC),
             ("Conveyor", Conveyor),
             ("NullAvatar", NullAvatar),
+            ("LanderAvatar", LanderAvatar),
+            ("SpaceshipAvatar", SpaceshipAvatar),
+            ("CarAvatar", CarAvatar),
+            ("AimedAvatar", AimedAvatar),
+            ("BirdAvatar", BirdAvatar),
+            ("PlatformerAvatar", PlatformerAvatar),
+            ("WizardAvatar", WizardAvatar),
+            ("Walker", Walker),
+            ("WalkerJumper", WalkerJumper),
             // GVG-AI classes that add nothing to the class they extend.
             ("ErraticMissile", Missile),
             ("SpriteProducer", Passive),
@@ -183,6 +210,13 @@ impl SpriteClass {
                 | OngoingTurningAvatar
                 | OngoingShootAvatar
                 | NullAvatar
+                | LanderAvatar
+                | SpaceshipAvatar
+                | CarAvatar
+                | AimedAvatar
+                | BirdAvatar
+                | PlatformerAvatar
+                | WizardAvatar
         )
     }
 
@@ -251,6 +285,14 @@ pub struct SpriteParams {
     /// Sprite width and height in cells (`wMult`, `hMult`).
     pub w_mult: Option<f64>,
     pub h_mult: Option<f64>,
+    /// `is_static=True` (the sprite never moves passively).
+    pub is_static: Option<bool>,
+    /// Radians a steered avatar turns per LEFT/RIGHT (`angle_diff`).
+    pub angle_diff: Option<f64>,
+    /// Upward force of a jump or flap (`jump_strength`).
+    pub jump_strength: Option<f64>,
+    /// `solid=True`: sprites that check for ground can stand on it.
+    pub solid: Option<bool>,
 }
 
 /// One sprite type of the SpriteSet (or the implicit `wall` / `avatar`).
@@ -312,6 +354,19 @@ pub enum EffectKind {
         subtract: bool,
     },
     KillIfFromAbove,
+    /// Continuous physics: kill the first sprite if the pair's relative speed is below (or,
+    /// with `fast`, above) `limspeed`.
+    KillIfSpeed {
+        limspeed: f64,
+        fast: bool,
+    },
+    /// Continuous physics: turn back horizontally off the wall (a batch effect, as
+    /// `WallBounce`).
+    WallReverse,
+    /// Kill the first sprite unless its rotation points up (within 4.4..5.0 radians).
+    KillIfNotUpright,
+    /// Kill the first sprite unless the second is already dying this cycle.
+    KillIfAlive,
     /// Kills the first sprite while the game score is below zero (the GVGAI fork's
     /// `KillIfScoreNegative`; `invest` uses it).
     KillIfScoreNegative,
@@ -465,6 +520,11 @@ impl EffectKind {
             KillIfHasLess { .. } => "killIfHasLess",
             KillIfOtherHasMore { .. } => "killIfOtherHasMore",
             KillIfFromAbove => "killIfFromAbove",
+            KillIfSpeed { fast: false, .. } => "killIfSlow",
+            KillIfSpeed { fast: true, .. } => "killIfFast",
+            KillIfNotUpright => "killIfNotUpright",
+            WallReverse => "wallReverse",
+            KillIfAlive => "killIfAlive",
             KillIfScoreNegative => "killIfScoreNegative",
             RemoveScore { .. } => "removeScore",
             KillIfFrontal => "killIfFrontal",

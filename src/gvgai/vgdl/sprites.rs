@@ -19,7 +19,6 @@ const RENDER_PARAMS: &[&str] = &[
     "randomtiling",
     "frameRate",
     "draw_arrow",
-    "solid",
     "orientedImg",
 ];
 
@@ -361,6 +360,10 @@ fn sprite_params(
         max_speed: p.float("max_speed")?,
         w_mult: p.float("wMult")?,
         h_mult: p.float("hMult")?,
+        is_static: p.boolean("is_static")?,
+        angle_diff: p.float("angle_diff")?,
+        jump_strength: p.float("jump_strength")?,
+        solid: p.boolean("solid")?,
     };
     p.finish(warnings)?;
     Ok(params)

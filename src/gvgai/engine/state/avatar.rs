@@ -6,37 +6,45 @@ use crate::gvgai::engine::rules::{Action, Rules, TypeProps};
 use crate::gvgai::vgdl::{Dir, SpriteClass};
 
 impl GameState {
-    /// ShootAvatar `updateUse`: fire the first stype that has ammunition, in front.
-    fn shoot(&mut self, rules: &Rules, r: SpriteRef) {
+    /// ShootAvatar `hasAmmo`: the first stype that has ammunition (or needs none).
+    pub(super) fn armed_weapon(&self, rules: &Rules, r: SpriteRef) -> Option<usize> {
         let p = rules.props(r.ty);
-        for (i, &st) in p.stype.iter().enumerate() {
-            let has_ammo = match p.ammo.get(i) {
-                None => true,
-                Some(&a) => self.sprite(r).amount(a) > 0,
-            };
-            if has_ammo {
-                let (x, y, dir) = {
-                    let s = self.sprite(r);
-                    (s.x, s.y, s.orientation.normalised())
-                };
-                let b = f64::from(self.block);
-                let nx = (f64::from(x) + dir.x * b) as i32;
-                let ny = (f64::from(y) + dir.y * b) as i32;
-                if let Some(n) = self.add_sprite(st, nx, ny, false) {
-                    if rules.props(st).is_oriented {
-                        self.sprite_mut(n).orientation = dir;
-                    }
-                    if let Some(&a) = p.ammo.get(i) {
-                        let s = self.sprite_mut(r);
-                        if s.resources.iter().any(|(t, _)| *t == a) {
-                            let v = s.amount(a).saturating_sub(1);
-                            s.set_amount(a, v);
-                        }
-                    }
-                    self.sprite_mut(n).from_avatar = true;
-                }
-                break;
+        (0..p.stype.len()).find(|&i| match p.ammo.get(i) {
+            None => true,
+            Some(&a) => self.sprite(r).amount(a) > 0,
+        })
+    }
+
+    /// ShootAvatar `reduceAmmo` for weapon `i`.
+    pub(super) fn spend_ammo(&mut self, rules: &Rules, r: SpriteRef, i: usize) {
+        if let Some(&a) = rules.props(r.ty).ammo.get(i) {
+            let s = self.sprite_mut(r);
+            if s.resources.iter().any(|(t, _)| *t == a) {
+                let v = s.amount(a).saturating_sub(1);
+                s.set_amount(a, v);
             }
+        }
+    }
+
+    /// ShootAvatar `updateUse`: fire the first stype that has ammunition, in front.
+    pub(super) fn shoot(&mut self, rules: &Rules, r: SpriteRef) {
+        let Some(i) = self.armed_weapon(rules, r) else {
+            return;
+        };
+        let st = rules.props(r.ty).stype[i];
+        let (x, y, dir) = {
+            let s = self.sprite(r);
+            (s.x, s.y, s.orientation.normalised())
+        };
+        let b = f64::from(self.block);
+        let nx = (f64::from(x) + dir.x * b) as i32;
+        let ny = (f64::from(y) + dir.y * b) as i32;
+        if let Some(n) = self.add_sprite(st, nx, ny, false) {
+            if rules.props(st).is_oriented {
+                self.sprite_mut(n).orientation = dir;
+            }
+            self.spend_ammo(rules, r, i);
+            self.sprite_mut(n).from_avatar = true;
         }
     }
 
@@ -51,7 +59,9 @@ impl GameState {
         };
         self.last_action = action;
         let dir = action.direction();
-        if self.update_ongoing_avatar(rules, r, action, dir) {
+        if self.update_ongoing_avatar(rules, r, action, dir)
+            || self.update_steered_avatar(rules, r, action)
+        {
             return;
         }
         if p.continuous {

@@ -74,7 +74,16 @@ impl GameState {
             | C::OngoingAvatar
             | C::OngoingTurningAvatar
             | C::OngoingShootAvatar
-            | C::NullAvatar => {}
+            | C::NullAvatar
+            | C::LanderAvatar
+            | C::SpaceshipAvatar
+            | C::CarAvatar
+            | C::AimedAvatar
+            | C::BirdAvatar
+            | C::PlatformerAvatar
+            | C::WizardAvatar => {}
+            C::Walker => self.update_walker(r),
+            C::WalkerJumper => self.update_walker_jumper(rules, r),
         }
     }
 

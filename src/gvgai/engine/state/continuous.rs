@@ -31,9 +31,9 @@ impl GameState {
         if s.speed == 0.0 {
             return;
         }
-        let (dir, speed) = (s.orientation, s.speed);
+        let (dir, speed, on_ground) = (s.orientation, s.speed, s.on_ground);
         self.update_pos(r, dir, speed as i32);
-        if gravity > 0.0 && mass > 0.0 {
+        if gravity > 0.0 && mass > 0.0 && !on_ground {
             let pull = Dir {
                 x: 0.0,
                 y: gravity * mass,

@@ -135,7 +135,10 @@ impl GameState {
                 if self.shielded(rules, *a, *b, e) {
                     continue;
                 }
-                let batch = matches!(rules.effects[e].kind, EffectKind::WallBounce);
+                let batch = matches!(
+                    rules.effects[e].kind,
+                    EffectKind::WallBounce | EffectKind::WallReverse
+                );
                 self.spans(rules, *a, &mut spans1);
                 if spans1.is_empty() {
                     continue;
@@ -145,12 +148,16 @@ impl GameState {
                     continue;
                 }
                 for &(t1, n1) in &spans1 {
+                    let ground = rules.props(t1).checks_ground;
                     for i1 in 0..n1 {
                         let s1 = SpriteRef {
                             ty: t1,
                             idx: i1 as u32,
                         };
                         self.overlapping(s1, &spans2, &mut hits);
+                        if ground {
+                            self.check_ground_all(s1, &spans2);
+                        }
                         if batch {
                             if !hits.is_empty() {
                                 self.execute_batch(rules, e, s1, &hits);
@@ -158,11 +165,31 @@ impl GameState {
                             continue;
                         }
                         for &s2 in &hits {
+                            if ground && !self.sprite(s1).killed {
+                                self.check_ground(s1, s2);
+                            }
                             if !self.sprite(s1).killed && self.intersects(s1, s2) {
                                 self.execute(rules, e, Some(s1), Some(s2));
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Every collision test of a ground-checking `s1` against the sprites of `spans` looks
+    /// for ground under it.
+    #[inline(never)]
+    fn check_ground_all(&mut self, s1: SpriteRef, spans: &[(TypeId, usize)]) {
+        for &(t2, n2) in spans {
+            for i2 in 0..n2 {
+                let s2 = SpriteRef {
+                    ty: t2,
+                    idx: i2 as u32,
+                };
+                if s2 != s1 {
+                    self.check_ground(s1, s2);
                 }
             }
         }
@@ -246,7 +273,8 @@ impl GameState {
     /// its score times the number of sprites the effect counted.
     #[inline(never)]
     fn execute_batch(&mut self, rules: &Rules, e: usize, s1: SpriteRef, hits: &[SpriteRef]) {
-        let n = self.wall_bounce_batch(s1, hits);
+        let reverse = matches!(rules.effects[e].kind, EffectKind::WallReverse);
+        let n = self.wall_bounce_batch(s1, hits, reverse);
         if self.apply_score[e] {
             self.score += f64::from(rules.effects[e].score_change) * f64::from(n);
             if !self.others.is_empty() {

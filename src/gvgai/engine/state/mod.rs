@@ -24,7 +24,9 @@ mod observed;
 mod physics;
 mod players;
 mod sprite;
+mod steered;
 mod view;
+mod walker;
 
 use std::sync::Arc;
 

@@ -40,6 +40,12 @@ pub struct Sprite {
     /// Resource type → amount, sorted by type.
     pub resources: Vec<(TypeId, i32)>,
     pub from_avatar: bool,
+    /// Steered avatars: the heading in radians (GVG-AI `rotation`).
+    pub rotation: f64,
+    /// CarAvatar: driving backwards (its `facing` is 1).
+    pub reversing: bool,
+    /// Standing on solid ground (GVG-AI `on_ground`): no gravity while it holds.
+    pub on_ground: bool,
 }
 
 impl Sprite {
@@ -189,6 +195,9 @@ impl GameState {
             max_health: p.max_health,
             resources: Vec::new(),
             from_avatar: false,
+            rotation: 0.0,
+            reversing: false,
+            on_ground: false,
         };
         self.next_id += 1;
         self.num_sprites += 1;
