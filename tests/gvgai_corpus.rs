@@ -78,7 +78,6 @@ const NOT_LOADING: &[(&str, &str)] = &[
     ("2player/mimic", "Timeout use_counter=True (game counters)"),
     ("2player/prisoners-dilemma", "ShootOnlyAvatar"),
     ("2player/rockpaperscissors", "ShootOnlyAvatar"),
-    ("2player/trains", "killIfFast"),
     ("2player/unbalanced", "GameSpace"),
 ];
 
