@@ -413,116 +413,113 @@ fn worker(
         if st.stop.load(Ordering::Relaxed) || Instant::now() >= opts.deadline {
             break;
         }
-        let next = running
+        let Some(r) = running
             .iter_mut()
             .filter(|r| !r.done)
-            .min_by_key(|r| r.used);
-        let any = next.is_some();
-        if let Some(r) = next {
-            let Some(stage) = r.member.stages.get(r.stage).cloned() else {
-                r.done = true;
-                continue;
-            };
-            let engine = r
-                .engine
-                .get_or_insert_with(|| stage.build(&shared, &st.bound));
-            let Some(budget) = budget(r.batch, st, opts, tx) else {
-                continue;
-            };
-            let before = engine.stats();
-            let t0 = Instant::now();
-            let res = engine.step(budget);
-            let dt = t0.elapsed();
-            r.used += dt;
-            let after = engine.stats();
-            st.expanded
-                .fetch_add(after.expanded - before.expanded, Ordering::Relaxed);
-            st.generated
-                .fetch_add(after.generated - before.generated, Ordering::Relaxed);
-            st.evaluated
-                .fetch_add(after.evaluated - before.evaluated, Ordering::Relaxed);
-            if dt < Duration::from_millis(4) {
-                r.batch = (r.batch * 2).min(1 << 20);
-            } else if dt > Duration::from_millis(25) {
-                r.batch = (r.batch / 2).max(1);
-            }
-            match res {
-                Step::Running => {}
-                Step::Solved(plan) => {
-                    let optimal = engine.optimal();
-                    let name = engine.name().to_string();
-                    let plan = if optimal {
-                        plan
-                    } else {
-                        let budget = eliminate::Budget {
-                            applications: ELIMINATION_APPLICATIONS,
-                            deadline: opts.deadline,
-                        };
-                        eliminate::eliminate(&shared.task, &plan, budget)
+            .min_by_key(|r| r.used)
+        else {
+            break;
+        };
+        let Some(stage) = r.member.stages.get(r.stage).cloned() else {
+            r.done = true;
+            continue;
+        };
+        let engine = r
+            .engine
+            .get_or_insert_with(|| stage.build(&shared, &st.bound));
+        let Some(budget) = budget(r.batch, st, opts, tx) else {
+            continue;
+        };
+        let before = engine.stats();
+        let t0 = Instant::now();
+        let res = engine.step(budget);
+        let dt = t0.elapsed();
+        r.used += dt;
+        let after = engine.stats();
+        st.expanded
+            .fetch_add(after.expanded - before.expanded, Ordering::Relaxed);
+        st.generated
+            .fetch_add(after.generated - before.generated, Ordering::Relaxed);
+        st.evaluated
+            .fetch_add(after.evaluated - before.evaluated, Ordering::Relaxed);
+        if dt < Duration::from_millis(4) {
+            r.batch = (r.batch * 2).min(1 << 20);
+        } else if dt > Duration::from_millis(25) {
+            r.batch = (r.batch / 2).max(1);
+        }
+        match res {
+            Step::Running => {}
+            Step::Solved(plan) => {
+                let optimal = engine.optimal();
+                let name = engine.name().to_string();
+                let plan = if optimal {
+                    plan
+                } else {
+                    let budget = eliminate::Budget {
+                        applications: ELIMINATION_APPLICATIONS,
+                        deadline: opts.deadline,
                     };
-                    match shared.task.validate(&plan) {
-                        Ok(_) => {
-                            let cost = shared.task.plan_cost(&plan);
-                            if let Ok(mut best) = st.best.lock() {
-                                if best.last().is_none_or(|b| cost < b.cost) {
-                                    best.push(Found {
-                                        plan,
-                                        cost,
-                                        planner: name,
-                                        optimal,
-                                        found_after: st.start.elapsed(),
-                                    });
-                                    st.bound.lower_to(cost);
-                                }
-                            }
-                            if optimal || !opts.anytime {
-                                st.stop.store(true, Ordering::Relaxed);
-                                let _ = tx.send(());
-                            }
-                        }
-                        Err(e) => {
-                            tracing::error!(
-                                "planner {name} produced an invalid plan ({e}); member stopped"
-                            );
-                            r.done = true;
-                        }
-                    }
-                    r.engine = None;
-                    r.stage += 1;
-                }
-                Step::GaveUp => {
-                    tracing::warn!("planner {} reached its state limit", engine.name());
-                    r.engine = None;
-                    r.stage += 1;
-                }
-                Step::Exhausted => {
-                    if stage.complete() && st.bound.get() == u64::MAX {
-                        st.unsolvable.store(true, Ordering::Relaxed);
-                        st.stop.store(true, Ordering::Relaxed);
-                        let _ = tx.send(());
-                    }
-                    // An optimal engine exhausted under a bound proves the bound optimal.
-                    if matches!(stage, Stage::AStar(_)) && st.bound.get() != u64::MAX {
+                    eliminate::eliminate(&shared.task, &plan, budget)
+                };
+                match shared.task.validate(&plan) {
+                    Ok(_) => {
+                        let cost = shared.task.plan_cost(&plan);
                         if let Ok(mut best) = st.best.lock() {
-                            if let Some(b) = best.last_mut() {
-                                b.optimal = true;
+                            if best.last().is_none_or(|b| cost < b.cost) {
+                                best.push(Found {
+                                    plan,
+                                    cost,
+                                    planner: name,
+                                    optimal,
+                                    found_after: st.start.elapsed(),
+                                });
+                                st.bound.lower_to(cost);
                             }
                         }
-                        st.stop.store(true, Ordering::Relaxed);
-                        let _ = tx.send(());
+                        if optimal || !opts.anytime {
+                            st.stop.store(true, Ordering::Relaxed);
+                            let _ = tx.send(());
+                        }
                     }
-                    r.engine = None;
-                    r.stage += 1;
+                    Err(e) => {
+                        tracing::error!(
+                            "planner {name} produced an invalid plan ({e}); member stopped"
+                        );
+                        r.done = true;
+                    }
                 }
+                r.engine = None;
+                r.stage += 1;
             }
-            if r.stage >= r.member.stages.len() {
-                r.done = true;
+            Step::GaveUp => {
+                tracing::warn!("planner {} reached its state limit", engine.name());
+                r.engine = None;
+                r.stage += 1;
             }
+            Step::Exhausted => {
+                if stage.complete() && st.bound.get() == u64::MAX {
+                    st.unsolvable.store(true, Ordering::Relaxed);
+                    st.stop.store(true, Ordering::Relaxed);
+                    let _ = tx.send(());
+                }
+                // An optimal engine exhausted under a bound proves the bound optimal.
+                if matches!(stage, Stage::AStar(_)) && st.bound.get() != u64::MAX {
+                    if let Ok(mut best) = st.best.lock() {
+                        if let Some(b) = best.last_mut() {
+                            b.optimal = true;
+                        }
+                    }
+                    st.stop.store(true, Ordering::Relaxed);
+                    let _ = tx.send(());
+                }
+                r.engine = None;
+                r.stage += 1;
+            }
+        }
+        if r.stage >= r.member.stages.len() {
+            r.done = true;
         }
         account_memory(&running, slot, st, opts, tx);
-        if !any {
-            break;
-        }
     }
     // When every member of every thread is done, the others stop on their own; a thread
     // whose members are all done simply returns.
