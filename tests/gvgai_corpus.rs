@@ -70,14 +70,7 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Games of the corpus tablero does not load yet, with the reason.
 const NOT_LOADING: &[(&str, &str)] = &[
-    (
-        "2player/dragonattack",
-        "dragonKill1 names the unknown class orientationDOWN (GVG-AI never creates it)",
-    ),
-    ("2player/klax", "updateSpawnType"),
     ("2player/mimic", "Timeout use_counter=True (game counters)"),
-    ("2player/prisoners-dilemma", "ShootOnlyAvatar"),
-    ("2player/rockpaperscissors", "ShootOnlyAvatar"),
     ("2player/unbalanced", "GameSpace"),
 ];
 

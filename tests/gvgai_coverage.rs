@@ -62,7 +62,7 @@ fn table() -> Vec<(Construct, String, bool)> {
 fn game_using(what: Construct, name: &str) -> (String, usize) {
     let params = "stype=a stype1=a stype2=a stypeTo=a stype_other=a stypeCount=a \
                   resource=r heldResource=r ammo=r stypeMissile=a stypes=a \
-                  ftype=killSprite estype=a policy=random limit=1";
+                  ftype=killSprite estype=a spawnPoint=a policy=random limit=1";
     let sprites = "  SpriteSet\n    a > Immovable\n    r > Resource\n";
     let end = "  TerminationSet\n    Timeout limit=10\n";
     match what {

@@ -180,6 +180,11 @@ impl GameState {
                     self.transform_into(new, s, s2, *kill_second, *force_orientation, rules);
                 }
             }
+            E::UpdateSpawnType { stype, spawn_point } => {
+                if let Some(s2) = s2 {
+                    self.update_spawn_type(rules, *spawn_point, s2.ty, *stype);
+                }
+            }
             E::SpeedForAll { stype, value, mode } => {
                 for &st in &rules.props(*stype).subtypes {
                     for sp in self.group_mut(st).iter_mut() {

@@ -178,6 +178,14 @@ const SHOOT_MOVES: [Action; 5] = [
     Action::Down,
     Action::Up,
 ];
+/// ShootOnlyAvatar's actions: the index of each is the index of the stype it fires.
+pub(crate) const SHOOT_ONLY: [Action; 5] = [
+    Action::Left,
+    Action::Up,
+    Action::Right,
+    Action::Down,
+    Action::Use,
+];
 
 impl Default for ClassDefaults {
     fn default() -> Self {
@@ -317,6 +325,7 @@ impl ClassDefaults {
                 ClassDefaults::oriented_avatar(&MOVES)
             }
             C::ShootAvatar | C::OngoingShootAvatar => ClassDefaults::oriented_avatar(&SHOOT_MOVES),
+            C::ShootOnlyAvatar => ClassDefaults::oriented_avatar(&SHOOT_ONLY),
             C::LanderAvatar | C::SpaceshipAvatar => {
                 let actions: &[Action] = if class == C::LanderAvatar {
                     &MOVES
@@ -558,6 +567,7 @@ impl Rules {
                         | SpriteClass::Bomber
                         | SpriteClass::RandomBomber
                         | SpriteClass::ShootAvatar
+                        | SpriteClass::ShootOnlyAvatar
                         | SpriteClass::OngoingShootAvatar
                         | SpriteClass::FlakAvatar
                         | SpriteClass::Chaser

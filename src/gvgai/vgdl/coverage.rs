@@ -41,7 +41,7 @@ impl fmt::Display for Construct {
 }
 
 /// Sprite classes GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_CLASSES: &[&str] = &["ResourcePack", "RandomInertial", "ShootOnlyAvatar"];
+pub const UNSUPPORTED_CLASSES: &[&str] = &["ResourcePack", "RandomInertial"];
 
 /// The effects tablero implements: GVG-AI's, and `killIfScoreNegative` of the GVGAI fork
 /// that the framework's `invest` names.
@@ -78,6 +78,7 @@ pub const SUPPORTED_EFFECTS: &[&str] = &[
     "subtractHealthPoints",
     "addHealthPoints",
     "transformToAll",
+    "updateSpawnType",
     "addTimer",
     "killIfFrontal",
     "killIfNotFrontal",
@@ -106,7 +107,7 @@ pub const SUPPORTED_EFFECTS: &[&str] = &[
 ];
 
 /// Effects GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_EFFECTS: &[&str] = &["updateSpawnType", "waterPhysics"];
+pub const UNSUPPORTED_EFFECTS: &[&str] = &["waterPhysics"];
 
 /// The terminations tablero implements.
 pub const SUPPORTED_TERMINATIONS: &[&str] = &[

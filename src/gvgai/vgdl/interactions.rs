@@ -418,6 +418,10 @@ fn transform_effect(
             kill_second: p.boolean("killSecond")?.unwrap_or(false),
             force_orientation: p.boolean("forceOrientation")?.unwrap_or(false),
         },
+        "updateSpawnType" => E::UpdateSpawnType {
+            stype: need_type(r, p, "stype")?,
+            spawn_point: need_type(r, p, "spawnPoint")?,
+        },
         "transformToAll" => E::TransformToAll {
             stype: need_type(r, p, "stype")?,
             stype_to: need_type(r, p, "stypeTo")?,

@@ -92,6 +92,9 @@ pub enum SpriteClass {
     VerticalAvatar,
     OrientedAvatar,
     ShootAvatar,
+    /// A ShootAvatar that never moves: LEFT, UP, RIGHT, DOWN and USE fire its first to fifth
+    /// stype.
+    ShootOnlyAvatar,
     FlakAvatar,
     MissileAvatar,
     OngoingAvatar,
@@ -125,7 +128,7 @@ pub enum SpriteClass {
 impl SpriteClass {
     /// Every class name tablero implements, with its class (a few GVG-AI classes behave as
     /// the class they extend and share its variant).
-    pub const NAMES: [(&'static str, SpriteClass); 48] = {
+    pub const NAMES: [(&'static str, SpriteClass); 49] = {
         use SpriteClass::*;
         [
             ("Immovable", Immovable),
@@ -161,6 +164,7 @@ impl SpriteClass {
             ("VerticalAvatar", VerticalAvatar),
             ("OrientedAvatar", OrientedAvatar),
             ("ShootAvatar", ShootAvatar),
+            ("ShootOnlyAvatar", ShootOnlyAvatar),
             ("FlakAvatar", FlakAvatar),
             ("EvolvedNPC", EvolvedNPC),
             ("Conveyor", Conveyor),
@@ -204,6 +208,7 @@ impl SpriteClass {
                 | VerticalAvatar
                 | OrientedAvatar
                 | ShootAvatar
+                | ShootOnlyAvatar
                 | FlakAvatar
                 | MissileAvatar
                 | OngoingAvatar
@@ -451,6 +456,13 @@ pub enum EffectKind {
         kill_second: bool,
         force_orientation: bool,
     },
+    /// The spawners of `spawn_point` (and its subtypes) produce `stype` instead of the second
+    /// sprite's type: a SpawnPoint, Bomber or RandomBomber its only type, a
+    /// BomberRandomMissile that entry of its `stypeMissile` list.
+    UpdateSpawnType {
+        stype: TypeId,
+        spawn_point: TypeId,
+    },
     CloneSprite,
     Spawn {
         stype: TypeId,
@@ -565,6 +577,7 @@ impl EffectKind {
             AddHealthPointsToMax { .. } => "addHealthPointsToMax",
             TransformTo { .. } => "transformTo",
             TransformToAll { .. } => "transformToAll",
+            UpdateSpawnType { .. } => "updateSpawnType",
             CloneSprite => "cloneSprite",
             Spawn { .. } => "spawn",
             SpawnIfHasMore { .. } => "spawnIfHasMore",

@@ -278,6 +278,24 @@ mod tests {
     }
 
     #[test]
+    fn a_leaf_takes_its_parents_class_over_an_unknown_word() {
+        let g = parse_game("BasicGame\n  SpriteSet\n    m > Missile\n      k > orientationDOWN\n")
+            .unwrap();
+        let k = g.type_id("k").unwrap();
+        assert_eq!(g.types[usize::from(k)].class, Some(SpriteClass::Missile));
+        assert_eq!(
+            g.warnings,
+            vec![
+                "line 4: sprite \"k\" names the unknown class \"orientationDOWN\"; its parent's \
+                 class applies (GVG-AI ignores the word)"
+                    .to_string()
+            ]
+        );
+        let e = parse_game("BasicGame\n  SpriteSet\n    m > Foo\n      k > Missile\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 3: unknown sprite class \"Foo\"");
+    }
+
+    #[test]
     fn errors_name_line_and_problem() {
         let e = parse_game("BasicGame\n  SpriteSet\n    a > Foo\n").unwrap_err();
         assert_eq!(e.to_string(), "line 3: unknown sprite class \"Foo\"");

@@ -43,6 +43,8 @@ pub(super) struct Resolver<'a> {
     itypes: Vec<Vec<TypeId>>,
     subtypes: Vec<Vec<TypeId>>,
     order_tmp: Vec<TypeId>,
+    /// Warnings about class words GVG-AI ignores (a leaf's under a parent class).
+    notes: Vec<String>,
 }
 
 impl<'a> Resolver<'a> {
@@ -56,6 +58,7 @@ impl<'a> Resolver<'a> {
             itypes: Vec::new(),
             subtypes: Vec::new(),
             order_tmp: Vec::new(),
+            notes: Vec::new(),
         };
         r.names.push("wall".into());
         r.names.push("avatar".into());
@@ -132,7 +135,18 @@ impl<'a> Resolver<'a> {
             let node = &nodes[el];
             let (name, rhs) = sprite_head(node)?;
             let id = self.register(name, node.line)?;
-            let (declared_class, own) = sprite_body(node, &rhs)?;
+            // GVG-AI gives a leaf its parent's class: the leaf's own class word is never used.
+            let ignored = node.children.is_empty() && parent_class.is_some();
+            let (declared_class, own) = sprite_body(node, &rhs, ignored)?;
+            if let (true, Some(c)) = (ignored, declared_class) {
+                if SpriteClass::from_name(c).is_none() {
+                    self.notes.push(format!(
+                        "line {}: sprite \"{name}\" names the unknown class \"{c}\"; its \
+                         parent's class applies (GVG-AI ignores the word)",
+                        node.line
+                    ));
+                }
+            }
             let own_singleton = own
                 .iter()
                 .any(|(k, v, _)| *k == "singleton" && v.eq_ignore_ascii_case("true"));
@@ -194,6 +208,7 @@ impl<'a> Resolver<'a> {
         &self,
         warnings: &mut Vec<String>,
     ) -> Result<Vec<SpriteType>, VgdlError> {
+        warnings.extend(self.notes.iter().cloned());
         let mut types = Vec::with_capacity(self.names.len());
         for i in 0..self.names.len() {
             let id = i as TypeId;
@@ -274,11 +289,13 @@ fn sprite_head<'a>(node: &Node<'a>) -> Result<(&'a str, Vec<Item<'a>>), VgdlErro
     }
 }
 
-/// The declared class (checked to exist) and own parameters of a SpriteSet line. As in
-/// GVG-AI, the class is the bare word among the parameters (the last one if there are several).
+/// The declared class (checked to exist unless `ignored`) and own parameters of a SpriteSet
+/// line. As in GVG-AI, the class is the bare word among the parameters (the last one if there
+/// are several).
 fn sprite_body<'a>(
     node: &Node<'a>,
     rhs: &[Item<'a>],
+    ignored: bool,
 ) -> Result<(Option<&'a str>, Vec<Arg<'a>>), VgdlError> {
     let mut declared_class = None;
     let mut own: Vec<Arg<'a>> = Vec::new();
@@ -288,7 +305,7 @@ fn sprite_body<'a>(
             Item::Param(pk, pv) => own.push((pk, pv, node.line)),
         }
     }
-    if let Some(c) = declared_class {
+    if let (false, Some(c)) = (ignored, declared_class) {
         if SpriteClass::from_name(c).is_none() {
             return Err(refuse(Construct::SpriteClass, c, node.line));
         }

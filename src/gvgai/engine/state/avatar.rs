@@ -2,17 +2,21 @@
 //! shooting (ShootAvatar, FlakAvatar).
 
 use super::{GameState, Movement, SpriteRef};
-use crate::gvgai::engine::rules::{Action, Rules, TypeProps};
+use crate::gvgai::engine::rules::{Action, Rules, SHOOT_ONLY, TypeProps};
 use crate::gvgai::vgdl::{Dir, SpriteClass};
 
 impl GameState {
     /// ShootAvatar `hasAmmo`: the first stype that has ammunition (or needs none).
     pub(super) fn armed_weapon(&self, rules: &Rules, r: SpriteRef) -> Option<usize> {
-        let p = rules.props(r.ty);
-        (0..p.stype.len()).find(|&i| match p.ammo.get(i) {
+        (0..rules.props(r.ty).stype.len()).find(|&i| self.has_ammo(rules, r, i))
+    }
+
+    /// ShootAvatar `hasAmmo(i)`: weapon `i` needs no ammunition or has some.
+    fn has_ammo(&self, rules: &Rules, r: SpriteRef, i: usize) -> bool {
+        match rules.props(r.ty).ammo.get(i) {
             None => true,
             Some(&a) => self.sprite(r).amount(a) > 0,
-        })
+        }
     }
 
     /// ShootAvatar `reduceAmmo` for weapon `i`.
@@ -28,9 +32,24 @@ impl GameState {
 
     /// ShootAvatar `updateUse`: fire the first stype that has ammunition, in front.
     pub(super) fn shoot(&mut self, rules: &Rules, r: SpriteRef) {
-        let Some(i) = self.armed_weapon(rules, r) else {
+        if let Some(i) = self.armed_weapon(rules, r) {
+            self.fire(rules, r, i);
+        }
+    }
+
+    /// ShootOnlyAvatar `updateUse`: the action's index among LEFT, UP, RIGHT, DOWN and USE
+    /// picks the stype, fired if it exists and has ammunition (or needs none).
+    fn shoot_only(&mut self, rules: &Rules, r: SpriteRef, action: Action) {
+        let Some(i) = SHOOT_ONLY.iter().position(|&a| a == action) else {
             return;
         };
+        if i < rules.props(r.ty).stype.len() && self.has_ammo(rules, r, i) {
+            self.fire(rules, r, i);
+        }
+    }
+
+    /// ShootAvatar `shoot`: weapon `i`'s stype on the cell in front, facing the avatar's way.
+    fn fire(&mut self, rules: &Rules, r: SpriteRef, i: usize) {
         let st = rules.props(r.ty).stype[i];
         let (x, y, dir) = {
             let s = self.sprite(r);
@@ -66,6 +85,10 @@ impl GameState {
         }
         if p.continuous {
             self.update_passive(r);
+        }
+        if p.class == Some(C::ShootOnlyAvatar) {
+            self.shoot_only(rules, r, action);
+            return;
         }
         let movement = self.active_movement(r, dir, self.sprite(r).speed);
         let class = p.class;

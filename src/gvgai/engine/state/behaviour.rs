@@ -2,6 +2,8 @@
 //! Spreader, spawners, random NPCs and missiles (chasers in `chase`, `EvolvedNPC` in
 //! [`crate::gvgai::engine::scripted`]).
 
+use std::sync::Arc;
+
 use super::{GameState, SpriteRef};
 use crate::gvgai::engine::rules::{Rules, TypeProps};
 use crate::gvgai::vgdl::{Dir, SpriteClass, TypeId};
@@ -42,18 +44,23 @@ impl GameState {
                     self.update_alt_chaser(rules, r);
                 }
             }
-            C::SpawnPoint | C::Bomber => self.update_spawner(rules, r, None),
+            C::SpawnPoint | C::Bomber => {
+                let own = self.own_spawn(r);
+                self.update_spawner(rules, r, own);
+            }
             C::SpawnPointMultiSprite => self.update_multi_spawner(p, r),
             C::PathChaser => self.update_path_chaser(p, r),
             C::RandomBomber => {
                 let act = Dir::BASE[self.rng.next_int_bounded(4) as usize];
                 self.active_movement(r, act, self.sprite(r).speed);
-                self.update_spawner(rules, r, None);
+                let own = self.own_spawn(r);
+                self.update_spawner(rules, r, own);
             }
             C::BomberRandomMissile => {
-                let n = p.stype_missile.len() as i32;
-                let k = self.rng.next_int_bounded(n) as usize;
-                let t = p.stype_missile.get(k).copied();
+                let spawns = self.sprite(r).spawns.clone();
+                let missiles = spawns.as_deref().unwrap_or(&p.stype_missile);
+                let k = self.rng.next_int_bounded(missiles.len() as i32) as usize;
+                let t = missiles.get(k).copied();
                 self.update_spawner(rules, r, t);
             }
             C::RandomMissile => {
@@ -69,6 +76,7 @@ impl GameState {
             | C::VerticalAvatar
             | C::OrientedAvatar
             | C::ShootAvatar
+            | C::ShootOnlyAvatar
             | C::FlakAvatar
             | C::MissileAvatar
             | C::OngoingAvatar
@@ -137,6 +145,48 @@ impl GameState {
             return true;
         }
         false
+    }
+
+    /// The type a SpawnPoint, Bomber or RandomBomber produces once `updateSpawnType` set it.
+    fn own_spawn(&self, r: SpriteRef) -> Option<TypeId> {
+        self.sprite(r)
+            .spawns
+            .as_deref()
+            .and_then(|s| s.first().copied())
+    }
+
+    /// GVG-AI `UpdateSpawnType`: every spawner of `spawn_point` or its subtypes produces `to`
+    /// from now on; a BomberRandomMissile replaces only the entry `from` of its list (if it
+    /// has it). Sprites of other classes are left alone.
+    pub(crate) fn update_spawn_type(
+        &mut self,
+        rules: &Rules,
+        spawn_point: TypeId,
+        from: TypeId,
+        to: TypeId,
+    ) {
+        use SpriteClass as C;
+        for &st in &rules.props(spawn_point).subtypes {
+            let p = rules.props(st);
+            match p.class {
+                Some(C::SpawnPoint | C::Bomber | C::RandomBomber) => {
+                    let one: Arc<[TypeId]> = Arc::from([to]);
+                    for s in self.group_mut(st).iter_mut() {
+                        s.spawns = Some(Arc::clone(&one));
+                    }
+                }
+                Some(C::BomberRandomMissile) => {
+                    for s in self.group_mut(st).iter_mut() {
+                        let mut list = s.spawns.as_deref().unwrap_or(&p.stype_missile).to_vec();
+                        if let Some(e) = list.iter_mut().find(|e| **e == from) {
+                            *e = to;
+                        }
+                        s.spawns = Some(list.into());
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// SpawnPoint and the bombers: spawn `spawn` (else the first `stype`) when due.

@@ -46,6 +46,9 @@ pub struct Sprite {
     pub reversing: bool,
     /// Standing on solid ground (GVG-AI `on_ground`): no gravity while it holds.
     pub on_ground: bool,
+    /// A spawner's own types once `updateSpawnType` changed them (GVG-AI `itype`, or
+    /// BomberRandomMissile's `itypesMissile`); `None`: its type's `stype` (`stypeMissile`).
+    pub spawns: Option<Arc<[TypeId]>>,
 }
 
 impl Sprite {
@@ -198,6 +201,7 @@ impl GameState {
             rotation: 0.0,
             reversing: false,
             on_ground: false,
+            spawns: None,
         };
         self.next_id += 1;
         self.num_sprites += 1;
