@@ -61,6 +61,9 @@ pub struct SearchConfig {
     pub playout_fill_board: u32,
     /// Prior visits (all wins) for the vital point of a small eye space; 0 = off.
     pub prior_nakade: u32,
+    /// Prior visits without wins for a 1st/2nd-line move that touches no stone and captures
+    /// or saves nothing, scaled by the board size (0 up to 9×9, all of it on 19×19); 0 = off.
+    pub prior_low_line: u32,
     /// Weight of the learned move-prediction prior (MM gammas trained by `tablero go-train`,
     /// compiled in): a new node gets `round(w·sqrt(s))` visits, all wins, `s` its move's
     /// share of the legal moves' gammas (with `priors` on); 0 = off.
@@ -103,6 +106,7 @@ impl SearchConfig {
             },
             prior_params: crate::go::search::priors::PriorParams {
                 nakade: self.prior_nakade,
+                low_line: self.prior_low_line,
                 mm: self.prior_mm,
                 ..base.prior_params
             },
@@ -149,6 +153,7 @@ impl Default for SearchConfig {
             playout_nakade: 0.0,
             playout_fill_board: 0,
             prior_nakade: 0,
+            prior_low_line: 40,
             prior_mm: 0,
             prior_mm_table: String::new(),
             playout_last_good_reply: false,

@@ -41,6 +41,8 @@ mod analysis;
 mod driver;
 mod endgame;
 mod iterate;
+#[cfg(test)]
+mod opening_tests;
 mod params;
 mod player;
 mod select;

@@ -13,6 +13,7 @@
 //! | 3×3 pattern | MoGo pattern near the last move | 10 / 10 | michi `PRIOR_PAT3` |
 //! | distance | 1, 2, 3 from the last move | 24, 22, 8 (wins = visits) | michi `PRIOR_CFG` |
 //! | empty area | no stone within 3: 1st/2nd line bad, 3rd line good | 10 / 0, 10 / 10 | michi `PRIOR_EMPTYAREA` |
+//! | low line | 1st/2nd line, no stone on its 3×3, no capture, escape or ladder capture; weight scaled by the board size (0 up to 9×9, full on 19×19) | 40 / 0 on 19×19 | Pachi's large-board edge prior |
 //! | nakade | the vital point of a 3–5 point eye space enclosed by one colour (`policy::nakade_vital_point`) | 0 (off; `search.prior_nakade`) | MoGo nakade |
 //! | learned | the move's share `s` of the legal moves' MM gammas (`mm`, computed once per expansion by `mm_visits`) | `round(w·sqrt(s))`, w = 0 (off; `search.prior_mm`) | Coulom 2007, Pachi's pattern prior |
 //!
@@ -100,6 +101,11 @@ pub struct PriorParams {
     /// The vital point of a small eye space (good for both colours: the owner lives, the
     /// other side kills). Default 0 (off); config `search.prior_nakade`.
     pub nakade: u32,
+    /// Low-line term on large boards: a 1st/2nd-line move that touches no stone (none on its
+    /// 3×3) and captures, saves and ladders nothing gets `low_line · (size − 9) / 10` visits
+    /// without wins (0 up to 9×9, the full weight on 19×19). Default 40; config
+    /// `search.prior_low_line`.
+    pub low_line: u32,
     /// Weight of the learned move-prediction term (`mm::Table::builtin`, trained by
     /// `tablero go-train`): a move whose gamma is the share `s` of the legal moves' gammas
     /// gets `round(mm · sqrt(s))` visits, all wins (Pachi's pattern prior). 0 = off; config
@@ -123,6 +129,7 @@ impl PriorParams {
         empty_area: 10,
         empty_area_radius: 3,
         nakade: 0,
+        low_line: 40,
         mm: 0,
     };
 
@@ -142,6 +149,7 @@ impl PriorParams {
         empty_area: 0,
         empty_area_radius: 3,
         nakade: 0,
+        low_line: 0,
         mm: 0,
     };
 }
@@ -167,11 +175,13 @@ pub fn prior(
     };
 
     // Captures, bigger ones worth more.
-    match board.captures_after(color, p) {
+    let captured = board.captures_after(color, p);
+    match captured {
         0 => {}
         1 => out.good(params.capture_one),
         _ => out.good(params.capture_many),
     }
+    let mut tactical = captured > 0;
 
     // Atari escapes: `p` is the last liberty of an own chain and the extension has 3+
     // liberties, or 2 that a ladder cannot take.
@@ -185,6 +195,7 @@ pub fn prior(
             }
             _ => true,
         };
+        tactical |= works;
         if works {
             out.good(if saved == 1 {
                 params.escape_one
@@ -200,6 +211,7 @@ pub fn prior(
         && params.ladder_budget > 0
     {
         let stones = ladder_capture_size(board, color, p, l, params.ladder_budget);
+        tactical |= stones > 0;
         match stones {
             0 => {}
             1 => out.good(params.capture_one),
@@ -242,7 +254,27 @@ pub fn prior(
             }
         }
     }
+
+    let low_line = low_line_weight(params.low_line, board.size());
+    if low_line > 0 && !tactical && is_quiet_low_move(board, p) {
+        out.bad(low_line);
+    }
     out
+}
+
+/// The low-line weight on a board of `size`: `weight · (size − 9) / 10`, so 0 up to 9×9 and
+/// `weight` on 19×19.
+pub fn low_line_weight(weight: u32, size: usize) -> u32 {
+    (weight as usize * size.saturating_sub(9) / 10) as u32
+}
+
+/// True when `p` is on the 1st or 2nd line and no stone stands on its 3×3 (not a contact
+/// move): on an open board such a move is slow unless it captures or saves something.
+pub fn is_quiet_low_move(board: &Board, p: Point) -> bool {
+    board.line_height(p) <= 1
+        && crate::go::board::PATTERN_OFFSETS
+            .iter()
+            .all(|&o| board.cell((p as isize + o) as Point).color().is_none())
 }
 
 /// The learned term of every point of `points` (legal moves of `color`) into `out`:
