@@ -154,7 +154,7 @@ impl Default for SearchConfig {
             playout_nakade: 0.0,
             playout_fill_board: 0,
             prior_nakade: 0,
-            prior_mm: 0,
+            prior_mm: 80,
             prior_mm_table: String::new(),
             playout_last_good_reply: false,
         }
