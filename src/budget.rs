@@ -24,16 +24,31 @@ impl CancelFlag {
     }
 }
 
-/// How long a decision may take: a hard deadline and a flag that ends it early.
+/// How long a decision may take: a hard deadline, the time the decision aims at (a player
+/// may stop there or go on to the deadline when it is unsure), and a flag that ends it early.
 #[derive(Clone, Debug)]
 pub struct Budget {
     pub deadline: Instant,
+    pub target: Instant,
     pub cancel: CancelFlag,
 }
 
 impl Budget {
+    /// A budget that aims at its deadline.
     pub fn new(deadline: Instant, cancel: CancelFlag) -> Self {
-        Self { deadline, cancel }
+        Self {
+            deadline,
+            target: deadline,
+            cancel,
+        }
+    }
+    /// A budget that aims at `target` and must end by `deadline` (the later of the two).
+    pub fn with_target(target: Instant, deadline: Instant, cancel: CancelFlag) -> Self {
+        Self {
+            deadline: deadline.max(target),
+            target,
+            cancel,
+        }
     }
     /// True once the deadline has passed or the flag was raised.
     pub fn expired(&self) -> bool {

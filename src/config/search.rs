@@ -32,8 +32,12 @@ pub struct SearchConfig {
     pub reuse_tree: bool,
     /// Upper bound on search-tree memory in MiB; the search stops growing the tree at the cap.
     pub max_tree_memory_mb: usize,
-    /// Seconds kept back from every clock for network and start-up lag.
+    /// Seconds kept back per move from every clock for network and start-up lag, until the
+    /// controller's `time_left` reports have measured the real lag.
     pub lag_buffer: f64,
+    /// Under a GTP clock, how many times its planned time a move may take while the best move
+    /// is not settled (>= 1; 1 = never longer than planned).
+    pub time_extension: f64,
     /// Playout policy: "random" (thesis: uniform over legal moves, no eye rule), "light"
     /// (uniform over moves that do not fill an own eye) or "heavy" (captures, atari escapes,
     /// 3×3 patterns and self-atari rejection first).
@@ -143,6 +147,7 @@ impl Default for SearchConfig {
             reuse_tree: true,
             max_tree_memory_mb: 1024,
             lag_buffer: 0.5,
+            time_extension: 2.5,
             playout_policy: PlayoutPolicy::Heavy,
             rave_equiv: 3000.0,
             virtual_loss: 3,
@@ -154,7 +159,7 @@ impl Default for SearchConfig {
             playout_fill_board: 0,
             prior_nakade: 0,
             prior_low_line: 40,
-            prior_mm: 0,
+            prior_mm: 80,
             prior_mm_table: String::new(),
             playout_last_good_reply: false,
         }
@@ -226,6 +231,12 @@ impl SearchConfig {
                     "must be a number of seconds >= 0, got {}",
                     search.lag_buffer
                 ),
+            ));
+        }
+        if !(search.time_extension.is_finite() && search.time_extension >= 1.0) {
+            return Err(inv(
+                "search.time_extension",
+                format!("must be a number >= 1, got {}", search.time_extension),
             ));
         }
         Ok(())

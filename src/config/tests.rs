@@ -249,6 +249,7 @@ fn every_range_is_checked() {
         ("search.resign_threshold=-0.5", "search.resign_threshold"),
         ("search.max_tree_memory_mb=0", "search.max_tree_memory_mb"),
         ("search.lag_buffer=-1", "search.lag_buffer"),
+        ("search.time_extension=0.5", "search.time_extension"),
         ("search.playout_policy=superheavy", "search.playout_policy"),
         (
             "search.prior_mm_table=/no/such/table.txt",

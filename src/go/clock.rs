@@ -57,6 +57,61 @@ struct PlayerClock {
     reported: Option<(Duration, u32)>,
 }
 
+/// The lag a controller adds to each move, measured from its `time_left` reports: the main
+/// time it reported, less the thinking the engine charged since, less what it reports next,
+/// summed over the moves in between. GTP reports whole seconds, so one difference may be off
+/// by up to a second, but the sum telescopes: after `moves` moves the error of the mean is
+/// below `1 s / moves`, and `(sum + 1 s) / moves` bounds the true lag from above.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+struct LagMeter {
+    /// The last main-time report and the thinking charged since it, with its move count.
+    last: Option<(Duration, Duration, u32)>,
+    sum: f64,
+    moves: u32,
+}
+
+/// Measured moves before the measurement replaces the configured lag allowance.
+const LAG_MEASURED_AFTER: u32 = 4;
+/// Added to the measured lag bound, for scheduling jitter.
+const LAG_MARGIN: Duration = Duration::from_millis(50);
+
+impl LagMeter {
+    /// A main-time report (`time_left color T 0`).
+    fn report(&mut self, main: Duration) {
+        if let Some((before, used, moves)) = self.last
+            && moves > 0
+        {
+            self.sum += before.as_secs_f64() - used.as_secs_f64() - main.as_secs_f64();
+            self.moves += moves;
+        }
+        self.last = Some((main, Duration::ZERO, 0));
+    }
+
+    /// The engine thought `used` for one move.
+    fn charge(&mut self, used: Duration) {
+        if let Some((_, spent, moves)) = &mut self.last {
+            *spent += used;
+            *moves += 1;
+        }
+    }
+
+    /// An upper bound on the lag per move, once enough moves were measured.
+    fn bound(&self) -> Option<Duration> {
+        (self.moves >= LAG_MEASURED_AFTER).then(|| {
+            let mean = ((self.sum + 1.0) / f64::from(self.moves)).max(0.0);
+            Duration::from_secs_f64(mean) + LAG_MARGIN
+        })
+    }
+}
+
+/// The time of one move: the search aims at `target` and may go on to `max` while its best
+/// move is not settled (see `search.time_extension`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveTime {
+    pub target: Duration,
+    pub max: Duration,
+}
+
 /// Both players' clocks under one time system, plus the safety margin.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clock {
@@ -64,10 +119,17 @@ pub struct Clock {
     players: [PlayerClock; 2],
     lag_buffer: Duration,
     unlimited_per_move: Duration,
+    /// How many times `target` a move may take at most (>= 1).
+    extension: f64,
+    /// Per colour: the controller's lag measured from its reports.
+    lag: [LagMeter; 2],
 }
 
 /// Least time ever granted for a move, so that a search always returns something.
 const MIN_BUDGET: Duration = Duration::from_millis(20);
+/// How late past its budget a move may answer (the search checks its clock every few
+/// playouts, then writes its reply).
+const OVERRUN: Duration = Duration::from_millis(50);
 
 impl Clock {
     /// No time limit yet: moves get `unlimited_per_move`. `lag_buffer` is kept back from every
@@ -83,9 +145,24 @@ impl Clock {
             }; 2],
             lag_buffer,
             unlimited_per_move,
+            extension: 1.0,
+            lag: [LagMeter::default(); 2],
         };
         clock.set_system(TimeSystem::Unlimited);
         clock
+    }
+
+    /// Lets a move run to `extension` times its target while the search is unsettled, within
+    /// the same safety limits (1 = never past the target).
+    pub fn with_extension(mut self, extension: f64) -> Clock {
+        self.extension = extension.max(1.0);
+        self
+    }
+
+    /// The lag kept back for each move still to come: the configured `lag_buffer` until the
+    /// controller's reports have measured the real lag of `color`'s moves, then that.
+    pub fn lag_allowance(&self, color: Color) -> Duration {
+        self.lag[color.index()].bound().unwrap_or(self.lag_buffer)
     }
 
     pub fn system(&self) -> TimeSystem {
@@ -145,6 +222,9 @@ impl Clock {
             },
         };
         self.players = [fresh; 2];
+        for meter in &mut self.lag {
+            meter.last = None;
+        }
     }
 
     /// GTP `time_left color time stones`: `stones = 0` means `time` is main time left; otherwise
@@ -152,6 +232,12 @@ impl Clock {
     /// the periods left (byo-yomi, as KGS sends it).
     pub fn time_left(&mut self, color: Color, time: Duration, stones: u32) {
         let system = self.system;
+        let meter = &mut self.lag[color.index()];
+        if stones == 0 && system != TimeSystem::Unlimited {
+            meter.report(time);
+        } else {
+            meter.last = None;
+        }
         let p = &mut self.players[color.index()];
         match (system, stones) {
             (TimeSystem::Unlimited, n) => p.reported = Some((time, n)),
@@ -168,7 +254,8 @@ impl Clock {
     /// Charges `used`, plus the lag allowance the controller may add, to `color`'s clock after
     /// one of its moves (for controllers that do not send `time_left`).
     pub fn record_move(&mut self, color: Color, used: Duration) {
-        let used = used + self.lag_buffer;
+        self.lag[color.index()].charge(used);
+        let used = used + self.lag_allowance(color);
         let system = self.system;
         let p = &mut self.players[color.index()];
         if let (TimeSystem::Unlimited, Some((time, 0))) = (system, p.reported) {
@@ -203,50 +290,71 @@ impl Clock {
 
     /// How long `color` may think about its next move. `moves_played` is the game's move
     /// number so far and `points` the board's number of points (to estimate the moves left).
-    /// Never more than a fraction of the main time; byo-yomi periods are kept with
-    /// `lag_buffer` to spare.
-    pub fn move_budget(&self, color: Color, moves_played: usize, points: usize) -> Duration {
+    /// The target is never more than a fraction of the main time, and the maximum a quarter
+    /// of what main time can spare; byo-yomi periods are kept with the lag allowance to spare
+    /// and never extended.
+    pub fn move_budget(&self, color: Color, moves_played: usize, points: usize) -> MoveTime {
         let p = &self.players[color.index()];
-        let lag = self.lag_buffer;
+        let lag = self.lag_allowance(color);
         // Own moves still expected: about half of 45 % of the board's points minus those played,
         // but never fewer than a third of the points, so that a long game (captures, a long
         // endgame) still finds time left.
         let expected = (points as f64 * 0.45 - moves_played as f64 * 0.5).max(points as f64 / 3.0);
         let moves_left = expected.max(8.0);
-        // Each of those moves may cost `lag` on the controller's clock besides the thinking.
-        let main_share = |main: Duration| {
-            main.saturating_sub(lag.mul_f64(moves_left + 1.0))
-                .div_f64(moves_left)
+        // Each of those moves may cost `lag` on the controller's clock besides the thinking,
+        // which is never shorter than `MIN_BUDGET` and may overrun by `OVERRUN`. A move may run past its target only from
+        // what would remain after twice that reserve for every move to come, extended as
+        // well, so that a game far longer than expected still ends on the reserve.
+        let reserve = (lag + MIN_BUDGET + OVERRUN).mul_f64(moves_left + 1.0);
+        let main_time = |main: Duration| {
+            let target = main.saturating_sub(reserve).div_f64(moves_left);
+            let extendable = main.saturating_sub(reserve.mul_f64(2.0 * self.extension)) / 4;
+            MoveTime {
+                target,
+                max: target.mul_f64(self.extension).min(extendable).max(target),
+            }
         };
-        let budget = match self.system {
+        let fixed = |t: Duration| MoveTime { target: t, max: t };
+        let plus = |m: MoveTime, t: Duration| MoveTime {
+            target: m.target + t,
+            max: m.max + t,
+        };
+        let time = match self.system {
             TimeSystem::Unlimited => match p.reported {
-                None => return self.unlimited_per_move,
-                Some((time, 0)) => self.unlimited_per_move.min(main_share(time)),
-                Some((time, stones)) => self
-                    .unlimited_per_move
-                    .min(time.saturating_sub(lag).mul_f64(0.9) / stones),
+                None => return fixed(self.unlimited_per_move),
+                Some((time, 0)) => fixed(self.unlimited_per_move.min(main_time(time).target)),
+                Some((time, stones)) => fixed(
+                    self.unlimited_per_move
+                        .min(time.saturating_sub(lag).mul_f64(0.9) / stones),
+                ),
             },
-            TimeSystem::Absolute { .. } => main_share(p.main),
+            TimeSystem::Absolute { .. } => main_time(p.main),
             TimeSystem::Canadian { period, stones, .. } => {
                 if p.main.is_zero() {
                     let left = p.count.max(1);
-                    p.period_left.saturating_sub(lag).mul_f64(0.9) / left
+                    fixed(p.period_left.saturating_sub(lag).mul_f64(0.9) / left)
                 } else {
                     // While in main time the first period still lies ahead.
-                    main_share(p.main) + period.saturating_sub(lag).mul_f64(0.8) / stones.max(1)
+                    plus(
+                        main_time(p.main),
+                        period.saturating_sub(lag).mul_f64(0.8) / stones.max(1),
+                    )
                 }
             }
             TimeSystem::Byoyomi { period, .. } => {
                 let period_share = |left: Duration| left.saturating_sub(lag).mul_f64(0.8);
                 match (p.main.is_zero(), p.count) {
-                    (false, 0) => main_share(p.main),
-                    (false, _) => main_share(p.main) + period_share(period),
-                    (true, 0) => p.period_left.saturating_sub(lag).mul_f64(0.5),
-                    (true, _) => period_share(p.period_left),
+                    (false, 0) => main_time(p.main),
+                    (false, _) => plus(main_time(p.main), period_share(period)),
+                    (true, 0) => fixed(p.period_left.saturating_sub(lag).mul_f64(0.5)),
+                    (true, _) => fixed(period_share(p.period_left)),
                 }
             }
         };
-        budget.max(MIN_BUDGET)
+        MoveTime {
+            target: time.target.max(MIN_BUDGET),
+            max: time.max.max(MIN_BUDGET),
+        }
     }
 }
 
@@ -284,38 +392,38 @@ mod tests {
     fn unlimited_uses_the_configured_time() {
         let c = Clock::new(S(5), LAG);
         assert!(!c.is_limited());
-        assert_eq!(c.move_budget(Color::Black, 0, 81), S(5));
+        assert_eq!(c.move_budget(Color::Black, 0, 81).target, S(5));
     }
 
     #[test]
     fn time_left_without_time_settings_caps_the_move_time() {
         let mut c = Clock::new(S(5), LAG);
         c.time_left(Color::Black, S(20), 0);
-        let b = c.move_budget(Color::Black, 10, 81);
+        let b = c.move_budget(Color::Black, 10, 81).target;
         assert!(b < S(1), "{b:?}");
         c.time_left(Color::White, S(600), 0);
-        assert_eq!(c.move_budget(Color::White, 10, 81), S(5));
+        assert_eq!(c.move_budget(Color::White, 10, 81).target, S(5));
         c.time_left(Color::White, S(3), 5);
-        assert!(c.move_budget(Color::White, 10, 81) < S(1));
+        assert!(c.move_budget(Color::White, 10, 81).target < S(1));
         c.set_system(TimeSystem::Unlimited);
-        assert_eq!(c.move_budget(Color::Black, 10, 81), S(5));
+        assert_eq!(c.move_budget(Color::Black, 10, 81).target, S(5));
     }
 
     #[test]
     fn absolute_never_spends_most_of_main_time() {
         let mut c = clock(TimeSystem::Absolute { main: S(300) });
         for moves in [0, 40, 80, 200, 400] {
-            let b = c.move_budget(Color::White, moves, 361);
+            let b = c.move_budget(Color::White, moves, 361).target;
             assert!(b < S(300) / 8, "{moves}: {b:?}");
             assert!(b >= MIN_BUDGET);
         }
         c.time_left(Color::White, S(10), 0);
-        let b = c.move_budget(Color::White, 100, 81);
+        let b = c.move_budget(Color::White, 100, 81).target;
         assert!(b <= Duration::from_secs_f64(9.5 / 8.0), "{b:?}");
         c.time_left(Color::White, Duration::from_millis(300), 0);
-        assert_eq!(c.move_budget(Color::White, 100, 81), MIN_BUDGET);
+        assert_eq!(c.move_budget(Color::White, 100, 81).target, MIN_BUDGET);
         // Black's clock is separate.
-        assert!(c.move_budget(Color::Black, 100, 81) > S(1));
+        assert!(c.move_budget(Color::Black, 100, 81).target > S(1));
     }
 
     #[test]
@@ -326,14 +434,14 @@ mod tests {
             stones: 10,
         });
         c.time_left(Color::Black, S(60), 10);
-        let b = c.move_budget(Color::Black, 50, 81);
+        let b = c.move_budget(Color::Black, 50, 81).target;
         assert!(b <= S(6) && b > S(4), "{b:?}");
         c.time_left(Color::Black, S(5), 1);
-        let b = c.move_budget(Color::Black, 50, 81);
+        let b = c.move_budget(Color::Black, 50, 81).target;
         assert!(b < Duration::from_millis(4500), "{b:?}");
         // In main time: a share of main plus a share of one period, still far below main.
         c.time_left(Color::Black, S(600), 0);
-        let b = c.move_budget(Color::Black, 0, 361);
+        let b = c.move_budget(Color::Black, 0, 361).target;
         assert!(b < S(600) / 10 && b > S(3), "{b:?}");
     }
 
@@ -344,10 +452,10 @@ mod tests {
             period: S(30),
             periods: 3,
         });
-        let b = c.move_budget(Color::White, 10, 361);
+        let b = c.move_budget(Color::White, 10, 361).target;
         assert!(b > S(15) && b < S(30), "{b:?}");
         c.time_left(Color::White, S(10), 2);
-        let b = c.move_budget(Color::White, 10, 361);
+        let b = c.move_budget(Color::White, 10, 361).target;
         assert!(b < S(10), "{b:?}");
     }
 
@@ -487,7 +595,7 @@ mod tests {
         lag: f64,
         report: bool,
     ) -> Option<usize> {
-        let mut engine = Clock::new(S(5), LAG);
+        let mut engine = Clock::new(S(5), LAG).with_extension(2.5);
         engine.set_system(system);
         let mut server = ServerClock::new(system);
         for n in 0..own_moves {
@@ -495,7 +603,8 @@ mod tests {
                 let (t, stones) = server.time_left();
                 engine.time_left(Color::Black, t, stones);
             }
-            let budget = engine.move_budget(Color::Black, 2 * n, points);
+            // The worst case: every move runs to its maximum.
+            let budget = engine.move_budget(Color::Black, 2 * n, points).max;
             let used = budget + Duration::from_millis(30);
             engine.record_move(Color::Black, used);
             if !server.charge(used.as_secs_f64() + lag) {
@@ -566,5 +675,84 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Plays `moves` moves against a controller that reports whole seconds and adds `lag` to
+    /// each; returns the engine's lag allowance afterwards.
+    fn allowance_after(moves: usize, lag: f64) -> Duration {
+        let system = TimeSystem::Absolute { main: S(600) };
+        let mut engine = Clock::new(S(5), LAG);
+        engine.set_system(system);
+        let mut server = ServerClock::new(system);
+        for n in 0..moves {
+            let (t, stones) = server.time_left();
+            engine.time_left(Color::Black, t, stones);
+            // Thinking times with varied fractions of a second.
+            let used = Duration::from_millis(700 + 137 * (n as u64 % 7));
+            engine.record_move(Color::Black, used);
+            assert!(server.charge(used.as_secs_f64() + lag));
+        }
+        engine.lag_allowance(Color::Black)
+    }
+
+    #[test]
+    fn the_lag_allowance_is_measured_from_the_controllers_reports() {
+        // Too few reports: the configured allowance.
+        assert_eq!(allowance_after(3, 0.01), LAG);
+        // A fast controller: the allowance falls to about the real lag.
+        let a = allowance_after(40, 0.01);
+        assert!(
+            a >= Duration::from_millis(10) && a < Duration::from_millis(100),
+            "{a:?}"
+        );
+        // A slow one: it rises above the configured half second.
+        let a = allowance_after(40, 0.9);
+        assert!(
+            a >= Duration::from_millis(900) && a < Duration::from_millis(1000),
+            "{a:?}"
+        );
+        // A new game keeps what was measured.
+        let mut c = clock(TimeSystem::Absolute { main: S(60) });
+        for t in [60, 59, 58, 57, 56, 55] {
+            c.time_left(Color::White, S(t), 0);
+            c.record_move(Color::White, Duration::from_millis(950));
+        }
+        let measured = c.lag_allowance(Color::White);
+        assert!(measured < LAG, "{measured:?}");
+        c.set_system(TimeSystem::Absolute { main: S(60) });
+        assert_eq!(c.lag_allowance(Color::White), measured);
+        assert_eq!(c.lag_allowance(Color::Black), LAG);
+    }
+
+    #[test]
+    fn only_main_time_moves_may_run_past_their_target() {
+        let mut c = clock(TimeSystem::Absolute { main: S(300) }).with_extension(2.5);
+        let t = c.move_budget(Color::Black, 0, 81);
+        assert!(
+            t.max > t.target.mul_f64(2.4) && t.max <= t.target.mul_f64(2.5),
+            "{t:?}"
+        );
+        // Little main time for the lag still assumed per move: no extension.
+        c.time_left(Color::Black, S(60), 0);
+        let t = c.move_budget(Color::Black, 0, 81);
+        assert_eq!(t.max, t.target);
+        // Close to the end of main time the maximum is a quarter of what is left.
+        c.time_left(Color::Black, S(4), 0);
+        let t = c.move_budget(Color::Black, 60, 81);
+        assert!(t.max <= S(1) && t.max >= t.target, "{t:?}");
+        // Byo-yomi periods and the unlimited per-move time are never extended.
+        let mut c = clock(TimeSystem::Byoyomi {
+            main: S(0),
+            period: S(30),
+            periods: 3,
+        })
+        .with_extension(2.5);
+        c.time_left(Color::White, S(30), 3);
+        let t = c.move_budget(Color::White, 10, 361);
+        assert_eq!(t.max, t.target);
+        let t = Clock::new(S(5), LAG)
+            .with_extension(2.5)
+            .move_budget(Color::Black, 0, 81);
+        assert_eq!((t.target, t.max), (S(5), S(5)));
     }
 }

@@ -151,7 +151,8 @@ impl GoEngine {
         Ok(GoEngine {
             name: config.gtp.name.clone(),
             game: Game::new(config.go.boardsize, config.go.rules())?,
-            clock: Clock::new(time_per_move, secs(config.search.lag_buffer)),
+            clock: Clock::new(time_per_move, secs(config.search.lag_buffer))
+                .with_extension(config.search.time_extension),
             player,
             dead_cache: None,
             ponder: config.search.ponder,

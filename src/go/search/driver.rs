@@ -177,6 +177,10 @@ fn run_worker(root: &Node, shared: &Shared, budget: &Budget, seed: u64, main: bo
             shared.stop.store(true, Relaxed);
             break;
         }
+        if main && local % 64 == 0 && past_target_and_settled(root, budget) {
+            shared.stop.store(true, Relaxed);
+            break;
+        }
         if main
             && shared.params.early_stop
             && local % 256 == 0
@@ -189,19 +193,45 @@ fn run_worker(root: &Node, shared: &Shared, budget: &Budget, seed: u64, main: bo
     }
 }
 
+/// How many times the runner-up's visits the most visited root move needs to count as settled.
+const SETTLED_RATIO: u32 = 2;
+
+/// True once the budget's target has passed (when it lies before the deadline) and the
+/// search's choice is settled: the most visited root move has at least `SETTLED_RATIO` times
+/// the runner-up's visits and no better win rate than its own. Otherwise the search goes on
+/// towards the deadline (time extension, as Pachi and Huang et al. 2010 do).
+pub(super) fn past_target_and_settled(root: &Node, budget: &Budget) -> bool {
+    if budget.target >= budget.deadline || Instant::now() < budget.target {
+        return false;
+    }
+    match most_visited(root) {
+        (Some(best), Some(second)) => {
+            best.visits() >= SETTLED_RATIO * second.visits() && second.winrate() <= best.winrate()
+        }
+        _ => true,
+    }
+}
+
+/// The two most visited children of `root`.
+fn most_visited(root: &Node) -> (Option<&Node>, Option<&Node>) {
+    let (mut best, mut second): (Option<&Node>, Option<&Node>) = (None, None);
+    for c in root.children() {
+        let v = c.visits();
+        if best.is_none_or(|b| v > b.visits()) {
+            second = best;
+            best = Some(c);
+        } else if second.is_none_or(|s| v > s.visits()) {
+            second = Some(c);
+        }
+    }
+    (best, second)
+}
+
 /// True when the most visited root move leads the runner-up by more visits than the search
 /// can still spend.
 fn can_stop_early(root: &Node, shared: &Shared, budget: &Budget) -> bool {
-    let (mut best, mut second) = (0u32, 0u32);
-    for c in root.children() {
-        let v = c.visits();
-        if v > best {
-            second = best;
-            best = v;
-        } else if v > second {
-            second = v;
-        }
-    }
+    let (best, second) = most_visited(root);
+    let (best, second) = (best.map_or(0, Node::visits), second.map_or(0, Node::visits));
     let done = shared.playouts.load(Relaxed);
     let by_count = match shared.params.max_playouts {
         0 => u64::MAX,

@@ -608,3 +608,60 @@ fn learned_prior_reaches_the_new_nodes() {
 fn board_point(s: &str) -> Point {
     Board::point_of(Vertex::parse(s, 9).unwrap())
 }
+
+/// A root whose children have the given (visits, wins) statistics.
+fn root_with(stats: &[(u32, u32)]) -> tree::Node {
+    let root = tree::Node::new(Move::Pass, Color::White);
+    let kids: Vec<tree::Node> = stats
+        .iter()
+        .enumerate()
+        .map(|(i, &(visits, wins))| {
+            let kid = tree::Node::new(Move::Play(Vertex::new(i, 0)), Color::Black);
+            kid.visits.store(visits, Relaxed);
+            kid.wins2.store(2 * wins, Relaxed);
+            kid
+        })
+        .collect();
+    assert!(root.children.set(kids.into_boxed_slice()).is_ok());
+    root
+}
+
+#[test]
+fn time_extension_goes_on_while_the_best_move_is_unsettled() {
+    use super::driver::past_target_and_settled;
+    let now = Instant::now();
+    let past = Budget::with_target(
+        now - Duration::from_millis(10),
+        now + Duration::from_secs(60),
+        CancelFlag::new(),
+    );
+    // Twice the runner-up's visits and the better win rate: settled.
+    assert!(past_target_and_settled(
+        &root_with(&[(100, 60), (40, 20), (5, 1)]),
+        &past
+    ));
+    // Too few visits ahead, or a runner-up with the better win rate: go on.
+    assert!(!past_target_and_settled(
+        &root_with(&[(100, 60), (60, 35)]),
+        &past
+    ));
+    assert!(!past_target_and_settled(
+        &root_with(&[(100, 50), (45, 32)]),
+        &past
+    ));
+    // Before the target, or with no extension (target = deadline), the rule never stops.
+    let ahead = Budget::with_target(
+        now + Duration::from_secs(30),
+        now + Duration::from_secs(60),
+        CancelFlag::new(),
+    );
+    assert!(!past_target_and_settled(
+        &root_with(&[(100, 60), (1, 0)]),
+        &ahead
+    ));
+    let plain = Budget::new(now - Duration::from_millis(10), CancelFlag::new());
+    assert!(!past_target_and_settled(
+        &root_with(&[(100, 60), (1, 0)]),
+        &plain
+    ));
+}

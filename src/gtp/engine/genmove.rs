@@ -15,14 +15,18 @@ use crate::gtp::gogui;
 use crate::gtp::session::CommandContext;
 
 impl GoEngine {
-    /// The move's budget from its clock, capped by `limits.max_move`, counted from the
-    /// command's arrival (`start`).
+    /// The move's budget from its clock (a target and a maximum), capped by
+    /// `limits.max_move`, counted from the command's arrival (`start`).
     pub(super) fn budget(&self, color: Color, start: Instant, cancel: &CancelFlag) -> Budget {
         let size = self.game.size();
         let time = self
             .clock
             .move_budget(color, self.game.move_count(), size * size);
-        Budget::new(start + self.limits.cap_move(time), cancel.clone())
+        Budget::with_target(
+            start + self.limits.cap_move(time.target),
+            start + self.limits.cap_move(time.max),
+            cancel.clone(),
+        )
     }
 
     /// Generates a move; `play` puts it on the board. Never returns an illegal move. With
