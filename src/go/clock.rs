@@ -302,9 +302,10 @@ impl Clock {
         let expected = (points as f64 * 0.45 - moves_played as f64 * 0.5).max(points as f64 / 3.0);
         let moves_left = expected.max(8.0);
         // Each of those moves may cost `lag` on the controller's clock besides the thinking,
-        // which is never shorter than `MIN_BUDGET` and may overrun by `OVERRUN`. A move may run past its target only from
-        // what would remain after twice that reserve for every move to come, extended as
-        // well, so that a game far longer than expected still ends on the reserve.
+        // which is never shorter than `MIN_BUDGET` and may overrun by `OVERRUN`. A move may
+        // run past its target only from what would remain after twice that reserve for every
+        // move to come, extended as well, so that a game far longer than expected still ends
+        // on the reserve.
         let reserve = (lag + MIN_BUDGET + OVERRUN).mul_f64(moves_left + 1.0);
         let main_time = |main: Duration| {
             let target = main.saturating_sub(reserve).div_f64(moves_left);
