@@ -159,7 +159,7 @@ impl Default for SearchConfig {
             playout_fill_board: 0,
             prior_nakade: 0,
             prior_low_line: 40,
-            prior_mm: 0,
+            prior_mm: 80,
             prior_mm_table: String::new(),
             playout_last_good_reply: false,
         }

@@ -15,7 +15,7 @@
 //! | empty area | no stone within 3: 1st/2nd line bad, 3rd line good | 10 / 0, 10 / 10 | michi `PRIOR_EMPTYAREA` |
 //! | low line | 1st/2nd line, no stone on its 3×3, no capture, escape or ladder capture; weight scaled by the board size (0 up to 9×9, full on 19×19) | 40 / 0 on 19×19 | Pachi's large-board edge prior |
 //! | nakade | the vital point of a 3–5 point eye space enclosed by one colour (`policy::nakade_vital_point`) | 0 (off; `search.prior_nakade`) | MoGo nakade |
-//! | learned | the move's share `s` of the legal moves' MM gammas (`mm`, computed once per expansion by `mm_visits`) | `round(w·sqrt(s))`, w = 0 (off; `search.prior_mm`) | Coulom 2007, Pachi's pattern prior |
+//! | learned | the move's share `s` of the legal moves' MM gammas (`mm`, computed once per expansion by `mm_visits`) | `round(w·sqrt(s))`, w = 80 (`search.prior_mm`) | Coulom 2007, Pachi's pattern prior |
 //!
 //! The distance is the Manhattan distance, except that every point touching the last-moved
 //! chain counts as distance 1 (the cheap part of michi's common-fate-graph distance: a chain
@@ -108,8 +108,9 @@ pub struct PriorParams {
     pub low_line: u32,
     /// Weight of the learned move-prediction term (`mm::Table::builtin`, trained by
     /// `tablero go-train`): a move whose gamma is the share `s` of the legal moves' gammas
-    /// gets `round(mm · sqrt(s))` visits, all wins (Pachi's pattern prior). 0 = off (the
-    /// default); config `search.prior_mm`.
+    /// gets `round(mm · sqrt(s))` visits, all wins (Pachi's pattern prior). Default 80 (the
+    /// best of 0/40/80/120 against Pachi in docs/results/go.md); 0 = off; config
+    /// `search.prior_mm`.
     pub mm: u32,
 }
 
@@ -130,7 +131,7 @@ impl PriorParams {
         empty_area_radius: 3,
         nakade: 0,
         low_line: 40,
-        mm: 0,
+        mm: 80,
     };
 
     /// Every term off (useful to test or tune one term at a time).
