@@ -85,3 +85,42 @@ async fn full_games_against_gnugo_agree_on_the_score() {
         summary.engines[0].wins
     );
 }
+
+// A handicap game as a KGS operator would play one: GNU Go takes three stones from tablero
+// (`tablero match --handicap 3`, both engines told `fixed_handicap 3`), White moves first,
+// and the two engines' scores, with White's point per handicap stone, agree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_handicap_game_against_gnugo_starts_with_white_and_agrees_on_the_score() {
+    assert!(
+        Path::new(GNUGO).exists(),
+        "GNU Go is missing: install the Debian package `gnugo` (.ci/run does)"
+    );
+    let mut opts = MatchOptions::new(
+        &format!("{GNUGO} --mode gtp --chinese-rules --level 1 --seed 5"),
+        &tablero_cmd(
+            "--set go.komi=0.5 --set search.playouts=3000 --set search.resign_threshold=0",
+        ),
+        9,
+        0.5,
+        1,
+    );
+    opts.handicap = 3;
+    let sgf = tempfile::tempdir().expect("temp dir");
+    opts.sgf_dir = Some(sgf.path().to_path_buf());
+    let summary = run_match(&opts, &|l: &str| eprintln!("{l}")).await;
+    let r = &summary.records[0];
+    assert!(r.fault.is_none(), "fault: {:?}", r.fault);
+    assert!(r.moves > 10, "only {} moves", r.moves);
+    let text = std::fs::read_to_string(sgf.path().join("game-0000.sgf")).expect("sgf");
+    assert!(text.contains("HA[3]"), "{text}");
+    let after_setup = text.split("AB[").nth(1).expect("handicap stones");
+    let first = after_setup.find(";").map(|i| &after_setup[i..i + 2]);
+    assert_eq!(first, Some(";W"), "White moves first: {text}");
+    if r.reason == EndReason::Score {
+        let [a, b] = &r.engine_scores;
+        let (a, b) = (a.as_deref().expect("score"), b.as_deref().expect("score"));
+        assert_eq!(parse_score(a), parse_score(b), "GNU Go {a}, tablero {b}");
+    } else {
+        assert_eq!(r.reason, EndReason::Resign, "{:?}", r.reason);
+    }
+}

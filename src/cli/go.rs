@@ -29,6 +29,10 @@ pub struct MatchArgs {
     /// Komi.
     #[arg(long, default_value_t = 7.0)]
     komi: f64,
+    /// Handicap stones for Black, placed by `fixed_handicap` on both engines (0, or 2 up to
+    /// 9 on odd sizes from 7×7, 4 on even ones); White moves first.
+    #[arg(long, default_value_t = 0)]
+    handicap: usize,
     /// Number of games.
     #[arg(long, default_value_t = 1)]
     games: usize,
@@ -85,6 +89,13 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     {
         return usage("--think-time must be > 0, --lag >= 0 and --komi a number");
     }
+    let max_handicap = tablero::go::game::Game::max_fixed_handicap(args.size);
+    if args.handicap == 1 || args.handicap > max_handicap {
+        return usage(&format!(
+            "--handicap must be 0 or 2..={max_handicap} on {0}x{0}, got {1}",
+            args.size, args.handicap
+        ));
+    }
     let per_move = match args
         .think_time
         .map(tablero::tournament::referee_clock::ClockSpec::per_move)
@@ -102,6 +113,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     );
     opts.referee = args.referee;
     opts.alternate = args.alternate;
+    opts.handicap = args.handicap;
     opts.clock = args.clock.or(per_move);
     opts.lag = args.lag;
     opts.sgf_dir = args.sgf_dir;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ConfigError, inv};
 use crate::go::search::SearchParams;
+use crate::go::search::dynkomi::{DynKomiParams, DynamicKomi};
 use crate::go::search::mm::Table;
 use crate::go::search::playout::PlayoutPolicy;
 
@@ -77,6 +78,15 @@ pub struct SearchConfig {
     pub prior_mm_table: String,
     /// Heavy playouts: last good reply with forgetting (LGRF-1), one table per thread.
     pub playout_last_good_reply: bool,
+    /// The komi the playouts count with: "off", "linear" (handicap games: White gets
+    /// `dynamic_komi_stone` points per handicap stone, falling to 0 over
+    /// `dynamic_komi_moves`) or "situational" (linear, plus a point to the searching side
+    /// while its win rate is below 35 % and a point from it above 75 %).
+    pub dynamic_komi: DynamicKomi,
+    /// Dynamic komi: points per handicap stone at the start of the game (>= 0).
+    pub dynamic_komi_stone: f64,
+    /// Dynamic komi: moves on 19×19 (scaled by the board area) over which it falls to 0 (>= 1).
+    pub dynamic_komi_moves: u32,
 }
 
 impl SearchConfig {
@@ -115,6 +125,11 @@ impl SearchConfig {
                 ..base.prior_params
             },
             last_good_reply: self.playout_last_good_reply,
+            dynamic_komi: DynKomiParams {
+                mode: self.dynamic_komi,
+                stone_value: self.dynamic_komi_stone,
+                moves: self.dynamic_komi_moves,
+            },
             mm_table: self.mm_table().ok().flatten().map(std::sync::Arc::new),
         }
     }
@@ -161,6 +176,9 @@ impl Default for SearchConfig {
             prior_low_line: 40,
             prior_mm: 80,
             prior_mm_table: String::new(),
+            dynamic_komi: DynKomiParams::DEFAULT.mode,
+            dynamic_komi_stone: DynKomiParams::DEFAULT.stone_value,
+            dynamic_komi_moves: DynKomiParams::DEFAULT.moves,
             playout_last_good_reply: false,
         }
     }
@@ -220,6 +238,18 @@ impl SearchConfig {
         }
         if let Err(e) = search.mm_table() {
             return Err(inv("search.prior_mm_table", e));
+        }
+        if !(search.dynamic_komi_stone.is_finite() && search.dynamic_komi_stone >= 0.0) {
+            return Err(inv(
+                "search.dynamic_komi_stone",
+                format!(
+                    "must be a number of points >= 0, got {}",
+                    search.dynamic_komi_stone
+                ),
+            ));
+        }
+        if search.dynamic_komi_moves == 0 {
+            return Err(inv("search.dynamic_komi_moves", "must be at least 1"));
         }
         if search.max_tree_memory_mb == 0 {
             return Err(inv("search.max_tree_memory_mb", "must be at least 1"));

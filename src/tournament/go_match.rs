@@ -29,6 +29,10 @@ pub struct MatchOptions {
     pub games: usize,
     /// Swap colours every other game.
     pub alternate: bool,
+    /// Handicap stones for Black (0, or 2 up to `Game::max_fixed_handicap`), placed by
+    /// `fixed_handicap` on both engines; White moves first.
+    #[serde(default)]
+    pub handicap: usize,
     /// The clock both engines play under, kept by the referee: `time_settings` at the start,
     /// `time_left` before every `genmove`, and a side whose time runs out (by more than `lag`)
     /// loses on time. Without one, every move may take up to a minute.
@@ -54,6 +58,7 @@ impl MatchOptions {
             komi,
             games,
             alternate: false,
+            handicap: 0,
             clock: None,
             lag: 2.0,
             sgf_dir: None,
@@ -145,6 +150,7 @@ pub struct MatchSummary {
     pub games: usize,
     pub size: usize,
     pub komi: f64,
+    pub handicap: usize,
     pub engines: [EngineSummary; 2],
     pub average_moves: f64,
     /// Games where both engines answered `final_score` and agreed on it.
@@ -190,6 +196,11 @@ async fn setup(client: &mut GtpClient, opts: &MatchOptions) -> Result<(), Client
     client.send(&format!("boardsize {}", opts.size), t).await?;
     client.send("clear_board", t).await?;
     client.send(&format!("komi {}", opts.komi), t).await?;
+    if opts.handicap > 0 {
+        client
+            .send(&format!("fixed_handicap {}", opts.handicap), t)
+            .await?;
+    }
     if let Some(clock) = opts.clock {
         // Engines without time control may refuse it; the referee's clock applies all the same.
         let _ = client.send(&clock.time_settings(), t).await;
@@ -207,7 +218,7 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
         komi: opts.komi,
     };
     let mut record = GameRecord::empty(game_index, black_engine);
-    let mut game = match Game::new(opts.size, rules) {
+    let mut game = match new_game(opts, rules) {
         Ok(g) => g,
         Err(e) => {
             record.reason = EndReason::EngineError;
@@ -224,7 +235,7 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
     let mut clock = opts
         .clock
         .map(|spec| RefereeClock::new(spec, Duration::from_secs_f64(opts.lag)));
-    let mut color = Color::Black;
+    let mut color = game.to_move();
     let mut end = EndReason::Score;
     let mut resigned: Option<Color> = None;
     loop {
@@ -316,6 +327,21 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
     let margin = final_margin(&mut record, &mut seats, &game, opts).await;
     let winner = Color::winner_by_margin(margin);
     finish(record, winner, margin, end, &engines, seats, &game, opts).await
+}
+
+/// The referee's game: the board, its rules and the handicap stones.
+fn new_game(opts: &MatchOptions, rules: Rules) -> Result<Game, String> {
+    let mut game = Game::new(opts.size, rules).map_err(|e| e.to_string())?;
+    if opts.handicap > 0 {
+        let stones = Game::fixed_handicap_vertices(opts.size, opts.handicap).ok_or_else(|| {
+            format!(
+                "no fixed handicap of {} stones on {}x{}",
+                opts.handicap, opts.size, opts.size
+            )
+        })?;
+        game.set_handicap(&stones).map_err(|e| e.to_string())?;
+    }
+    Ok(game)
 }
 
 /// Starts both engines (Black's first) and sets up their game; the colour of the first that
@@ -599,6 +625,7 @@ pub fn summarize(opts: &MatchOptions, records: Vec<GameRecord>) -> MatchSummary 
         games: n,
         size: opts.size,
         komi: opts.komi,
+        handicap: opts.handicap,
         engines: [engine(0), engine(1)],
         average_moves: if n > 0 {
             records.iter().map(|r| r.moves as f64).sum::<f64>() / n as f64

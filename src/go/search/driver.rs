@@ -42,11 +42,12 @@ pub(super) struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    /// The shared state of a search of `game` for `to_move` whose tree holds `nodes` nodes.
+    /// The shared state of a search of `game` for `to_move` whose tree holds `nodes` nodes,
+    /// its playouts giving White `extra_komi` points beyond the game's komi (`dynkomi`).
     pub(super) fn new(
         params: &'a SearchParams,
         gate: Option<&'a CoreGate>,
-        game: &'a Game,
+        (game, extra_komi): (&'a Game, f64),
         to_move: Color,
         options: SearchOptions,
         start: Instant,
@@ -60,7 +61,7 @@ impl<'a> Shared<'a> {
             to_move,
             // A finished game that is asked for another move goes on (GTP has no game-over).
             passes: game.passes().min(1),
-            komi: game.rules().komi + white_bonus(game),
+            komi: game.rules().komi + white_bonus(game) + extra_komi,
             nodes: AtomicUsize::new(nodes),
             playouts: AtomicU64::new(0),
             stop: AtomicBool::new(false),

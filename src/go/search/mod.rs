@@ -25,10 +25,12 @@
 //! The files: `params.rs` (the knobs), `tree.rs` (nodes and tree reuse), `player.rs` (the
 //! search of one move and its decision), `driver.rs` (the worker threads and when they stop),
 //! `iterate.rs` (descent, expansion, playout and backup), `select.rs` (UCT/RAVE),
-//! `analysis.rs` (summaries, snapshots, principal variations) and `endgame.rs` (ownership,
-//! dead stones and the pass rules).
+//! `analysis.rs` (summaries, snapshots, principal variations), `endgame.rs` (ownership,
+//! dead stones and the pass rules) and `dynkomi.rs` (the komi the playouts count with in
+//! handicap games and lopsided positions).
 
 pub mod bench;
+pub mod dynkomi;
 pub mod gate;
 pub mod mm;
 pub mod patterns;

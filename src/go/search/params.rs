@@ -1,6 +1,7 @@
 //! `SearchParams`: the knobs of the search (from `[search]` of the config), tablero's
 //! defaults and the thesis configuration.
 
+use super::dynkomi::DynKomiParams;
 use super::playout::PlayoutPolicy;
 use super::policy::HeavyParams;
 use super::priors;
@@ -37,6 +38,8 @@ pub struct SearchParams {
     pub last_good_reply: bool,
     /// Gammas of the learned prior (`prior_params.mm`); None: the compiled-in table.
     pub mm_table: Option<std::sync::Arc<super::mm::Table>>,
+    /// The komi the playouts count with in handicap games and lopsided positions.
+    pub dynamic_komi: DynKomiParams,
 }
 
 /// tablero's search: the defaults of `[search]` in `configs/tablero.toml` (a config test
@@ -61,6 +64,7 @@ impl Default for SearchParams {
             prior_params: priors::PriorParams::DEFAULT,
             last_good_reply: false,
             mm_table: None,
+            dynamic_komi: DynKomiParams::DEFAULT,
         }
     }
 }
@@ -92,6 +96,7 @@ impl SearchParams {
             prior_params: priors::PriorParams::DEFAULT,
             last_good_reply: false,
             mm_table: None,
+            dynamic_komi: DynKomiParams::OFF,
         }
     }
 }

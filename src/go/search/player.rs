@@ -3,6 +3,7 @@
 
 use super::analysis::{Decision, MoveStat, Observer, SearchSummary, root_moves};
 use super::driver::{Shared, run_threads};
+use super::dynkomi::Situational;
 use super::endgame::{prefer_capturing, prefer_playing_on};
 use super::tree::{Node, RootKey};
 use super::{CoreGate, SearchParams};
@@ -25,6 +26,9 @@ pub struct SearchOptions {
     pub cleanup: bool,
     /// Accumulate playout ownership for the snapshots (kata-analyze `ownership true`).
     pub ownership: bool,
+    /// The search chooses a move for the game (not analysis or pondering): the situational
+    /// komi (`dynkomi`) follows its result.
+    pub genmove: bool,
 }
 
 /// The MCTS Go player: the search parameters, the tree kept between moves and the random
@@ -36,6 +40,8 @@ pub struct Player {
     pub(super) rng: Xoshiro256PlusPlus,
     /// The cores this player's searches share with others', if any.
     pub(super) gate: Option<std::sync::Arc<CoreGate>>,
+    /// The situational komi shift kept between searches (`dynkomi`).
+    pub(super) situational: Situational,
 }
 
 impl Player {
@@ -47,6 +53,7 @@ impl Player {
             root_key: None,
             rng,
             gate: None,
+            situational: Situational::default(),
         }
     }
 
@@ -69,6 +76,7 @@ impl Player {
         self.replace_root(Node::new(Move::Pass, Color::White));
         self.root_key = None;
         self.rng = Xoshiro256PlusPlus::seed_from_u64(self.params.seed);
+        self.situational = Situational::default();
     }
 
     /// Searches `game` for `color` until the budget ends or `max_playouts` iterations ran.
@@ -100,10 +108,11 @@ impl Player {
         let (options, dead) = self.dead_before_passing(game, color, budget, options, start);
         self.prepare_root(game, color);
         let nodes = self.root.subtree_size();
+        let extra_komi = self.situational.extra_komi(&self.params.dynamic_komi, game);
         let shared = Shared::new(
             &self.params,
             self.gate.as_deref(),
-            game,
+            (game, extra_komi),
             color,
             options,
             start,
@@ -119,6 +128,11 @@ impl Player {
         let mut moves = root_moves(&self.root, options.forbid_pass);
         prefer_playing_on(&mut moves, game);
         prefer_capturing(&mut moves, game, &dead);
+        if let Some(best) = moves.first().filter(|m| options.genmove && m.visits > 0) {
+            let dynamic = self.params.dynamic_komi;
+            self.situational
+                .update(&dynamic, game.size(), color, best.winrate);
+        }
         let decision = self.decide(game, color, options, &moves);
         SearchSummary {
             decision,

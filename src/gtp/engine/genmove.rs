@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::{ANALYSIS_HORIZON, GoEngine, LIVE_GFX_INTERVAL};
 use crate::budget::{Budget, CancelFlag};
 use crate::go::game::Game;
-use crate::go::search::{Decision, Observer, SearchSnapshot, SearchSummary};
+use crate::go::search::{Decision, Observer, SearchOptions, SearchSnapshot, SearchSummary};
 use crate::go::{Color, Move};
 use crate::gtp::analysis::{AnalyzeArgs, report_line};
 use crate::gtp::command::{CommandError, GfxKind};
@@ -55,14 +55,14 @@ impl GoEngine {
                     interval: args.interval.unwrap_or(ANALYSIS_HORIZON),
                     callback: &mut report,
                 };
-                self.player.search_live(
-                    &self.game,
-                    color,
-                    &budget,
+                let options = SearchOptions {
                     cleanup,
-                    args.ownership,
-                    Some(observer),
-                )
+                    ownership: args.ownership,
+                    genmove: play,
+                    ..SearchOptions::default()
+                };
+                self.player
+                    .search_live(&self.game, color, &budget, options, Some(observer))
             };
             filtered_decision(args, color, &summary, &self.game)
         } else if self.live_gfx {
@@ -74,8 +74,13 @@ impl GoEngine {
                     interval: LIVE_GFX_INTERVAL,
                     callback: &mut draw,
                 };
+                let options = SearchOptions {
+                    cleanup,
+                    genmove: play,
+                    ..SearchOptions::default()
+                };
                 self.player
-                    .search_live(&self.game, color, &budget, cleanup, false, Some(observer))
+                    .search_live(&self.game, color, &budget, options, Some(observer))
             };
             // Before the response, so that GoGui does not draw stale markup afterwards.
             sink(gogui::LIVE_CLEAR);
@@ -137,8 +142,12 @@ impl GoEngine {
                     interval,
                     callback: &mut report,
                 });
+                let options = SearchOptions {
+                    ownership: args.ownership,
+                    ..SearchOptions::default()
+                };
                 self.player
-                    .search_live(&self.game, color, &budget, false, args.ownership, observer)
+                    .search_live(&self.game, color, &budget, options, observer)
             };
             if budget.expired() {
                 break;
@@ -175,9 +184,12 @@ impl GoEngine {
                 interval: ANALYSIS_HORIZON,
                 callback: &mut keep,
             };
-            let ownership = kind == GfxKind::Ownership;
+            let options = SearchOptions {
+                ownership: kind == GfxKind::Ownership,
+                ..SearchOptions::default()
+            };
             self.player
-                .search_live(&self.game, color, &budget, false, ownership, Some(observer));
+                .search_live(&self.game, color, &budget, options, Some(observer));
         }
         let snapshot = last.ok_or_else(|| CommandError::Other("no search result".into()))?;
         Ok(match kind {

@@ -30,21 +30,21 @@ pub trait GoPlayer: Send {
     fn dead_stones(&mut self, game: &Game, budget: &Budget) -> Vec<Vertex>;
     /// The game was reset (new size, clear_board, loadsgf): forget any saved search state.
     fn new_game(&mut self) {}
-    /// A search that `observer` watches while it runs (analysis, live graphics); `cleanup` as
-    /// in [`GoPlayer::genmove_cleanup`], `ownership` asks for ownership in the snapshots. The
-    /// default, for players without a search, reports the move `genmove` chooses as one visit
-    /// (and `playouts` 0: nothing more will come of searching longer).
+    /// A search that `observer` watches while it runs (analysis, live graphics); `options`
+    /// say whether it is the cleanup phase (as [`GoPlayer::genmove_cleanup`]), a move for the
+    /// game, and whether the snapshots carry ownership. The default, for players without a
+    /// search, reports the move `genmove` chooses as one visit (and `playouts` 0: nothing
+    /// more will come of searching longer).
     fn search_live(
         &mut self,
         game: &Game,
         color: Color,
         budget: &Budget,
-        cleanup: bool,
-        _ownership: bool,
+        options: SearchOptions,
         observer: Option<Observer<'_>>,
     ) -> SearchSummary {
         let start = Instant::now();
-        let decision = if cleanup {
+        let decision = if options.cleanup {
             self.genmove_cleanup(game, color, budget)
         } else {
             self.genmove(game, color, budget)
@@ -128,7 +128,11 @@ impl GoPlayer for RandomPlayer {
 /// The MCTS search as the GTP engine's move generator.
 impl GoPlayer for Player {
     fn genmove(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
-        let summary = self.search(game, color, budget);
+        let options = SearchOptions {
+            genmove: true,
+            ..SearchOptions::default()
+        };
+        let summary = self.search_with(game, color, budget, options);
         tracing::debug!(
             playouts = summary.playouts,
             root_visits = summary.root_visits,
@@ -143,6 +147,7 @@ impl GoPlayer for Player {
     fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
         let options = SearchOptions {
             cleanup: true,
+            genmove: true,
             ..SearchOptions::default()
         };
         self.search_with(game, color, budget, options).decision
@@ -153,15 +158,9 @@ impl GoPlayer for Player {
         game: &Game,
         color: Color,
         budget: &Budget,
-        cleanup: bool,
-        ownership: bool,
+        options: SearchOptions,
         observer: Option<Observer<'_>>,
     ) -> SearchSummary {
-        let options = SearchOptions {
-            cleanup,
-            ownership,
-            ..SearchOptions::default()
-        };
         self.search_observed(game, color, budget, options, observer)
     }
 
