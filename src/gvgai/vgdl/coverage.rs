@@ -129,11 +129,10 @@ pub const SUPPORTED_PHYSICS: &[&str] = &["GRID", "CONT"];
 pub const UNSUPPORTED_PHYSICS: &[&str] = &[];
 
 /// Game classes tablero implements.
-pub const SUPPORTED_GAMES: &[&str] = &["BasicGame"];
+pub const SUPPORTED_GAMES: &[&str] = &["BasicGame", "GameSpace"];
 
-/// Game classes GVG-AI registers that tablero does not implement (`GameSpace` is the game
-/// class of the `ParameterSet` section).
-pub const UNSUPPORTED_GAMES: &[&str] = &["GameSpace"];
+/// Game classes GVG-AI registers that tablero does not implement.
+pub const UNSUPPORTED_GAMES: &[&str] = &[];
 
 /// One name tablero knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,7 +175,7 @@ pub(super) fn refuse(what: Construct, name: &str, line: usize) -> VgdlError {
         Construct::Termination => UNSUPPORTED_TERMINATIONS,
         Construct::PhysicsType => UNSUPPORTED_PHYSICS,
         Construct::GameClass => UNSUPPORTED_GAMES,
-        Construct::Section => &["ParameterSet"],
+        Construct::Section => &[],
     };
     if unsupported.contains(&name) {
         VgdlError::Unsupported {
