@@ -166,14 +166,14 @@ fn unsupported_and_unknown_names_are_told_apart() {
             .any(|t| t.class == Some(SpriteClass::BirdAvatar))
     );
     let e = parse_game(
-        "BasicGame\n  SpriteSet\n    rock > physicstype=CONT gravity=1.0 RandomInertial\n",
+        "BasicGame\n  SpriteSet\n    rock > physicstype=CONT gravity=1.0 ResourcePack\n",
     )
     .unwrap_err();
     assert_eq!(
         e,
         VgdlError::Unsupported {
             what: Construct::SpriteClass,
-            name: "RandomInertial".into(),
+            name: "ResourcePack".into(),
             line: 3
         }
     );

@@ -305,6 +305,9 @@ impl GameState {
             E::HalfSpeed => {
                 self.sprite_mut(s1).speed *= 0.5;
             }
+            E::WaterPhysics => {
+                self.sprite_mut(s1).in_water = true;
+            }
             _ => return None,
         }
         Some(EffectOutcome::default())

@@ -274,6 +274,7 @@ fn motion_effect(
             }
         }
         "halfSpeed" => E::HalfSpeed,
+        "waterPhysics" => E::WaterPhysics,
         "align" => E::Align {
             orient: p.boolean("orient")?.unwrap_or(true),
         },

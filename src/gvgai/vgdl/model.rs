@@ -73,6 +73,8 @@ pub enum SpriteClass {
     Missile,
     RandomMissile,
     RandomNPC,
+    /// A RandomNPC under continuous physics (its default), oriented.
+    RandomInertial,
     Chaser,
     PathChaser,
     LOSChaser,
@@ -128,7 +130,7 @@ pub enum SpriteClass {
 impl SpriteClass {
     /// Every class name tablero implements, with its class (a few GVG-AI classes behave as
     /// the class they extend and share its variant).
-    pub const NAMES: [(&'static str, SpriteClass); 49] = {
+    pub const NAMES: [(&'static str, SpriteClass); 50] = {
         use SpriteClass::*;
         [
             ("Immovable", Immovable),
@@ -147,6 +149,7 @@ impl SpriteClass {
             ("OngoingTurningAvatar", OngoingTurningAvatar),
             ("OngoingShootAvatar", OngoingShootAvatar),
             ("RandomNPC", RandomNPC),
+            ("RandomInertial", RandomInertial),
             ("Chaser", Chaser),
             ("PathChaser", PathChaser),
             ("LOSChaser", LOSChaser),
@@ -395,6 +398,8 @@ pub enum EffectKind {
         mode: SpeedMode,
     },
     HalfSpeed,
+    /// waterPhysics: the first sprite's gravity becomes 0.2.
+    WaterPhysics,
     /// spawnRight / spawnLeft / spawnAbove / spawnBelow: one cell from the second sprite.
     SpawnNextTo {
         stype: TypeId,
@@ -555,6 +560,7 @@ impl EffectKind {
                 ..
             } => "decreaseSpeedToAll",
             HalfSpeed => "halfSpeed",
+            WaterPhysics => "waterPhysics",
             SpawnNextTo { dir, .. } => {
                 if *dir == Dir::RIGHT {
                     "spawnRight"

@@ -353,12 +353,12 @@ mod tests {
             Some(SpriteClass::Passive),
             "the later declaration wins"
         );
-        let e = parse_game("BasicGame\n  SpriteSet\n    a > RandomInertial\n").unwrap_err();
+        let e = parse_game("BasicGame\n  SpriteSet\n    a > ResourcePack\n").unwrap_err();
         assert_eq!(
             e,
             VgdlError::Unsupported {
                 what: Construct::SpriteClass,
-                name: "RandomInertial".into(),
+                name: "ResourcePack".into(),
                 line: 3
             }
         );
