@@ -69,10 +69,7 @@ const ACTS: usize = 300;
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Games of the corpus tablero does not load yet, with the reason.
-const NOT_LOADING: &[(&str, &str)] = &[
-    ("2player/mimic", "Timeout use_counter=True (game counters)"),
-    ("2player/unbalanced", "GameSpace"),
-];
+const NOT_LOADING: &[(&str, &str)] = &[];
 
 /// Games that load but whose runs are known to part from Java's, with the first divergence:
 /// they must load, and their runs are not compared.
@@ -198,18 +195,18 @@ fn winner_code(w: Winner) -> i64 {
 }
 
 /// Play one run and give its line after `category game level seed`, as the recorder does.
-fn run(game: &Game, level: usize, seed: i64, mut dump: Option<&mut String>) -> String {
+fn run(game: &Game, level: usize, seed: i64, n: usize, mut dump: Option<&mut String>) -> String {
     let mut st = match game.start(level, seed) {
         Ok(st) => st,
         Err(e) => return format!("error {e}"),
     };
-    let acts = actions(seed, ACTS);
-    let acts2 = actions(seed + 7919, ACTS);
+    let acts = actions(seed, n);
+    let acts2 = actions(seed + 7919, n);
     let checkpoints = [1, 5, 20, 50, 100, 200];
     let mut cps = vec!["-".to_string(); checkpoints.len()];
     let mut h = mix(FNV_OFFSET as i64, state_hash(&st, 0, dump.as_deref_mut()));
     let mut cycles = 0;
-    while !st.is_over() && cycles < ACTS {
+    while !st.is_over() && cycles < n {
         if st.players() > 1 {
             st.advance_joint(&[acts[cycles], acts2[cycles]]);
         } else {
@@ -251,8 +248,8 @@ struct Recorded {
     java: String,
 }
 
-fn recorded(root: &Path) -> BTreeMap<String, Vec<Recorded>> {
-    let text = std::fs::read_to_string(root.join("java_corpus_traces.txt")).unwrap();
+fn recorded(file: &Path) -> BTreeMap<String, Vec<Recorded>> {
+    let text = std::fs::read_to_string(file).unwrap();
     let mut games: BTreeMap<String, Vec<Recorded>> = BTreeMap::new();
     for line in text
         .lines()
@@ -271,11 +268,22 @@ fn recorded(root: &Path) -> BTreeMap<String, Vec<Recorded>> {
     games
 }
 
-/// Compare every recorded run of one game; the failures, and the number of runs compared.
-fn check_game(root: &Path, key: &str, runs: &[Recorded]) -> (Vec<String>, usize) {
+/// The folder of a game's category: the corpus's folders, and `tests` for tablero's test
+/// games.
+fn category_dir(cat: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if cat == "tests" {
+        root.join("tests/gvgai_games")
+    } else {
+        root.join("data/gvgai/corpus").join(cat)
+    }
+}
+
+/// Compare every recorded run of one game, `n` cycles each; the failures, and the number of
+/// runs compared.
+fn check_game(key: &str, runs: &[Recorded], n: usize) -> (Vec<String>, usize) {
     let (cat, name) = key.split_once('/').unwrap();
-    let dir = root.join("corpus").join(cat);
-    let loaded = Game::load(&dir, name);
+    let loaded = Game::load(&category_dir(cat), name);
     if let Some((_, why)) = NOT_LOADING.iter().find(|(k, _)| *k == key) {
         return match loaded {
             Ok(_) => (
@@ -306,7 +314,7 @@ fn check_game(root: &Path, key: &str, runs: &[Recorded]) -> (Vec<String>, usize)
         let id = format!("{}:{}:{}", r.key, r.level, r.seed);
         let mut text = String::new();
         let want_dump = dump_key.as_deref() == Some(id.as_str());
-        let ours = run(&game, r.level, r.seed, want_dump.then_some(&mut text));
+        let ours = run(&game, r.level, r.seed, n, want_dump.then_some(&mut text));
         if want_dump {
             let out =
                 PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gvgai_corpus_dump.txt");
@@ -326,9 +334,9 @@ fn check_game(root: &Path, key: &str, runs: &[Recorded]) -> (Vec<String>, usize)
 
 /// Check every game of `keys` on all cores: per game, its key, failures and runs compared.
 fn check_all<'a>(
-    root: &Path,
     keys: &[&'a String],
     games: &BTreeMap<String, Vec<Recorded>>,
+    n: usize,
 ) -> Vec<(&'a str, Vec<String>, usize)> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     std::thread::scope(|s| {
@@ -337,8 +345,8 @@ fn check_all<'a>(
                 s.spawn(move || {
                     let mut out = Vec::new();
                     for k in keys.iter().skip(w).step_by(workers) {
-                        let (f, n) = check_game(root, k, &games[*k]);
-                        out.push((k.as_str(), f, n));
+                        let (f, c) = check_game(k, &games[*k], n);
+                        out.push((k.as_str(), f, c));
                     }
                     out
                 })
@@ -358,7 +366,7 @@ fn differing(failures: &[String]) -> usize {
 #[test]
 fn engine_matches_java_on_the_whole_corpus() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/gvgai");
-    let games = recorded(&root);
+    let games = recorded(&root.join("java_corpus_traces.txt"));
     for (key, _) in NOT_LOADING
         .iter()
         .chain(TRUNCATED_IN_E58FF65)
@@ -377,7 +385,7 @@ fn engine_matches_java_on_the_whole_corpus() {
     }
     let only = std::env::var("GVGAI_CORPUS_ONLY").unwrap_or_default();
     let keys: Vec<&String> = games.keys().filter(|k| k.starts_with(&only)).collect();
-    let mut results = check_all(&root, &keys, &games);
+    let mut results = check_all(&keys, &games, ACTS);
     results.sort_by(|a, b| a.0.cmp(b.0));
     let mut per_category: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (key, failures, n) in &results {
@@ -406,6 +414,36 @@ fn engine_matches_java_on_the_whole_corpus() {
     assert!(
         compared >= 2300 || !only.is_empty(),
         "only {compared} runs compared"
+    );
+    let failures: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Cycles per run of `data/gvgai/java_long_traces.txt`: past the 1000-tick time limits of
+/// mimic and unbalanced and their 500-tick timers.
+const LONG_ACTS: usize = 1100;
+
+/// Runs of [`LONG_ACTS`] cycles: the games whose ends only long runs reach, mimic (game
+/// counters decide the winner at tick 1000) and unbalanced (a `GameSpace`; the highest score
+/// wins at tick 1000), and tablero's test games `tests/counters` (`Timeout use_counter=True
+/// compare=True`, `transformIfCount` counting `counter` or `counterElse`, counters of a timed
+/// effect), `tests/gamespace` (a `GameSpace` whose parameters have values, `Timeout
+/// use_counter=True limits=...`) and `tests/inertia` (RandomInertial and `waterPhysics`,
+/// which no game of the framework uses).
+#[test]
+fn engine_matches_java_on_long_runs() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/gvgai");
+    let games = recorded(&root.join("java_long_traces.txt"));
+    let keys: Vec<&String> = games.keys().collect();
+    assert_eq!(keys.len(), 5, "{keys:?}");
+    let results = check_all(&keys, &games, LONG_ACTS);
+    let compared: usize = results.iter().map(|r| r.2).sum();
+    for (key, failures, n) in &results {
+        println!("{key}: {n} compared, {} identical", n - differing(failures));
+    }
+    assert_eq!(
+        compared, 48,
+        "mimic and unbalanced 15 runs each, test games 6 each"
     );
     let failures: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

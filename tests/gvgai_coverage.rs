@@ -166,24 +166,30 @@ fn unsupported_and_unknown_names_are_told_apart() {
             .any(|t| t.class == Some(SpriteClass::BirdAvatar))
     );
     let e = parse_game(
-        "BasicGame\n  SpriteSet\n    rock > physicstype=CONT gravity=1.0 RandomInertial\n",
+        "BasicGame\n  SpriteSet\n    rock > physicstype=CONT gravity=1.0 ResourcePack\n",
     )
     .unwrap_err();
     assert_eq!(
         e,
         VgdlError::Unsupported {
             what: Construct::SpriteClass,
-            name: "RandomInertial".into(),
+            name: "ResourcePack".into(),
             line: 3
         }
     );
     // `1` is GVG-AI's number for CONT.
     let g = parse_game("BasicGame\n  SpriteSet\n    ball > Missile physicstype=1\n").unwrap();
     assert!(g.types.iter().any(|t| t.params.continuous == Some(true)));
-    let e = parse_game("BasicGame\n  ParameterSet\n    x > values=1:2\n").unwrap_err();
+    // A ParameterSet belongs to a GameSpace.
+    let e = parse_game("BasicGame\n  ParameterSet\n    x > values=1:1:2\n").unwrap_err();
     assert!(
-        matches!(&e, VgdlError::Unsupported { what: Construct::Section, name, line: 2 } if name == "ParameterSet"),
+        matches!(&e, VgdlError::Semantic { line: 2, message } if message.contains("GameSpace")),
         "{e:?}"
+    );
+    let g = parse_game("GameSpace\n  ParameterSet\n    x > values=1:1:2 value=2\n").unwrap();
+    assert_eq!(
+        g.params.parameters,
+        vec![("x".to_string(), "2".to_string())]
     );
     for (what, name) in [
         (Construct::SpriteClass, "Immovabel"),

@@ -153,7 +153,7 @@ impl GameState {
     /// component along the wall.
     fn wall_stop(&mut self, s1: SpriteRef, s2: SpriteRef) {
         let (x, y) = self.pixel_perfect(s1, s2);
-        let gravity = self.rules.props(s1.ty).gravity;
+        let gravity = self.sprite(s1).gravity(self.rules.props(s1.ty).gravity);
         {
             let s = self.sprite_mut(s1);
             s.x = x;
@@ -189,7 +189,7 @@ impl GameState {
     ) -> i32 {
         let (wall, n) = self.batch_wall(s1, hits);
         let (horizontal, vertical) = self.determine_collision(s1, wall);
-        let gravity = self.rules.props(s1.ty).gravity;
+        let gravity = self.sprite(s1).gravity(self.rules.props(s1.ty).gravity);
         let s = self.sprite_mut(s1);
         let o = s.orientation;
         s.orientation = if reverse {

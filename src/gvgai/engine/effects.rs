@@ -6,18 +6,22 @@ use super::state::{GameState, Sprite, SpriteRef, Timer};
 use crate::gvgai::vgdl::{Dir, EffectKind, SpeedMode, TypeId};
 
 /// What an execution changed besides the game: GVG-AI keeps `applyScore` on the effect
-/// object (so it persists), and `subtractHealthPoints` swaps its score when it kills.
+/// object (so it persists), `subtractHealthPoints` swaps its score when it kills, and
+/// `transformIfCount` counts `counter` or `counterElse` by the branch it took.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct EffectOutcome {
     pub apply_score: Option<bool>,
     pub score_override: Option<i32>,
+    /// Whether `counter` and `counterElse` count this time (else the effect's `count=` and
+    /// `countElse=`).
+    pub counted: Option<(bool, bool)>,
 }
 
 impl EffectOutcome {
     fn apply(a: bool) -> Self {
         EffectOutcome {
             apply_score: Some(a),
-            score_override: None,
+            ..EffectOutcome::default()
         }
     }
 }
@@ -230,8 +234,8 @@ impl GameState {
                 if self.sprite(s).health <= *limit {
                     self.kill(s, false);
                     return Some(EffectOutcome {
-                        apply_score: None,
                         score_override: Some(*score_if_killed),
+                        ..EffectOutcome::default()
                     });
                 }
             }
@@ -300,6 +304,9 @@ impl GameState {
             }
             E::HalfSpeed => {
                 self.sprite_mut(s1).speed *= 0.5;
+            }
+            E::WaterPhysics => {
+                self.sprite_mut(s1).in_water = true;
             }
             _ => return None,
         }
@@ -822,12 +829,20 @@ impl GameState {
                 if n <= i64::from(*leq) && n >= i64::from(*geq) {
                     let new = self.add_sprite(*stype, x, y, true);
                     self.transform_into(new, s1, Some(s2), *kill_second, *force_orientation, rules);
-                    return Some(EffectOutcome::apply(true));
-                } else if let Some(t) = else_type {
+                    return Some(EffectOutcome {
+                        counted: Some((true, false)),
+                        ..EffectOutcome::apply(true)
+                    });
+                }
+                let took_else = else_type.is_some();
+                if let Some(t) = else_type {
                     let new = self.add_sprite(*t, x, y, true);
                     self.transform_into(new, s1, Some(s2), *kill_second, *force_orientation, rules);
                 }
-                Some(EffectOutcome::apply(false))
+                Some(EffectOutcome {
+                    counted: Some((false, took_else)),
+                    ..EffectOutcome::apply(false)
+                })
             }
             E::TransformToSingleton {
                 stype,

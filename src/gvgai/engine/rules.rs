@@ -299,6 +299,10 @@ impl ClassDefaults {
             | C::RandomAltChaser
             | C::PathAltChaser
             | C::RandomPathAltChaser => ClassDefaults::moving(),
+            C::RandomInertial => ClassDefaults {
+                is_oriented: true,
+                ..ClassDefaults::moving()
+            },
             C::Fleeing => ClassDefaults {
                 fleeing: true,
                 ..ClassDefaults::moving()
@@ -388,6 +392,7 @@ fn is_npc_class(class: Option<SpriteClass>) -> bool {
         class,
         Some(
             C::RandomNPC
+                | C::RandomInertial
                 | C::PathChaser
                 | C::LOSChaser
                 | C::SpawnPointMultiSprite
@@ -466,7 +471,7 @@ fn props_for(desc: &GameDescription, t: usize) -> TypeProps {
             .portal
             .unwrap_or(matches!(class, Some(C::Door | C::Portal))),
         scripted: None,
-        continuous: p.continuous.unwrap_or(false),
+        continuous: p.continuous.unwrap_or(class == Some(C::RandomInertial)),
         friction: p.friction.unwrap_or(0.0),
         gravity: p.gravity.unwrap_or(0.0),
         mass: p.mass.unwrap_or(1.0),

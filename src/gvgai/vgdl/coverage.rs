@@ -41,7 +41,7 @@ impl fmt::Display for Construct {
 }
 
 /// Sprite classes GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_CLASSES: &[&str] = &["ResourcePack", "RandomInertial"];
+pub const UNSUPPORTED_CLASSES: &[&str] = &["ResourcePack"];
 
 /// The effects tablero implements: GVG-AI's, and `killIfScoreNegative` of the GVGAI fork
 /// that the framework's `invest` names.
@@ -89,6 +89,7 @@ pub const SUPPORTED_EFFECTS: &[&str] = &[
     "transformToRandomChild",
     "addHealthPointsToMax",
     "halfSpeed",
+    "waterPhysics",
     "spawnAbove",
     "spawnLeft",
     "spawnRight",
@@ -107,7 +108,7 @@ pub const SUPPORTED_EFFECTS: &[&str] = &[
 ];
 
 /// Effects GVG-AI registers that tablero does not implement.
-pub const UNSUPPORTED_EFFECTS: &[&str] = &["waterPhysics"];
+pub const UNSUPPORTED_EFFECTS: &[&str] = &[];
 
 /// The terminations tablero implements.
 pub const SUPPORTED_TERMINATIONS: &[&str] = &[
@@ -129,11 +130,10 @@ pub const SUPPORTED_PHYSICS: &[&str] = &["GRID", "CONT"];
 pub const UNSUPPORTED_PHYSICS: &[&str] = &[];
 
 /// Game classes tablero implements.
-pub const SUPPORTED_GAMES: &[&str] = &["BasicGame"];
+pub const SUPPORTED_GAMES: &[&str] = &["BasicGame", "GameSpace"];
 
-/// Game classes GVG-AI registers that tablero does not implement (`GameSpace` is the game
-/// class of the `ParameterSet` section).
-pub const UNSUPPORTED_GAMES: &[&str] = &["GameSpace"];
+/// Game classes GVG-AI registers that tablero does not implement.
+pub const UNSUPPORTED_GAMES: &[&str] = &[];
 
 /// One name tablero knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,7 +176,7 @@ pub(super) fn refuse(what: Construct, name: &str, line: usize) -> VgdlError {
         Construct::Termination => UNSUPPORTED_TERMINATIONS,
         Construct::PhysicsType => UNSUPPORTED_PHYSICS,
         Construct::GameClass => UNSUPPORTED_GAMES,
-        Construct::Section => &["ParameterSet"],
+        Construct::Section => &[],
     };
     if unsupported.contains(&name) {
         VgdlError::Unsupported {
@@ -210,8 +210,8 @@ mod tests {
             );
         }
         assert_eq!(
-            refuse(Construct::Effect, "waterPhysics", 4).to_string(),
-            "line 4: unsupported effect \"waterPhysics\" (GVG-AI defines it; tablero does not implement it)"
+            refuse(Construct::SpriteClass, "ResourcePack", 4).to_string(),
+            "line 4: unsupported sprite class \"ResourcePack\" (GVG-AI defines it; tablero does not implement it)"
         );
         assert_eq!(
             refuse(Construct::Effect, "fly", 3).to_string(),

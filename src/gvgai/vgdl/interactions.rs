@@ -23,16 +23,23 @@ pub(super) fn interaction_line(
         });
     };
     let names = interaction_sprites(n, &t.lhs)?;
-    let (function, rest) = match rhs.split_first() {
-        Some((Item::Word(f), rest)) => (*f, rest),
-        _ => {
-            return Err(VgdlError::Syntax {
-                line: n.line,
-                message: "an interaction needs an effect name after '>'".into(),
-            });
-        }
+    // As GVG-AI reads it: parameters may stand before the effect name, and of several words
+    // the last names the effect.
+    let Some(function) = rhs.iter().rev().find_map(|it| match it {
+        Item::Word(f) => Some(*f),
+        Item::Param(..) => None,
+    }) else {
+        return Err(VgdlError::Syntax {
+            line: n.line,
+            message: "an interaction needs an effect name after '>'".into(),
+        });
     };
-    let items = params_of(rest, n.line, "an interaction")?;
+    let params: Vec<Item<'_>> = rhs
+        .iter()
+        .filter(|it| matches!(it, Item::Param(..)))
+        .cloned()
+        .collect();
+    let items = params_of(&params, n.line, "an interaction")?;
     if names.iter().any(|x| is_time(r, x)) {
         let interaction = timed_interaction(r, n, &names, function, items, warnings)?;
         return Ok(vec![interaction]);
@@ -162,8 +169,11 @@ fn build_effect(
     if repeat > 100 {
         return Err(p.err(format!("repeat={repeat} is too large (at most 100)")));
     }
-    // Multi-player counters are accepted and have no single-player effect.
-    p.ignore(&["counter", "counterElse", "count", "countElse", "applyScore"]);
+    let counter = Counts::parse(p.text_field("counter", "0"));
+    let counter_else = Counts::parse(p.text_field("counterElse", "0"));
+    let count = p.boolean("count")?.unwrap_or(true);
+    let count_else = p.boolean("countElse")?.unwrap_or(true);
+    p.ignore(&["applyScore"]);
     let Some(kind) = effect_kind(r, &mut p, function, line, warnings)? else {
         return Err(refuse(Construct::Effect, function, line));
     };
@@ -174,6 +184,10 @@ fn build_effect(
         scores,
         prob,
         repeat,
+        counter,
+        counter_else,
+        count,
+        count_else,
         line,
     })
 }
@@ -260,6 +274,7 @@ fn motion_effect(
             }
         }
         "halfSpeed" => E::HalfSpeed,
+        "waterPhysics" => E::WaterPhysics,
         "align" => E::Align {
             orient: p.boolean("orient")?.unwrap_or(true),
         },

@@ -6,8 +6,8 @@
 //! status; `protocols/vgdl-coverage.md` is the table, checked against it by a test.
 //!
 //! Inside, `syntax` tokenises lines and builds the indentation tree, `params` reads typed
-//! `key=value` parameters, and `sprites`, `interactions` and `terminations` resolve their
-//! sections for `parse`.
+//! `key=value` parameters, `space` rewrites a `GameSpace` game with its parameter values, and
+//! `sprites`, `interactions` and `terminations` resolve their sections for `parse`.
 
 pub mod coverage;
 mod interactions;
@@ -15,6 +15,7 @@ pub mod level;
 pub mod model;
 mod params;
 pub mod parse;
+mod space;
 mod sprites;
 mod syntax;
 mod terminations;

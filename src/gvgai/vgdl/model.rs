@@ -73,6 +73,8 @@ pub enum SpriteClass {
     Missile,
     RandomMissile,
     RandomNPC,
+    /// A RandomNPC under continuous physics (its default), oriented.
+    RandomInertial,
     Chaser,
     PathChaser,
     LOSChaser,
@@ -128,7 +130,7 @@ pub enum SpriteClass {
 impl SpriteClass {
     /// Every class name tablero implements, with its class (a few GVG-AI classes behave as
     /// the class they extend and share its variant).
-    pub const NAMES: [(&'static str, SpriteClass); 49] = {
+    pub const NAMES: [(&'static str, SpriteClass); 50] = {
         use SpriteClass::*;
         [
             ("Immovable", Immovable),
@@ -147,6 +149,7 @@ impl SpriteClass {
             ("OngoingTurningAvatar", OngoingTurningAvatar),
             ("OngoingShootAvatar", OngoingShootAvatar),
             ("RandomNPC", RandomNPC),
+            ("RandomInertial", RandomInertial),
             ("Chaser", Chaser),
             ("PathChaser", PathChaser),
             ("LOSChaser", LOSChaser),
@@ -395,6 +398,8 @@ pub enum EffectKind {
         mode: SpeedMode,
     },
     HalfSpeed,
+    /// waterPhysics: the first sprite's gravity becomes 0.2.
+    WaterPhysics,
     /// spawnRight / spawnLeft / spawnAbove / spawnBelow: one cell from the second sprite.
     SpawnNextTo {
         stype: TypeId,
@@ -555,6 +560,7 @@ impl EffectKind {
                 ..
             } => "decreaseSpeedToAll",
             HalfSpeed => "halfSpeed",
+            WaterPhysics => "waterPhysics",
             SpawnNextTo { dir, .. } => {
                 if *dir == Dir::RIGHT {
                     "spawnRight"
@@ -617,7 +623,48 @@ pub struct Effect {
     pub scores: Vec<i32>,
     pub prob: f64,
     pub repeat: u32,
+    /// `counter`: what one execution adds to each game counter (see [`Counts`]).
+    pub counter: Counts,
+    /// `counterElse`: added as well; `transformIfCount` adds it only when it takes its
+    /// `estype` branch, and `counter` only when it takes its `stype` branch.
+    pub counter_else: Counts,
+    /// `count=` and `countElse=` (both true unless the game turns them off).
+    pub count: bool,
+    pub count_else: bool,
     pub line: usize,
+}
+
+/// A per-counter list of integers (`counter="-1,0"`), as GVG-AI's `getCounter` reads it:
+/// counter `i` takes entry `i`, the first entry past the list's end, and 0 for an entry that
+/// is not an integer or a list with no entry. GVG-AI keeps the list in a text field, which a
+/// single number cannot set: `counter=1` leaves every counter unchanged.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts(pub Vec<Option<i32>>);
+
+impl Counts {
+    /// Read a `counter=` value (GVG-AI splits at commas and drops trailing empty entries).
+    pub fn parse(raw: &str) -> Counts {
+        let mut items: Vec<&str> = raw.split(',').collect();
+        while items.last() == Some(&"") {
+            items.pop();
+        }
+        Counts(items.iter().map(|v| v.parse::<i32>().ok()).collect())
+    }
+
+    /// What counter `i` changes by.
+    pub fn at(&self, i: usize) -> i32 {
+        self.0
+            .get(i)
+            .or_else(|| self.0.first())
+            .copied()
+            .flatten()
+            .unwrap_or(0)
+    }
+
+    /// Whether every counter changes by 0.
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().all(|v| v.unwrap_or(0) == 0)
+    }
 }
 
 /// What the second side of an interaction is.
@@ -666,8 +713,11 @@ pub enum TerminationKind {
         limit: i32,
         min: bool,
     },
+    /// Holds from tick `limit`; with `counters` (`use_counter=True`) the game counters decide
+    /// who wins.
     Timeout {
         limit: i32,
+        counters: Option<CounterRule>,
     },
     /// Never ends the game: while the count of `stypes` is `limit` (with `min`: above it),
     /// the sprite-count terminations cannot end it.
@@ -676,6 +726,20 @@ pub enum TerminationKind {
         limit: i32,
         min: bool,
     },
+}
+
+/// How a `Timeout use_counter=True` gives the results (GVG-AI `Timeout.isDone`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CounterRule {
+    /// `compare=True`: player 0 wins and the others lose if the counters are not all equal,
+    /// player 0 loses and the others win if they are.
+    Compare,
+    /// `limits="a,b"` (a single number cannot set GVG-AI's text field, and leaves the
+    /// default `0`): with as many counters as players, player 0 wins if the last player's
+    /// counter equals its limit and every other player loses (GVG-AI restarts its result
+    /// string for each player, so only the last one's entry is kept, and it is player 0's);
+    /// with another number of counters every player loses.
+    Limits(Vec<i32>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -700,6 +764,11 @@ pub struct GameParams {
     pub obs: Vec<TypeId>,
     /// `no_players`: 1 unless a multi-player game says otherwise.
     pub no_players: usize,
+    /// `no_counters`: the number of game counters (0 unless the game says otherwise), which
+    /// effects change with `counter=` and `Timeout use_counter=True` reads.
+    pub no_counters: usize,
+    /// A `GameSpace` game's parameters with the values the game was read with (name, value).
+    pub parameters: Vec<(String, String)>,
 }
 
 /// A parsed and resolved game description.

@@ -93,6 +93,16 @@ impl<'a> Params<'a> {
         }
     }
 
+    /// A parameter GVG-AI keeps in a text field (`counter`, `limits`), or `default`. GVG-AI
+    /// reads a value as an integer, a number or a flag first when it can, and a text field
+    /// cannot take those, so such a value (`counter=1`, `limits=0`) leaves the default.
+    pub(super) fn text_field(&mut self, key: &str, default: &'a str) -> &'a str {
+        match self.raw(key) {
+            Some(v) if !reads_as_value(v) => v,
+            _ => default,
+        }
+    }
+
     pub(super) fn ignore(&mut self, keys: &[&str]) {
         for k in keys {
             let _ = self.raw(k);
@@ -185,4 +195,15 @@ pub(super) fn direction(p: &mut Params<'_>, key: &str) -> Result<Option<Dir>, Vg
             _ => return Err(p.err(format!("unknown orientation \"{v}\" in {}", p.what))),
         })),
     }
+}
+
+/// Whether GVG-AI's parameter reader turns `v` into an integer, a number or a flag
+/// (`Integer.parseInt`, `Double.parseDouble`, `true`/`false`).
+fn reads_as_value(v: &str) -> bool {
+    let t = v.trim();
+    let number = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
+    v.parse::<i32>().is_ok()
+        || (!number.is_empty() && number.parse::<f64>().is_ok())
+        || v.eq_ignore_ascii_case("true")
+        || v.eq_ignore_ascii_case("false")
 }

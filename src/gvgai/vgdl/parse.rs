@@ -8,6 +8,7 @@ use super::coverage::{Construct, SUPPORTED_GAMES, refuse};
 use super::interactions::interaction_line;
 use super::model::*;
 use super::params::{Params, type_list};
+use super::space::{GAME_SPACE, expand};
 use super::sprites::Resolver;
 use super::syntax::{Item, Node, build_tree, params_of, tokenize};
 use super::terminations::termination_line;
@@ -27,15 +28,23 @@ fn section_name(content: &str) -> Option<&'static str> {
 
 /// Parse a VGDL game description.
 pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
+    let space = expand(text)?;
+    let text = space.as_ref().map_or(text, |e| e.text.as_str());
     let (nodes, root) = build_tree(text)?;
     let root_node = &nodes[root];
     let game_items = game_header(root_node)?;
     let sections = section_list(&nodes, root_node)?;
     let r = Resolver::from_sections(&nodes, &sections)?;
-    let mut warnings: Vec<String> = Vec::new();
+    let mut warnings: Vec<String> = space
+        .as_ref()
+        .map(|e| e.warnings.clone())
+        .unwrap_or_default();
     let types = r.sprite_types(&mut warnings)?;
     let sprite_order = r.sprite_order();
-    let game_params = game_params(&r, root_node.line, &game_items, &mut warnings)?;
+    let mut game_params = game_params(&r, root_node.line, &game_items, &mut warnings)?;
+    if let Some(e) = &space {
+        game_params.parameters = e.parameters.clone();
+    }
 
     let mut mapping = Mapping::new();
     let mut interactions = Vec::new();
@@ -58,6 +67,9 @@ pub fn parse_game(text: &str) -> Result<GameDescription, VgdlError> {
         }
     }
 
+    for t in &terminations {
+        check_counters(&game_params, t)?;
+    }
     Ok(GameDescription {
         params: game_params,
         types,
@@ -101,7 +113,10 @@ fn section_list(
         let n = &nodes[c];
         match section_name(n.content) {
             Some("ParameterSet") => {
-                return Err(refuse(Construct::Section, "ParameterSet", n.line));
+                return Err(VgdlError::Semantic {
+                    line: n.line,
+                    message: format!("a ParameterSet needs the game class {GAME_SPACE}"),
+                });
             }
             Some(s) => sections.push((s, c)),
             None => {
@@ -134,6 +149,10 @@ fn game_params(
     if !(1..=4).contains(&no_players) {
         return Err(p.err(format!("no_players={no_players} (1 to 4 players)")));
     }
+    let no_counters = p.int("no_counters")?.unwrap_or(0);
+    if !(0..=16).contains(&no_counters) {
+        return Err(p.err(format!("no_counters={no_counters} (0 to 16 counters)")));
+    }
     p.ignore(&["title"]);
     p.finish(warnings)?;
     Ok(GameParams {
@@ -141,7 +160,36 @@ fn game_params(
         key_handler,
         obs,
         no_players: no_players as usize,
+        no_counters: no_counters as usize,
+        parameters: Vec::new(),
     })
+}
+
+/// A `Timeout use_counter=True` has the counters it reads: `compare` reads counter 0, and
+/// `limits` (with one counter per player) has an entry for each player. GVG-AI fails at the
+/// time limit otherwise.
+fn check_counters(g: &GameParams, t: &Termination) -> Result<(), VgdlError> {
+    let TerminationKind::Timeout {
+        counters: Some(rule),
+        ..
+    } = &t.kind
+    else {
+        return Ok(());
+    };
+    let problem = match rule {
+        CounterRule::Compare if g.no_counters == 0 => Some("compare=True needs no_counters"),
+        CounterRule::Limits(l) if g.no_counters == g.no_players && l.len() < g.no_players => {
+            Some("limits needs an entry for each player")
+        }
+        _ => None,
+    };
+    match problem {
+        Some(p) => Err(VgdlError::Semantic {
+            line: t.line,
+            message: format!("Timeout use_counter=True: {p}"),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The LevelMapping: characters to sprite lists, `w` (wall) and `A` (avatar) predefined.
@@ -305,12 +353,12 @@ mod tests {
             Some(SpriteClass::Passive),
             "the later declaration wins"
         );
-        let e = parse_game("BasicGame\n  SpriteSet\n    a > RandomInertial\n").unwrap_err();
+        let e = parse_game("BasicGame\n  SpriteSet\n    a > ResourcePack\n").unwrap_err();
         assert_eq!(
             e,
             VgdlError::Unsupported {
                 what: Construct::SpriteClass,
-                name: "RandomInertial".into(),
+                name: "ResourcePack".into(),
                 line: 3
             }
         );

@@ -43,11 +43,10 @@ pub(super) fn termination_line(
     let win = p.boolean("win")?.unwrap_or(false);
     let limit = p.int("limit")?.unwrap_or(0);
     let count_score = p.boolean("count_score")?.unwrap_or(false);
-    if p.boolean("use_counter")?.unwrap_or(false) {
-        return Err(p.err("unsupported use_counter=True (game counters)".into()));
+    let mut kind = termination_kind(r, &mut p, kind_name, limit)?;
+    if let TerminationKind::Timeout { counters, .. } = &mut kind {
+        *counters = counter_rule(&mut p)?;
     }
-    p.ignore(&["compare", "limits"]);
-    let kind = termination_kind(r, &mut p, kind_name, limit)?;
     p.finish(warnings)?;
     Ok(Termination {
         kind,
@@ -84,7 +83,10 @@ fn termination_kind(
                 TerminationKind::MultiSpriteCounter { stypes, limit, min }
             }
         }
-        "Timeout" => TerminationKind::Timeout { limit },
+        "Timeout" => TerminationKind::Timeout {
+            limit,
+            counters: None,
+        },
         "SpriteCounterMore" => TerminationKind::SpriteCounterMore {
             stype: need_type(r, p, "stype")?,
             limit,
@@ -96,4 +98,32 @@ fn termination_kind(
         },
         other => return Err(p.err(format!("unknown termination \"{other}\""))),
     })
+}
+
+/// The `use_counter`, `compare` and `limits` parameters of a `Timeout`.
+fn counter_rule(p: &mut Params<'_>) -> Result<Option<CounterRule>, VgdlError> {
+    let use_counter = p.boolean("use_counter")?.unwrap_or(false);
+    let compare = p.boolean("compare")?.unwrap_or(false);
+    let limits = p.text_field("limits", "0");
+    if !use_counter {
+        return Ok(None);
+    }
+    if compare {
+        return Ok(Some(CounterRule::Compare));
+    }
+    let mut items: Vec<&str> = limits.split(',').collect();
+    while items.last() == Some(&"") {
+        items.pop();
+    }
+    let values = items
+        .iter()
+        .map(|v| v.parse::<i32>())
+        .collect::<Result<Vec<i32>, _>>()
+        .map_err(|_| {
+            p.err(format!(
+                "limits={limits} of {} is not a list of integers",
+                p.what
+            ))
+        })?;
+    Ok(Some(CounterRule::Limits(values)))
 }

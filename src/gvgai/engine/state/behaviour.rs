@@ -24,7 +24,7 @@ impl GameState {
             | C::Missile => self.base_update(r),
             C::Flicker | C::OrientedFlicker => self.update_flicker(r),
             C::Spreader => self.update_spreader(p, r),
-            C::RandomNPC => {
+            C::RandomNPC | C::RandomInertial => {
                 self.update_passive(r);
                 let act = self.random_move(r);
                 self.active_movement(r, act, self.sprite(r).speed);

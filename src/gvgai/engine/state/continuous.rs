@@ -26,8 +26,9 @@ impl GameState {
     #[inline(never)]
     pub(super) fn continuous_passive(&mut self, r: SpriteRef) {
         let p = self.rules.props(r.ty);
-        let (gravity, mass, friction) = (p.gravity, p.mass, p.friction);
+        let (mass, friction) = (p.mass, p.friction);
         let s = self.sprite(r);
+        let gravity = s.gravity(p.gravity);
         if s.speed == 0.0 {
             return;
         }

@@ -143,6 +143,14 @@ impl GameState {
         for t in &rules.desc.terminations {
             if self.termination_holds(rules, &t.kind) {
                 self.over = true;
+                if let TerminationKind::Timeout {
+                    counters: Some(rule),
+                    ..
+                } = &t.kind
+                {
+                    self.end_by_counters(rule);
+                    return;
+                }
                 if t.count_score || !self.others.is_empty() {
                     self.end_for_players(t);
                     return;
@@ -200,7 +208,7 @@ impl GameState {
                 };
                 false
             }
-            TerminationKind::Timeout { limit } => self.tick >= *limit,
+            TerminationKind::Timeout { limit, .. } => self.tick >= *limit,
         }
     }
 }

@@ -102,6 +102,10 @@ impl GameState {
                     if !self.others.is_empty() {
                         self.score_others(effect, None, 1);
                     }
+                    // The timed effect's own flags count, whatever its delegate did.
+                    if !self.counters.is_empty() {
+                        self.add_counters(effect, (effect.count, effect.count_else), 1);
+                    }
                 }
                 i += 1;
             }
@@ -275,11 +279,15 @@ impl GameState {
     fn execute_batch(&mut self, rules: &Rules, e: usize, s1: SpriteRef, hits: &[SpriteRef]) {
         let reverse = matches!(rules.effects[e].kind, EffectKind::WallReverse);
         let n = self.wall_bounce_batch(s1, hits, reverse);
+        let effect = &rules.effects[e];
         if self.apply_score[e] {
-            self.score += f64::from(rules.effects[e].score_change) * f64::from(n);
+            self.score += f64::from(effect.score_change) * f64::from(n);
             if !self.others.is_empty() {
-                self.score_others(&rules.effects[e], None, n);
+                self.score_others(effect, None, n);
             }
+        }
+        if !self.counters.is_empty() {
+            self.add_counters(effect, (effect.count, effect.count_else), n);
         }
     }
 
@@ -296,6 +304,10 @@ impl GameState {
             if !self.others.is_empty() {
                 self.score_others(effect, out.score_override, 1);
             }
+        }
+        if !self.counters.is_empty() {
+            let count = out.counted.unwrap_or((effect.count, effect.count_else));
+            self.add_counters(effect, count, 1);
         }
     }
 }

@@ -115,6 +115,9 @@ pub struct GameState {
     pub(crate) others: Vec<players::OtherPlayer>,
     /// The player a search sees this state as, with its opponent model (see `players`).
     pub(crate) seat: Option<players::Seat>,
+    /// GVG-AI's game counters (`no_counters` of them), changed by effects' `counter=` and
+    /// read by `Timeout use_counter=True`.
+    pub(crate) counters: Vec<i32>,
 }
 
 impl GameState {
@@ -178,6 +181,7 @@ impl GameState {
             npcs: Vec::new(),
             others: Vec::new(),
             seat: None,
+            counters: vec![0; rules.desc.params.no_counters],
             rules,
         }
     }

@@ -13,7 +13,7 @@
 
 use super::{GameState, MAX_TICKS, Sprite, SpriteRef, Winner};
 use crate::gvgai::engine::rules::{Action, Rules};
-use crate::gvgai::vgdl::{Effect, Termination, TypeId};
+use crate::gvgai::vgdl::{CounterRule, Effect, Termination, TypeId};
 
 /// A player other than player 0: its avatar (type, sprite id), score, result and last action.
 #[derive(Debug, Clone)]
@@ -311,6 +311,50 @@ impl GameState {
             let o = &mut self.others[p - 1];
             if o.avatar.is_some() {
                 o.winner = result(w);
+            }
+        }
+    }
+
+    /// A `Timeout use_counter=True` ends the game: the counters give every player its
+    /// result (see [`CounterRule`]).
+    pub(super) fn end_by_counters(&mut self, rule: &CounterRule) {
+        let n = self.players();
+        let c = &self.counters;
+        let wins: Vec<bool> = match rule {
+            CounterRule::Compare => {
+                let equal = c.iter().all(|&v| Some(&v) == c.first());
+                (0..n).map(|p| (p == 0) != equal).collect()
+            }
+            CounterRule::Limits(l) if c.len() == n => {
+                let last = c.get(n - 1) == l.get(n - 1);
+                (0..n).map(|p| p == 0 && last).collect()
+            }
+            CounterRule::Limits(_) => vec![false; n],
+        };
+        let result = |w: bool| {
+            if w {
+                Winner::PlayerWins
+            } else {
+                Winner::PlayerLoses
+            }
+        };
+        self.winner = result(wins[0]);
+        for (p, o) in self.others.iter_mut().enumerate() {
+            if o.avatar.is_some() {
+                o.winner = result(wins[p + 1]);
+            }
+        }
+    }
+
+    /// Add an execution's counters: `counter` if `count`, `counterElse` if `count_else`,
+    /// each `times` over.
+    pub(crate) fn add_counters(&mut self, effect: &Effect, count: (bool, bool), times: i32) {
+        for (i, c) in self.counters.iter_mut().enumerate() {
+            if count.0 {
+                *c = c.wrapping_add(effect.counter.at(i).wrapping_mul(times));
+            }
+            if count.1 {
+                *c = c.wrapping_add(effect.counter_else.at(i).wrapping_mul(times));
             }
         }
     }

@@ -6,6 +6,9 @@ use std::sync::Arc;
 use super::GameState;
 use crate::gvgai::vgdl::{Dir, TypeId};
 
+/// The gravity `waterPhysics` gives a sprite (GVG-AI `WaterPhysics`).
+pub const WATER_GRAVITY: f64 = 0.2;
+
 /// One sprite. Dead sprites stay in their group (flagged) until the end of the cycle.
 #[derive(Debug, Clone)]
 pub struct Sprite {
@@ -46,12 +49,23 @@ pub struct Sprite {
     pub reversing: bool,
     /// Standing on solid ground (GVG-AI `on_ground`): no gravity while it holds.
     pub on_ground: bool,
+    /// `waterPhysics` set its gravity to [`WATER_GRAVITY`] (else its type's).
+    pub in_water: bool,
     /// A spawner's own types once `updateSpawnType` changed them (GVG-AI `itype`, or
     /// BomberRandomMissile's `itypesMissile`); `None`: its type's `stype` (`stypeMissile`).
     pub spawns: Option<Arc<[TypeId]>>,
 }
 
 impl Sprite {
+    /// Its gravity: [`WATER_GRAVITY`] once `waterPhysics` touched it, else `type_gravity`.
+    pub(crate) fn gravity(&self, type_gravity: f64) -> f64 {
+        if self.in_water {
+            WATER_GRAVITY
+        } else {
+            type_gravity
+        }
+    }
+
     pub fn amount(&self, res: TypeId) -> i32 {
         self.resources
             .iter()
@@ -201,6 +215,7 @@ impl GameState {
             rotation: 0.0,
             reversing: false,
             on_ground: false,
+            in_water: false,
             spawns: None,
         };
         self.next_id += 1;
