@@ -542,7 +542,7 @@ impl Board {
     /// Area score before komi, Tromp-Taylor: stones plus empty regions that reach only one
     /// colour. Returns (black, white).
     pub fn area(&self) -> (u32, u32) {
-        let (tb, tw) = self.territory_regions(|_| false);
+        let (tb, tw) = self.territory_regions();
         (self.on_board[0] + tb, self.on_board[1] + tw)
     }
 
@@ -574,15 +574,14 @@ impl Board {
         diff
     }
 
-    /// Counts empty regions bordered by one colour only, treating points where `dead(p)` holds
-    /// as empty (for scoring with dead stones removed). Returns (black territory, white
-    /// territory).
-    pub fn territory_regions(&self, dead: impl Fn(Point) -> bool) -> (u32, u32) {
+    /// Counts empty regions bordered by one colour only (every stone alive; scoring with dead
+    /// stones is `scoring::tally`). Returns (black territory, white territory).
+    pub fn territory_regions(&self) -> (u32, u32) {
         let mut seen = [false; CELLS];
         let mut stack: Vec<Point> = Vec::with_capacity(64);
         let mut terr = [0u32; 2];
         for start in self.points() {
-            let is_space = |q: Point| self.cells[q] == Cell::Empty || dead(q);
+            let is_space = |q: Point| self.cells[q] == Cell::Empty;
             if seen[start] || !is_space(start) {
                 continue;
             }

@@ -88,12 +88,11 @@ pub fn tally(board: &Board, dead: &[Vertex]) -> Tally {
     let mut wall: Vec<Option<Color>> = (0..CELLS)
         .map(|p| board.cell(p).color().filter(|_| !is_dead[p]))
         .collect();
-    let fills = capture_fills(board, &is_dead, &wall);
-    for &(p, c) in &fills {
-        wall[p] = Some(c);
-    }
     let mut filled = [0u32; 2];
-    fills.iter().for_each(|&(_, c)| filled[c.index()] += 1);
+    for (p, c) in capture_fills(board, &is_dead, &wall) {
+        wall[p] = Some(c);
+        filled[c.index()] += 1;
+    }
     Tally {
         territory: territory(board, &wall),
         // Dead stones are prisoners of the other side.

@@ -10,8 +10,8 @@
 //!   stones nothing changes.
 //! - `situational`: `linear`, plus a shift kept from move to move: after each search the side
 //!   that searched gets one point more when its best move's win rate is below `RED` and one
-//!   point less above `GREEN`, within an eighth of the board's points; the shift falls to 0 at the horizon
-//!   as the linear part does, so the endgame is always played for the real result.
+//!   point less above `GREEN`, within an eighth of the board's points; the shift falls to 0
+//!   at the horizon as the linear part does, so the endgame is played for the real result.
 //!
 //! The win rates the search reports (analysis, resignation) are under the moved komi; the
 //! score (`final_score`) never is. Off by default: in 9×9 handicap games against GNU Go,
@@ -57,8 +57,11 @@ impl DynKomiParams {
         moves: 200,
     };
 
-    /// No dynamic komi (the thesis).
-    pub const OFF: DynKomiParams = Self::DEFAULT;
+    /// No dynamic komi (the thesis), whatever the default.
+    pub const OFF: DynKomiParams = DynKomiParams {
+        mode: DynamicKomi::Off,
+        ..Self::DEFAULT
+    };
 
     /// The share of the starting extra komi left after the moves played so far: 1 at the
     /// start, 0 from the horizon on.

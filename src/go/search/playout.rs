@@ -258,7 +258,7 @@ pub fn count(board: &Board, scoring: Scoring, komi: f64) -> f64 {
     match scoring {
         Scoring::Area => board.area_difference() as f64 - komi,
         Scoring::Territory => {
-            let (tb, tw) = board.territory_regions(|_| false);
+            let (tb, tw) = board.territory_regions();
             (tb + board.captures(Color::Black)) as f64
                 - (tw + board.captures(Color::White)) as f64
                 - komi
