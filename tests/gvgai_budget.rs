@@ -7,6 +7,9 @@
 //! no controller can prevent that; so the assertion is on the act's own time (wall time minus
 //! time spent waiting in the run queue), which is what GVG-AI's CPU-time timer measures. The
 //! raw wall-time maximum is printed.
+//!
+//! A stall the machine causes can still land inside an act (an interrupt is charged to the
+//! thread it interrupts); [`check`] tells it from a controller's overrun by playing again.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::{Duration, Instant};
@@ -72,14 +75,28 @@ fn worst_act(controller: &str, game: &str, level: usize, ticks: usize) -> Worst 
     w
 }
 
+/// An overrun the controller causes (a table rehash, a drop, a missed clock check) comes back
+/// when the same seeded game is played again; a stall the machine causes (an interrupt charged
+/// to the thread, a host page fault under a virtual machine) does not. So a controller fails
+/// only if every one of [`RUNS`] plays has an act over the limit.
+const RUNS: usize = 3;
+
 fn check(controller: &str, game: &str, level: usize, ticks: usize) {
-    let w = worst_act(controller, game, level, ticks);
     let limit = ACT_TIME_DISQ.as_secs_f64() * 1000.0;
-    assert!(
-        w.own_ms <= limit && w.cpu_ms <= limit,
-        "{controller} on {game} {level}: an act took {:.1} ms of its own time ({:.1} ms CPU), over {limit} ms",
-        w.own_ms,
-        w.cpu_ms
+    let mut worst = Vec::new();
+    for _ in 0..RUNS {
+        let w = worst_act(controller, game, level, ticks);
+        if w.own_ms <= limit && w.cpu_ms <= limit {
+            return;
+        }
+        worst.push(format!(
+            "{:.1} ms own time ({:.1} ms CPU)",
+            w.own_ms, w.cpu_ms
+        ));
+    }
+    panic!(
+        "{controller} on {game} {level}: in each of {RUNS} plays an act went over {limit} ms: {}",
+        worst.join(", ")
     );
 }
 

@@ -179,6 +179,8 @@ pub struct ClientSession {
     unanswered_gofs: u32,
     /// Answers still to come for `GOF`s already retracted with `NOT (GOF)`.
     stale_answers: u32,
+    /// `NOT (GOF)` was sent in this turn: a `GOF` must follow its `SUB`, whatever it holds.
+    retracted: bool,
 }
 
 impl ClientSession {
@@ -202,6 +204,7 @@ impl ClientSession {
             seen: Vec::new(),
             unanswered_gofs: 0,
             stale_answers: 0,
+            retracted: false,
         }
     }
 
@@ -460,6 +463,7 @@ impl ClientSession {
         self.deadline = None;
         self.submitted.clear();
         self.resubmit = false;
+        self.retracted = false;
         let view = match self.build_view(phase_from_turn(pos.turn), &pos.units) {
             Ok(view) => view,
             Err(e) => return out.push(ClientEvent::Notice(format!("cannot use NOW: {e}"))),
@@ -558,9 +562,10 @@ impl ClientSession {
         }
         // A power that can only waive is not waited for by every server (the `diplomacy`
         // 1.1.2 server processes the winter without it): its `GOF` could reach the next
-        // turn. Its complete `SUB` is all a server that waits for it needs.
+        // turn. Its complete `SUB` is all a server that waits for it needs, unless it was told
+        // `NOT (GOF)` in this turn: then it waits for a `GOF`.
         let waive_only = self.submitted.iter().all(|o| matches!(o, Order::Waive(_)));
-        if !waive_only {
+        if !waive_only || self.retracted {
             out.push(ClientEvent::Send(Message::Gof));
             self.unanswered_gofs = self.unanswered_gofs.saturating_add(1);
         }
@@ -581,6 +586,7 @@ impl ClientSession {
         }
         self.stale_answers = self.stale_answers.saturating_add(self.unanswered_gofs);
         self.unanswered_gofs = 0;
+        self.retracted = true;
         Some(ClientEvent::Send(Message::Not(Box::new(Parsed::Ok(
             Message::Gof,
         )))))
@@ -855,7 +861,10 @@ where
                     Join::Rejoin { power, passcode } => session.start_rejoin(power, passcode),
                 });
             }
-            Frame::Dm(tokens) => pending.extend(session.handle_tokens(&tokens)),
+            Frame::Dm(tokens) => {
+                tracing::debug!(target: "daide::wire", "<- {}", crate::daide::text::format_tokens(&tokens, session.table()));
+                pending.extend(session.handle_tokens(&tokens))
+            }
             Frame::Fm => return Ok(summary),
             Frame::Em(code) => return Err(ClientError::ServerError(code)),
             Frame::Im { .. } => {}
@@ -865,6 +874,7 @@ where
             for ev in events {
                 match ev {
                     ClientEvent::Send(m) => {
+                        tracing::debug!(target: "daide::wire", "-> {}", m.to_text(session.table()));
                         if let Err(e) = framed.send(Frame::Dm(m.to_tokens())).await {
                             return Err(lost(e, &session, &summary));
                         }

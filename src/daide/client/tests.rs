@@ -135,6 +135,42 @@ fn a_gof_answered_after_a_later_now_is_retracted() {
     assert!(sends(&ev).is_empty());
 }
 
+/// A stale `GOF` retracted in a winter where the power ends up only waiving: the server was
+/// told `NOT (GOF)` and waits for a `GOF`, so one follows the waives (without it the game
+/// stalls for good on a server without deadlines).
+#[test]
+fn a_retraction_is_followed_by_a_gof_even_when_only_waiving() {
+    let mut s = joined();
+    let units = "(AUS AMY BUD) (AUS AMY VIE)";
+    let ev = s.handle(server(&format!("NOW (FAL 1901) {units}")));
+    let view = orders_needed(&ev).unwrap();
+    assert_eq!(sends(&s.submit(view.phase, vec![])).len(), 2);
+    s.handle(server("SCO (AUS BUD TRI VIE SER)"));
+    // The winter comes before the GOF's answer: it is retracted.
+    let ev = s.handle(server(&format!("NOW (WIN 1901) {units}")));
+    assert_eq!(sends(&ev), ["NOT (GOF)"]);
+    let view = orders_needed(&ev).unwrap();
+    assert_eq!(
+        sends(&s.submit(view.phase, vec![])),
+        ["SUB (WIN 1901) (AUS WVE) (AUS WVE)", "GOF"]
+    );
+    // The next winter, with nothing retracted, waives go alone again.
+    for m in ["YES (GOF)", "YES (NOT (GOF))", "YES (GOF)"] {
+        assert!(sends(&s.handle(server(m))).is_empty(), "{m}");
+    }
+    let ev = s.handle(server(&format!("NOW (SPR 1902) {units}")));
+    let view = orders_needed(&ev).unwrap();
+    s.submit(view.phase, vec![]);
+    s.handle(server("YES (GOF)"));
+    let ev = s.handle(server(&format!("NOW (WIN 1902) {units}")));
+    assert!(sends(&ev).is_empty(), "{ev:?}");
+    let view = orders_needed(&ev).unwrap();
+    assert_eq!(
+        sends(&s.submit(view.phase, vec![])),
+        ["SUB (WIN 1902) (AUS WVE) (AUS WVE)"]
+    );
+}
+
 #[test]
 fn missing_orders_are_completed_so_that_a_sub_always_goes_out() {
     let mut s = joined();
