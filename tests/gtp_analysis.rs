@@ -381,3 +381,58 @@ fn pondering_grows_the_tree_the_next_search_reuses() {
         summary.playouts
     );
 }
+
+/// A player that records, for each search, whether its move is to be played.
+struct Recorder {
+    inner: tablero::gtp::RandomPlayer,
+    log: Arc<Mutex<Vec<bool>>>,
+}
+
+impl GoPlayer for Recorder {
+    fn genmove(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
+        self.log.lock().expect("lock").push(true);
+        self.inner.genmove(game, color, budget)
+    }
+    fn dead_stones(&mut self, _game: &Game, _budget: &Budget) -> Vec<Vertex> {
+        Vec::new()
+    }
+    fn search_live(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: &Budget,
+        options: tablero::go::search::SearchOptions,
+        observer: Option<tablero::go::search::Observer<'_>>,
+    ) -> tablero::go::search::SearchSummary {
+        self.log.lock().expect("lock").push(options.genmove);
+        self.inner
+            .search_live(game, color, budget, options, observer)
+    }
+}
+
+/// `reg_genmove` and analysis without play are searches for no game move (they leave the
+/// situational komi alone); `genmove` and `genmove_analyze` are for the game.
+#[tokio::test]
+async fn only_played_moves_are_searched_as_game_moves() {
+    let c = config();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let player = Recorder {
+        inner: tablero::gtp::RandomPlayer::new(1),
+        log: log.clone(),
+    };
+    let mut s = live(GoEngine::new(&c, Box::new(player)).expect("engine"), &c);
+    for (command, for_the_game) in [
+        ("reg_genmove b", false),
+        ("genmove b", true),
+        ("kata-genmove_analyze w", true),
+    ] {
+        s.send(&format!("{command}\n")).await;
+        let r = s.response().await;
+        assert!(r.starts_with('='), "{command}: {r}");
+        assert_eq!(
+            log.lock().expect("lock").last(),
+            Some(&for_the_game),
+            "{command}"
+        );
+    }
+}

@@ -41,18 +41,30 @@ pub(super) struct Shared<'a> {
     pub(super) game_last: [Option<Point>; 2],
 }
 
+/// What one search is asked: the position, the side to move, the options, and the points
+/// beyond the game's komi its playouts give White (`dynkomi`).
+pub(super) struct SearchRequest<'a> {
+    pub(super) game: &'a Game,
+    pub(super) to_move: Color,
+    pub(super) extra_komi: f64,
+    pub(super) options: SearchOptions,
+}
+
 impl<'a> Shared<'a> {
-    /// The shared state of a search of `game` for `to_move` whose tree holds `nodes` nodes,
-    /// its playouts giving White `extra_komi` points beyond the game's komi (`dynkomi`).
+    /// The shared state of the search `request` whose tree holds `nodes` nodes.
     pub(super) fn new(
         params: &'a SearchParams,
         gate: Option<&'a CoreGate>,
-        (game, extra_komi): (&'a Game, f64),
-        to_move: Color,
-        options: SearchOptions,
+        request: SearchRequest<'a>,
         start: Instant,
         nodes: usize,
     ) -> Shared<'a> {
+        let SearchRequest {
+            game,
+            to_move,
+            extra_komi,
+            options,
+        } = request;
         Shared {
             params,
             gate,

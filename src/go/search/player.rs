@@ -2,7 +2,7 @@
 //! dead-stone check, tree reuse, the threads, the pass rules and the final decision).
 
 use super::analysis::{Decision, MoveStat, Observer, SearchSummary, root_moves};
-use super::driver::{Shared, run_threads};
+use super::driver::{SearchRequest, Shared, run_threads};
 use super::dynkomi::Situational;
 use super::endgame::{prefer_capturing, prefer_playing_on};
 use super::tree::{Node, RootKey};
@@ -109,15 +109,13 @@ impl Player {
         self.prepare_root(game, color);
         let nodes = self.root.subtree_size();
         let extra_komi = self.situational.extra_komi(&self.params.dynamic_komi, game);
-        let shared = Shared::new(
-            &self.params,
-            self.gate.as_deref(),
-            (game, extra_komi),
-            color,
+        let request = SearchRequest {
+            game,
+            to_move: color,
+            extra_komi,
             options,
-            start,
-            nodes,
-        );
+        };
+        let shared = Shared::new(&self.params, self.gate.as_deref(), request, start, nodes);
         let threads = self.params.threads.max(1);
         // Seeds: the player's stream, so that successive searches differ but replay alike.
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.r#gen()).collect();

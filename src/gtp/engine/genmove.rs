@@ -85,6 +85,16 @@ impl GoEngine {
             // Before the response, so that GoGui does not draw stale markup afterwards.
             sink(gogui::LIVE_CLEAR);
             summary.decision
+        } else if !play {
+            // `reg_genmove`: a search whose move is not played leaves the player's game state
+            // (the situational komi) alone.
+            let options = SearchOptions {
+                cleanup,
+                ..SearchOptions::default()
+            };
+            self.player
+                .search_live(&self.game, color, &budget, options, None)
+                .decision
         } else if cleanup {
             self.player.genmove_cleanup(&self.game, color, &budget)
         } else {
