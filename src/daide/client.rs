@@ -869,66 +869,96 @@ where
             Frame::Em(code) => return Err(ClientError::ServerError(code)),
             Frame::Im { .. } => {}
         }
-        while !pending.is_empty() {
-            let events = std::mem::take(&mut pending);
-            for ev in events {
-                match ev {
-                    ClientEvent::Send(m) => {
-                        tracing::debug!(target: "daide::wire", "-> {}", m.to_text(session.table()));
-                        if let Err(e) = framed.send(Frame::Dm(m.to_tokens())).await {
-                            return Err(lost(e, &session, &summary));
-                        }
+        if let Some(end) = handle_events(
+            &mut framed,
+            &mut session,
+            &mut player,
+            &mut summary,
+            &mut pending,
+        )
+        .await
+        {
+            return end;
+        }
+    }
+}
+
+/// Carries out the session's events (sends, the player's orders, the end of the game) until
+/// none is pending; `Some` ends the session with its result.
+async fn handle_events<T, P>(
+    framed: &mut Framed<T, DaideCodec>,
+    session: &mut ClientSession,
+    player: &mut Option<P>,
+    summary: &mut ClientSummary,
+    pending: &mut Vec<ClientEvent>,
+) -> Option<Result<ClientSummary, ClientError>>
+where
+    T: AsyncRead + AsyncWrite + Unpin,
+    P: Player,
+{
+    while !pending.is_empty() {
+        let events = std::mem::take(pending);
+        for ev in events {
+            match ev {
+                ClientEvent::Send(m) => {
+                    tracing::debug!(target: "daide::wire", "-> {}", m.to_text(session.table()));
+                    if let Err(e) = framed.send(Frame::Dm(m.to_tokens())).await {
+                        return Some(Err(lost(e, session, summary)));
                     }
-                    ClientEvent::OrdersNeeded(view) => {
-                        let budget = session.budget(CancelFlag::new());
-                        let Some(mut p) = player.take() else {
-                            return Err(ClientError::Player("player lost".into()));
-                        };
-                        let phase = view.phase;
-                        let (p, orders) = tokio::task::spawn_blocking(move || {
-                            let orders = p.orders(&view, budget);
-                            (p, orders)
-                        })
-                        .await
-                        .map_err(|e| ClientError::Player(e.to_string()))?;
-                        player = Some(p);
-                        summary.phases_ordered += 1;
-                        pending.extend(session.submit(phase, orders));
-                    }
-                    ClientEvent::GameOver(end) => summary.end = Some(end),
-                    ClientEvent::Summary(m) => summary.summary = Some(m),
-                    ClientEvent::Off => {
-                        let _ = framed.send(Frame::Fm).await;
-                        return Ok(summary);
-                    }
-                    ClientEvent::Refused(m) => {
-                        let _ = framed.send(Frame::Fm).await;
-                        return Err(ClientError::Refused(m.to_text(session.table())));
-                    }
-                    ClientEvent::Notice(n) => tracing::info!(target: "daide::client", "{n}"),
-                    ClientEvent::OrderRefused(t) => {
-                        summary.refused_orders += 1;
-                        tracing::warn!(target: "daide::client", "order refused: {t}");
-                    }
-                    ClientEvent::SubRejected(t) => {
-                        summary.rejected_subs += 1;
-                        tracing::warn!(target: "daide::client", "rejected: {t}");
-                    }
-                    ClientEvent::Observed(view, orders) => {
-                        if let Some(p) = player.as_mut() {
-                            p.observe(&view, &orders);
-                        }
-                    }
-                    ClientEvent::Position(view) => {
-                        if let Some(p) = player.as_mut() {
-                            p.position(&view);
-                        }
-                    }
-                    ClientEvent::Deadline(_) | ClientEvent::OrderResult(_) => {}
                 }
+                ClientEvent::OrdersNeeded(view) => {
+                    let budget = session.budget(CancelFlag::new());
+                    let Some(mut p) = player.take() else {
+                        return Some(Err(ClientError::Player("player lost".into())));
+                    };
+                    let phase = view.phase;
+                    let thought = tokio::task::spawn_blocking(move || {
+                        let orders = p.orders(&view, budget);
+                        (p, orders)
+                    })
+                    .await;
+                    let (p, orders) = match thought {
+                        Ok(done) => done,
+                        Err(e) => return Some(Err(ClientError::Player(e.to_string()))),
+                    };
+                    *player = Some(p);
+                    summary.phases_ordered += 1;
+                    pending.extend(session.submit(phase, orders));
+                }
+                ClientEvent::GameOver(end) => summary.end = Some(end),
+                ClientEvent::Summary(m) => summary.summary = Some(m),
+                ClientEvent::Off => {
+                    let _ = framed.send(Frame::Fm).await;
+                    return Some(Ok(std::mem::take(summary)));
+                }
+                ClientEvent::Refused(m) => {
+                    let _ = framed.send(Frame::Fm).await;
+                    return Some(Err(ClientError::Refused(m.to_text(session.table()))));
+                }
+                ClientEvent::Notice(n) => tracing::info!(target: "daide::client", "{n}"),
+                ClientEvent::OrderRefused(t) => {
+                    summary.refused_orders += 1;
+                    tracing::warn!(target: "daide::client", "order refused: {t}");
+                }
+                ClientEvent::SubRejected(t) => {
+                    summary.rejected_subs += 1;
+                    tracing::warn!(target: "daide::client", "rejected: {t}");
+                }
+                ClientEvent::Observed(view, orders) => {
+                    if let Some(p) = player.as_mut() {
+                        p.observe(&view, &orders);
+                    }
+                }
+                ClientEvent::Position(view) => {
+                    if let Some(p) = player.as_mut() {
+                        p.position(&view);
+                    }
+                }
+                ClientEvent::Deadline(_) | ClientEvent::OrderResult(_) => {}
             }
         }
     }
+    None
 }
 
 #[cfg(test)]
