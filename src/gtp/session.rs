@@ -392,43 +392,8 @@ where
                 },
                 Some(Ok(RawLine::Line(bytes))) => parse_line(&bytes),
             };
-            let (event, last) = match line {
-                Line::Blank => {
-                    control.update(|s| {
-                        s.input_arrived();
-                        s.input_upto = s.last_seq;
-                    });
-                    continue;
-                }
-                Line::Interrupt => {
-                    control.update(|s| {
-                        s.input_arrived();
-                        s.interrupt_upto = s.last_seq;
-                        s.input_upto = s.last_seq;
-                    });
-                    continue;
-                }
-                Line::Command(cmd) => {
-                    let received = Instant::now();
-                    let is_quit = cmd.name == "quit";
-                    let mut seq = 0;
-                    control.update(|s| {
-                        s.input_arrived();
-                        s.last_seq += 1;
-                        seq = s.last_seq;
-                        s.quit |= is_quit;
-                    });
-                    (Event::Command { seq, cmd, received }, is_quit)
-                }
-                Line::Malformed { id, error } => {
-                    let mut seq = 0;
-                    control.update(|s| {
-                        s.input_arrived();
-                        s.last_seq += 1;
-                        seq = s.last_seq;
-                    });
-                    (Event::Malformed { seq, id, error }, false)
-                }
+            let Some((event, last)) = line_event(line, &control) else {
+                continue;
             };
             let sent = tokio::select! {
                 sent = event_tx.send(event) => sent.is_ok(),
@@ -480,6 +445,49 @@ where
         Err(e) => tracing::debug!("GTP session ended: output failed: {e}"),
     }
     written.map_err(GtpError::Io)
+}
+
+/// The engine's event for one input line and whether it is `quit`; `None` for a blank line
+/// or an interrupt, which only update the session's control state.
+fn line_event(line: Line, control: &Control) -> Option<(Event, bool)> {
+    match line {
+        Line::Blank => {
+            control.update(|s| {
+                s.input_arrived();
+                s.input_upto = s.last_seq;
+            });
+            None
+        }
+        Line::Interrupt => {
+            control.update(|s| {
+                s.input_arrived();
+                s.interrupt_upto = s.last_seq;
+                s.input_upto = s.last_seq;
+            });
+            None
+        }
+        Line::Command(cmd) => {
+            let received = Instant::now();
+            let is_quit = cmd.name == "quit";
+            let mut seq = 0;
+            control.update(|s| {
+                s.input_arrived();
+                s.last_seq += 1;
+                seq = s.last_seq;
+                s.quit |= is_quit;
+            });
+            Some((Event::Command { seq, cmd, received }, is_quit))
+        }
+        Line::Malformed { id, error } => {
+            let mut seq = 0;
+            control.update(|s| {
+                s.input_arrived();
+                s.last_seq += 1;
+                seq = s.last_seq;
+            });
+            Some((Event::Malformed { seq, id, error }, false))
+        }
+    }
 }
 
 fn engine_loop(
