@@ -73,16 +73,7 @@ const NOT_LOADING: &[(&str, &str)] = &[];
 
 /// Games that load but whose runs are known to part from Java's, with the first divergence:
 /// they must load, and their runs are not compared.
-const DIVERGING: &[(&str, &str)] = &[
-    (
-        "contphysics/candy",
-        "levels 2 and 3: a Walker landing on two ground blocks keeps speed 5 in Java at tick 13",
-    ),
-    (
-        "contphysics/mario",
-        "level 1: from state 50 (Walker, WalkerJumper and wallReverse)",
-    ),
-];
+const DIVERGING: &[(&str, &str)] = &[];
 
 fn mix(h: i64, v: i64) -> i64 {
     let h = ((h ^ v) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);

@@ -6,8 +6,9 @@ use crate::gvgai::engine::rules::Rules;
 use crate::gvgai::vgdl::Dir;
 
 impl GameState {
-    /// `Walker.update`: after the passive move, a walker that did not move sideways walks on
-    /// the way it faces (a random way if it faces neither); its speed is then `max_speed`.
+    /// `Walker.update`: after the passive move, a walker that did not move sideways turns to
+    /// face straight along the way it faces (a random way if it faces neither) and walks on
+    /// that way; its speed is then `max_speed`.
     #[inline(never)]
     pub(super) fn update_walker(&mut self, r: SpriteRef) {
         self.update_passive(r);
@@ -21,7 +22,9 @@ impl GameState {
             } else {
                 [-1.0, 1.0][self.rng.next_int_bounded(2) as usize]
             };
-            self.active_movement(r, Dir { x: d, y: 0.0 }, max_speed);
+            let dir = Dir { x: d, y: 0.0 };
+            self.sprite_mut(r).orientation = dir;
+            self.active_movement(r, dir, max_speed);
         }
         let s = self.sprite_mut(r);
         s.speed = max_speed;
