@@ -85,20 +85,26 @@ impl GoEngine {
             // Before the response, so that GoGui does not draw stale markup afterwards.
             sink(gogui::LIVE_CLEAR);
             summary.decision
-        } else if !play {
-            // `reg_genmove`: a search whose move is not played leaves the player's game state
-            // (the situational komi) alone.
+        } else {
+            // `play` false (`reg_genmove`): the move is not for the game, so the player's game
+            // state (the situational komi) stays as it is.
             let options = SearchOptions {
                 cleanup,
+                genmove: play,
                 ..SearchOptions::default()
             };
-            self.player
-                .search_live(&self.game, color, &budget, options, None)
-                .decision
-        } else if cleanup {
-            self.player.genmove_cleanup(&self.game, color, &budget)
-        } else {
-            self.player.genmove(&self.game, color, &budget)
+            let summary = self
+                .player
+                .search_live(&self.game, color, &budget, options, None);
+            tracing::debug!(
+                playouts = summary.playouts,
+                root_visits = summary.root_visits,
+                winrate = summary.winrate(),
+                elapsed_ms = summary.elapsed.as_millis() as u64,
+                "genmove {color}: {:?}",
+                summary.decision
+            );
+            summary.decision
         };
         let prefix = if analyze.is_some() { "play " } else { "" };
         let mv = match decision {

@@ -132,16 +132,7 @@ impl GoPlayer for Player {
             genmove: true,
             ..SearchOptions::default()
         };
-        let summary = self.search_with(game, color, budget, options);
-        tracing::debug!(
-            playouts = summary.playouts,
-            root_visits = summary.root_visits,
-            winrate = summary.winrate(),
-            elapsed_ms = summary.elapsed.as_millis() as u64,
-            "genmove {color}: {:?}",
-            summary.decision
-        );
-        summary.decision
+        self.search_with(game, color, budget, options).decision
     }
 
     fn genmove_cleanup(&mut self, game: &Game, color: Color, budget: &Budget) -> Decision {
