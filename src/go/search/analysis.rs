@@ -98,7 +98,7 @@ pub(super) fn root_moves(root: &Node, forbid_pass: bool) -> Vec<MoveStat> {
     kids.sort_by(|x, y| {
         y.visits()
             .cmp(&x.visits())
-            .then(y.wins2.load(Relaxed).cmp(&x.wins2.load(Relaxed)))
+            .then(y.stats.get().1.cmp(&x.stats.get().1))
     });
     let total: u32 = kids.iter().map(|n| n.prior_wins).sum();
     let count = kids.len().max(1) as f64;

@@ -133,8 +133,7 @@ pub(super) fn iterate(root: &Node, shared: &Shared, w: &mut Worker) {
         None => 1,
     };
     for (i, n) in path.iter().enumerate() {
-        n.visits.fetch_add(1, Relaxed);
-        n.wins2.fetch_add(gain(n.color), Relaxed);
+        n.stats.add(gain(n.color));
         if i > 0 {
             n.virtual_loss.fetch_sub(params.virtual_loss, Relaxed);
         }
@@ -225,8 +224,7 @@ fn update_amaf(path: &[&Node], w: &mut Worker, gain: &dyn Fn(Color) -> u32) {
             if let Move::Play(v) = child.mv {
                 let p = Board::point_of(v);
                 if first[p] == 1 + child.color.index() as u8 {
-                    child.amaf_visits.fetch_add(1, Relaxed);
-                    child.amaf_wins2.fetch_add(gain(child.color), Relaxed);
+                    child.amaf.add_lossy(gain(child.color));
                 }
             }
         }

@@ -55,9 +55,10 @@ pub(super) fn select<'a>(
             1.0
         };
         if rave {
-            let an = c.amaf_visits.load(Relaxed) as f64;
+            let (visits, wins2) = c.amaf.get();
+            let an = f64::from(visits);
             if an > 0.0 {
-                let aq = c.amaf_wins2.load(Relaxed) as f64 / 2.0 / an;
+                let aq = f64::from(wins2) / 2.0 / an;
                 let beta = an / (an + n + n * an / params.rave_equiv);
                 q = (1.0 - beta) * q + beta * aq;
             }

@@ -10,7 +10,6 @@ use crate::go::board::{Board, Point};
 use crate::go::game::{Game, KoRule};
 use crate::go::game::{Rules, Scoring};
 use crate::go::{Color, Move, Vertex};
-use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 fn far_budget() -> Budget {
@@ -113,12 +112,10 @@ fn final_move_is_most_visited_then_most_wins() {
     p.search(&g, Color::Black, &far_budget());
     let kids = p.root.children();
     for k in kids {
-        k.visits.store(3, Relaxed);
-        k.wins2.store(2, Relaxed);
+        k.stats.set(3, 2);
     }
-    kids[4].wins2.store(4, Relaxed);
-    kids[7].visits.store(2, Relaxed);
-    kids[7].wins2.store(4, Relaxed);
+    kids[4].stats.set(3, 4);
+    kids[7].stats.set(2, 4);
     let moves = p.root_moves();
     assert_eq!(moves[0].mv, kids[4].mv);
     assert_eq!(moves.last().map(|m| m.mv), Some(kids[7].mv));
@@ -624,8 +621,7 @@ fn root_with(stats: &[(u32, u32)]) -> tree::Node {
         .enumerate()
         .map(|(i, &(visits, wins))| {
             let kid = tree::Node::new(Move::Play(Vertex::new(i, 0)), Color::Black);
-            kid.visits.store(visits, Relaxed);
-            kid.wins2.store(2 * wins, Relaxed);
+            kid.stats.set(visits, 2 * wins);
             kid
         })
         .collect();

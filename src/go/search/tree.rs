@@ -5,7 +5,7 @@ use super::Player;
 use crate::go::game::Game;
 use crate::go::{Color, Move};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// A tree node. Statistics are atomics so that worker threads share the tree; the children
 /// are created once, by the thread that wins the `expanding` flag.
@@ -16,14 +16,45 @@ pub(super) struct Node {
     /// Prior knowledge, in visits and wins: used in selection only, never as real visits.
     pub(super) prior_visits: u32,
     pub(super) prior_wins: u32,
-    pub(super) visits: AtomicU32,
-    /// Wins in half points (a draw is 1, a win 2).
-    pub(super) wins2: AtomicU32,
+    /// Visits and wins in half points (a draw is 1, a win 2).
+    pub(super) stats: Tally,
     pub(super) virtual_loss: AtomicU32,
-    pub(super) amaf_visits: AtomicU32,
-    pub(super) amaf_wins2: AtomicU32,
+    /// AMAF visits and wins, updated without a locked write (`Tally::add_lossy`).
+    pub(super) amaf: Tally,
     pub(super) expanding: AtomicBool,
     pub(super) children: OnceLock<Box<[Node]>>,
+}
+
+/// Visits in the high half of one word and wins in half points in the low half, so that a
+/// backup is one write per node.
+#[derive(Default)]
+pub(super) struct Tally(AtomicU64);
+
+impl Tally {
+    /// Adds one sample worth `wins2` half points, atomically.
+    pub(super) fn add(&self, wins2: u32) {
+        self.0.fetch_add((1 << 32) + u64::from(wins2), Relaxed);
+    }
+    /// Adds one sample with a plain load and store instead of a locked read-modify-write:
+    /// two threads adding at the same instant may lose one of the two samples. The AMAF
+    /// backup adds to dozens of siblings per iteration; this keeps it cheap and keeps the
+    /// threads from serialising on those cache lines, and RAVE's estimate does not notice
+    /// a lost sample. With one thread nothing is lost.
+    pub(super) fn add_lossy(&self, wins2: u32) {
+        let v = self.0.load(Relaxed);
+        self.0.store(v + (1 << 32) + u64::from(wins2), Relaxed);
+    }
+    /// (visits, wins in half points).
+    pub(super) fn get(&self) -> (u32, u32) {
+        let v = self.0.load(Relaxed);
+        ((v >> 32) as u32, v as u32)
+    }
+    /// Sets the statistics (tests build trees by hand).
+    #[cfg(test)]
+    pub(super) fn set(&self, visits: u32, wins2: u32) {
+        self.0
+            .store((u64::from(visits) << 32) | u64::from(wins2), Relaxed);
+    }
 }
 
 impl Node {
@@ -33,20 +64,18 @@ impl Node {
             color,
             prior_visits: 0,
             prior_wins: 0,
-            visits: AtomicU32::new(0),
-            wins2: AtomicU32::new(0),
+            stats: Tally::default(),
             virtual_loss: AtomicU32::new(0),
-            amaf_visits: AtomicU32::new(0),
-            amaf_wins2: AtomicU32::new(0),
+            amaf: Tally::default(),
             expanding: AtomicBool::new(false),
             children: OnceLock::new(),
         }
     }
     pub(super) fn visits(&self) -> u32 {
-        self.visits.load(Relaxed)
+        self.stats.get().0
     }
     pub(super) fn wins(&self) -> f64 {
-        self.wins2.load(Relaxed) as f64 / 2.0
+        f64::from(self.stats.get().1) / 2.0
     }
     pub(super) fn winrate(&self) -> f64 {
         let n = self.visits();
