@@ -4,10 +4,11 @@
 
 use super::Player;
 use super::analysis::MoveStat;
+use super::deadshape::square_fours;
 use super::player::SearchOptions;
 use super::playout::{PlayoutPolicy, playout_with};
 use crate::budget::Budget;
-use crate::go::board::{Board, Point};
+use crate::go::board::{Board, CELLS, Point};
 use crate::go::game::{Game, Scoring};
 use crate::go::scoring::score;
 use crate::go::{Color, Move, Vertex};
@@ -102,7 +103,7 @@ impl Player {
 
     /// `dead_stones` from at most `playouts` playouts that stop early at `until`, keeping the
     /// chains whose mean ownership is below `-margin` (0: owned by the opponent more often
-    /// than not).
+    /// than not), and the chains of square-four groups (`dead_by_shape`).
     fn dead_stones_until(
         &mut self,
         game: &Game,
@@ -111,35 +112,25 @@ impl Player {
         margin: f64,
     ) -> Vec<Vec<Vertex>> {
         let own = self.ownership_until(game, playouts, until);
-        let size = game.size();
         let board = game.board();
-        let mut seen = vec![false; size * size];
+        let mut seen = vec![false; CELLS];
         let mut out = Vec::new();
         for p in board.points() {
-            let v = Board::vertex_of(p);
-            let Some(c) = board.cell(p).color() else {
-                continue;
-            };
-            if seen[v.row() * size + v.col()] {
+            if seen[p] || board.cell(p).color().is_none() {
                 continue;
             }
             let chain = board.chain(p);
-            let sign = if c == Color::Black { 1.0 } else { -1.0 };
-            let mean: f64 = chain
-                .iter()
-                .map(|&q| {
-                    let w = Board::vertex_of(q);
-                    own[w.row() * size + w.col()] * sign
-                })
-                .sum::<f64>()
-                / chain.len() as f64;
-            let mut verts: Vec<Vertex> = chain.iter().map(|&q| Board::vertex_of(q)).collect();
-            for w in &verts {
-                seen[w.row() * size + w.col()] = true;
+            for &q in &chain {
+                seen[q] = true;
             }
-            if mean < -margin {
-                verts.sort();
-                out.push(verts);
+            if held(board, &own, &chain) < -margin {
+                out.push(sorted_vertices(&chain));
+            }
+        }
+        for chain in dead_by_shape(board, &own) {
+            let chain = sorted_vertices(&chain);
+            if !out.contains(&chain) {
+                out.push(chain);
             }
         }
         out
@@ -169,6 +160,48 @@ impl Player {
             .collect();
         score(game, &dead)
     }
+}
+
+/// Mean ownership `own` (board vertices, +1 Black) of `chain` from its own colour's view:
+/// +1 always its own, -1 always the opponent's.
+fn held(board: &Board, own: &[f64], chain: &[Point]) -> f64 {
+    let Some(c) = chain.first().and_then(|&p| board.cell(p).color()) else {
+        return 0.0;
+    };
+    let sign = if c == Color::Black { 1.0 } else { -1.0 };
+    let size = board.size();
+    let sum: f64 = chain
+        .iter()
+        .map(|&q| {
+            let v = Board::vertex_of(q);
+            own[v.row() * size + v.col()] * sign
+        })
+        .sum();
+    sum / chain.len() as f64
+}
+
+/// The vertices of `chain`, sorted.
+fn sorted_vertices(chain: &[Point]) -> Vec<Vertex> {
+    let mut verts: Vec<Vertex> = chain.iter().map(|&q| Board::vertex_of(q)).collect();
+    verts.sort();
+    verts
+}
+
+/// The chains of square-four groups (`deadshape`) whose surrounding chains are safe: at least
+/// two liberties each, and held by their owner in at least three playouts in four (mean
+/// ownership ≥ 0.5). A square four inside a wall that the playouts themselves can capture is
+/// a capturing race, left to the playouts.
+fn dead_by_shape(board: &Board, own: &[f64]) -> Vec<Vec<Point>> {
+    const SAFE_WALL: f64 = 0.5;
+    square_fours(board)
+        .into_iter()
+        .filter(|g| {
+            g.neighbours.iter().all(|&n| {
+                board.liberties(n).len() >= 2 && held(board, own, &board.chain(n)) >= SAFE_WALL
+            })
+        })
+        .flat_map(|g| g.chains)
+        .collect()
 }
 
 /// Whether the opponent of the player to move just passed.

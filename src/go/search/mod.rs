@@ -9,8 +9,9 @@
 //!   unvisited children in the thesis configuration) and the playout starts from it. Tree moves
 //!   obey the game's ko rule (positional superko checked against the game and the path).
 //! - Simulation: a playout (`random`, `light` or `heavy` policy) scored under the game's rules.
-//! - Backup: visits and wins (draws count half) from the point of view of each node's mover;
-//!   AMAF statistics of the siblings along the path when RAVE is on.
+//! - Backup: visits and wins (draws count half) from the point of view of each node's mover,
+//!   one atomic add per node; AMAF statistics of the siblings along the path when RAVE is on,
+//!   written without locked instructions (a rare lost sample between threads).
 //! - Final move: most visits, ties by wins. Resign below `resign_threshold`.
 //! - Tree reuse: the root walks down the moves played since the last search; an unexpanded
 //!   target becomes a lone root. The discarded part of the tree is freed on another thread.
@@ -26,7 +27,7 @@
 //! search of one move and its decision), `driver.rs` (the worker threads and when they stop),
 //! `iterate.rs` (descent, expansion, playout and backup), `select.rs` (UCT/RAVE),
 //! `analysis.rs` (summaries, snapshots, principal variations), `endgame.rs` (ownership,
-//! dead stones and the pass rules) and `dynkomi.rs` (the komi the playouts count with in
+//! dead stones and the pass rules), `deadshape.rs` (dead shapes the playouts misjudge) and `dynkomi.rs` (the komi the playouts count with in
 //! handicap games and lopsided positions).
 
 pub mod bench;
@@ -40,6 +41,7 @@ pub mod priors;
 pub mod tactics;
 
 mod analysis;
+mod deadshape;
 mod driver;
 mod endgame;
 mod iterate;

@@ -273,6 +273,46 @@ fn dead_stones_of_a_finished_game_come_from_playing_it_out() {
 }
 
 #[test]
+fn a_group_whose_only_eye_space_is_a_square_four_is_dead() {
+    // Black's corner group has no liberty but the empty 2×2 square A1-B2 and White's wall is
+    // alive: dead whoever plays first. Heavy playouts alone keep it alive in most runs.
+    let g = finished([
+        "O O O O O O O O .",
+        "O . O . O . O O O",
+        "O O O O O O O . O",
+        ". O . O . O O O O",
+        "O O O O O O . O O",
+        "O O O O O O O O .",
+        "X X X O . O O O O",
+        ". . X O O . O . O",
+        ". . X O . O O O .",
+    ]);
+    let black: Vec<Vertex> = ["A3", "B3", "C1", "C2", "C3"]
+        .map(|v| Vertex::parse(v, 9).unwrap())
+        .to_vec();
+    for seed in 0..3 {
+        let mut p = Player::new(SearchParams {
+            seed,
+            ..SearchParams::default()
+        });
+        let dead: Vec<Vertex> = p
+            .dead_stones(&g, DEAD_STONE_PLAYOUTS)
+            .into_iter()
+            .flatten()
+            .collect();
+        assert!(
+            black.iter().all(|v| dead.contains(v)),
+            "seed {seed}: {dead:?}"
+        );
+        assert!(
+            dead.iter().all(|v| black.contains(v)),
+            "seed {seed}: {dead:?}"
+        );
+        assert_eq!(p.final_score(&g, DEAD_STONE_PLAYOUTS).to_string(), "W+88");
+    }
+}
+
+#[test]
 fn captures_dead_stones_before_answering_a_pass() {
     // Black wins by far with or without the dead white stone A9 in its corner, so pass is
     // as good as any move for the search; the game must still not end with A9 on the

@@ -426,7 +426,9 @@ impl RelaxedHeuristic {
         sc.seen_fact.clear();
         sc.seen_fact.resize(rt.num_facts, false);
         while let Some(f) = sc.stack.pop() {
-            if sc.seen_fact[f as usize] || sc.fact_cost[f as usize] == 0 {
+            // Facts of the state have no supporter; a fact reached by zero-cost actions has
+            // cost 0 too but still needs its supporter in the relaxed plan.
+            if sc.seen_fact[f as usize] || sc.supporter[f as usize] == u32::MAX {
                 continue;
             }
             sc.seen_fact[f as usize] = true;
@@ -442,7 +444,7 @@ impl RelaxedHeuristic {
             }
             let mut all_true = true;
             for &p in &a.pre {
-                if sc.fact_cost[p as usize] != 0 {
+                if sc.supporter[p as usize] != u32::MAX {
                     all_true = false;
                     sc.stack.push(p);
                 }

@@ -297,3 +297,26 @@ fn relaxation_detects_sokoban_dead_ends() {
     }
     assert_eq!(LmCut::new(shared.relaxed.clone()).evaluate(&dead), None);
 }
+
+#[test]
+fn a_fact_reached_by_free_actions_still_needs_its_supporter() {
+    // `prepare` costs nothing, so `ready` has h_add cost 0 without being true: the relaxed
+    // plan must still hold `prepare`, the one applicable step, as its preferred operator.
+    let domain = "(define (domain free) (:requirements :strips :action-costs)
+        (:predicates (ready) (done)) (:functions (total-cost))
+        (:action prepare :parameters () :precondition () :effect (ready))
+        (:action finish :parameters () :precondition (ready)
+         :effect (and (done) (increase (total-cost) 1))))";
+    let problem = "(define (problem p) (:domain free) (:init (= (total-cost) 0))
+        (:goal (done)) (:metric minimize (total-cost)))";
+    let shared = Shared::new(task_of(domain, problem));
+    let s = shared.task.initial_state();
+    let mut ff = RelaxedHeuristic::new(shared.relaxed.clone(), RelaxedKind::FF);
+    let mut pref = Vec::new();
+    assert_eq!(ff.evaluate(&shared.task, &s, Some(&mut pref)), Some(1));
+    let names: Vec<String> = pref
+        .iter()
+        .map(|&o| shared.task.operators[o as usize].name.clone())
+        .collect();
+    assert_eq!(names, ["(prepare)"]);
+}
