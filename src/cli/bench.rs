@@ -1,5 +1,6 @@
 //! `tablero bench …`: speed measurements of every family; one JSON line on stdout.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -38,6 +39,27 @@ pub enum BenchCommand {
         /// Seconds to search.
         #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
         seconds: f64,
+        #[command(flatten)]
+        config: ConfigArgs,
+    },
+    /// Go tactics suite (ladders, life and death, semeai, captures on 19×19): tablero's
+    /// search on every position at each budget; the solved rate per category and budget with
+    /// 95 % Wilson intervals (a table on stderr, one JSON line on stdout).
+    Tactics {
+        /// The suite file.
+        #[arg(
+            long,
+            value_name = "FILE",
+            default_value = "data/go/tactics/tactics-19.txt"
+        )]
+        file: PathBuf,
+        /// Seconds of thought per position; several budgets as --seconds 0.5 --seconds 1 ….
+        #[arg(long, value_name = "SECONDS", default_values_t = [1.0])]
+        seconds: Vec<f64>,
+        /// Only the first N positions (0: all).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
+        /// The configuration (its `[search]` section configures the search).
         #[command(flatten)]
         config: ConfigArgs,
     },
@@ -81,6 +103,12 @@ pub fn run(cmd: BenchCommand) -> ExitCode {
             seconds,
             config,
         } => super::go::bench_search(size, seconds, &config),
+        BenchCommand::Tactics {
+            file,
+            seconds,
+            limit,
+            config,
+        } => super::go::bench_tactics(&file, &seconds, limit, &config),
         BenchCommand::Jic {
             games,
             seed,

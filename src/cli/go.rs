@@ -200,6 +200,55 @@ pub fn bench_search(size: usize, seconds: f64, args: &ConfigArgs) -> ExitCode {
     }
 }
 
+/// `tablero bench tactics`: the tactics suite at each budget; progress and the table on
+/// stderr, the report as one JSON line.
+pub fn bench_tactics(
+    file: &std::path::Path,
+    seconds: &[f64],
+    limit: usize,
+    args: &ConfigArgs,
+) -> ExitCode {
+    use tablero::tournament::go_tactics::{run_suite, table};
+    if let Some(s) = seconds.iter().find(|s| !(s.is_finite() && **s > 0.0)) {
+        return usage(&format!("--seconds must be numbers > 0, got {s}"));
+    }
+    let params = match args.load() {
+        Ok(c) => c.search.params(),
+        Err(code) => return code,
+    };
+    init_logging("warn");
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => return failure(format!("{}: {e}", file.display())),
+    };
+    let mut suite = match tablero::go::tactics_suite::parse(&text) {
+        Ok(s) => s,
+        Err(e) => return failure(format!("{}: {e}", file.display())),
+    };
+    if limit > 0 {
+        suite.problems.truncate(limit);
+    }
+    let progress = Progress::new(suite.problems.len() * seconds.len(), "positions");
+    let report = run_suite(&suite, seconds, &params, |a| {
+        progress.step(&format!(
+            "{} {} {} s: {} {} ({} playouts)",
+            a.id,
+            a.category,
+            a.seconds,
+            a.answer,
+            if a.solved { "solved" } else { "missed" },
+            a.playouts
+        ))
+    });
+    match report {
+        Ok(report) => {
+            eprint!("{}", table(&report));
+            print_json(&report)
+        }
+        Err(e) => failure(format!("{}: {e}", file.display())),
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct TrainArgs {
     /// Folder of SGF game records (searched recursively, files ending in .sgf, read in

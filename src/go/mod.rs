@@ -8,6 +8,7 @@ pub mod game;
 pub mod scoring;
 pub mod search;
 pub mod sgf;
+pub mod tactics_suite;
 
 use std::fmt;
 use std::str::FromStr;

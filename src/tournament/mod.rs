@@ -7,6 +7,7 @@ pub mod centre_log;
 pub mod diplomacy;
 pub mod evolve_seeds;
 pub mod go_match;
+pub mod go_tactics;
 pub mod gtp_client;
 pub mod gvgai_sweep;
 pub mod plan_bench;
