@@ -27,8 +27,8 @@
 //! search of one move and its decision), `driver.rs` (the worker threads and when they stop),
 //! `iterate.rs` (descent, expansion, playout and backup), `select.rs` (UCT/RAVE),
 //! `analysis.rs` (summaries, snapshots, principal variations), `endgame.rs` (ownership,
-//! dead stones and the pass rules), `deadshape.rs` (dead shapes the playouts misjudge) and `dynkomi.rs` (the komi the playouts count with in
-//! handicap games and lopsided positions).
+//! dead stones and the pass rules), `deadshape.rs` (dead shapes the playouts misjudge) and
+//! `dynkomi.rs` (the komi the playouts count with in handicap games and lopsided positions).
 
 pub mod bench;
 pub mod dynkomi;
