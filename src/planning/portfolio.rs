@@ -7,6 +7,7 @@
 use super::eliminate;
 use super::search::astar::{AStar, AdmissibleKind};
 use super::search::gbfs::{HKind, LazyConfig, LazySearch};
+use super::search::relaxed::CostType;
 use super::search::width::{Bfws, Iw, Siw};
 use super::search::{Bound, Engine, Shared, Stats, Step};
 use super::task::OpId;
@@ -48,25 +49,42 @@ pub struct Member {
     pub stages: Vec<Stage>,
 }
 
-fn lazy(name: &str, hs: &[HKind], weight: Option<u64>, type_based: Option<u64>) -> Stage {
+fn lazy(name: &str, hs: &[HKind], weight: Option<u64>, lazy: LazyOptions) -> Stage {
     Stage::Lazy(LazyConfig {
         name: name.into(),
         heuristics: hs.to_vec(),
         preferred: true,
         weight,
-        type_based,
+        type_based: lazy.type_based,
+        cost_type: lazy.cost_type,
     })
 }
 
-fn lama_like(name: &str, hs: &[HKind], weights: &[u64]) -> Member {
-    lama_like_typed(name, hs, weights, None)
+/// How a LAMA-like member's first (greedy) stage searches.
+#[derive(Debug, Clone, Copy)]
+struct LazyOptions {
+    /// Some(seed): a type-based exploration list beside the heuristics' lists.
+    type_based: Option<u64>,
+    /// How its relaxation heuristics count costs.
+    cost_type: CostType,
 }
 
-/// Like [`lama_like`]; `type_based` adds a type-based exploration list to the first stage.
-fn lama_like_typed(name: &str, hs: &[HKind], weights: &[u64], type_based: Option<u64>) -> Member {
-    let mut stages = vec![lazy(name, hs, None, type_based)];
+/// LAMA's first search: heuristics that count actions, no type-based list.
+const LAMA_FIRST: LazyOptions = LazyOptions {
+    type_based: None,
+    cost_type: CostType::One,
+};
+
+/// A greedy first stage as `first` says, then weighted A* with each of `weights` whose
+/// heuristics count cost + 1, as LAMA's restarts do.
+fn lama_like(name: &str, hs: &[HKind], weights: &[u64], first: LazyOptions) -> Member {
+    let mut stages = vec![lazy(name, hs, None, first)];
+    let restart = LazyOptions {
+        type_based: None,
+        cost_type: CostType::PlusOne,
+    };
     for &w in weights {
-        stages.push(lazy(&format!("{name}-wastar{w}"), hs, Some(w), None));
+        stages.push(lazy(&format!("{name}-wastar{w}"), hs, Some(w), restart));
     }
     Member {
         name: name.into(),
@@ -100,26 +118,36 @@ pub const MEMBER_NAMES: &[&str] = &[
     "astar-blind",
 ];
 
+/// A first stage with a type-based exploration list, its heuristics counting `cost_type`.
+fn typed(cost_type: CostType) -> LazyOptions {
+    LazyOptions {
+        type_based: Some(TYPE_SEED),
+        cost_type,
+    }
+}
+
 /// A member by name (`anytime` adds the weighted-A* improvement stages).
 pub fn member(name: &str, anytime: bool) -> Option<Member> {
     let w: &[u64] = if anytime { &[5, 3, 2, 1] } else { &[] };
     Some(match name {
-        "lama" => lama_like("lama", &[HKind::FF, HKind::LmCount], w),
-        "hadd-lm" => lama_like("hadd-lm", &[HKind::Add, HKind::LmCount], w),
-        "hff" => lama_like("hff", &[HKind::FF], w),
-        "hff-type" => lama_like_typed("hff-type", &[HKind::FF], w, Some(TYPE_SEED)),
-        "lama-type" => lama_like_typed(
+        "lama" => lama_like("lama", &[HKind::FF, HKind::LmCount], w, LAMA_FIRST),
+        "hadd-lm" => lama_like("hadd-lm", &[HKind::Add, HKind::LmCount], w, LAMA_FIRST),
+        "hff" => lama_like("hff", &[HKind::FF], w, LAMA_FIRST),
+        "hff-type" => lama_like("hff-type", &[HKind::FF], w, typed(CostType::One)),
+        "lama-type" => lama_like(
             "lama-type",
             &[HKind::FF, HKind::LmCount],
             w,
-            Some(TYPE_SEED),
+            typed(CostType::One),
         ),
-        "lmcut-type" => lama_like_typed("lmcut-type", &[HKind::LmCut], w, Some(TYPE_SEED)),
-        "hadd-type" => lama_like_typed(
+        "lmcut-type" => lama_like("lmcut-type", &[HKind::LmCut], w, typed(CostType::Normal)),
+        // The task's own costs: the portfolio's cost-aware member beside hff-type, which
+        // counts actions (each solves tasks the other does not).
+        "hadd-type" => lama_like(
             "hadd-type",
             &[HKind::Add, HKind::LmCount],
             w,
-            Some(TYPE_SEED),
+            typed(CostType::Normal),
         ),
         "bfws" => Member {
             name: name.into(),

@@ -7,7 +7,7 @@
 //! digs into (Zen Puzzle's unvisited pockets).
 
 use super::landmarks::LandmarkGraph;
-use super::relaxed::{LmCut, RelaxedHeuristic, RelaxedKind};
+use super::relaxed::{CostType, LmCut, RelaxedHeuristic, RelaxedKind};
 use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step, heap_bytes};
 use crate::planning::task::OpId;
 use rand::{Rng, SeedableRng};
@@ -35,6 +35,8 @@ pub struct LazyConfig {
     pub weight: Option<u64>,
     /// Some(seed): add a type-based exploration list, alternated with the others.
     pub type_based: Option<u64>,
+    /// How the relaxation heuristics count operator costs.
+    pub cost_type: CostType,
 }
 
 /// Open-list entries bucketed by type (h, g); pops a uniformly random bucket, then a
@@ -124,13 +126,15 @@ impl LazySearch {
             .heuristics
             .iter()
             .map(|k| match k {
-                HKind::Add => Inst::Relaxed(RelaxedHeuristic::new(
+                HKind::Add => Inst::Relaxed(RelaxedHeuristic::with_costs(
                     shared.relaxed.clone(),
                     RelaxedKind::Add,
+                    cfg.cost_type,
                 )),
-                HKind::FF => Inst::Relaxed(RelaxedHeuristic::new(
+                HKind::FF => Inst::Relaxed(RelaxedHeuristic::with_costs(
                     shared.relaxed.clone(),
                     RelaxedKind::FF,
+                    cfg.cost_type,
                 )),
                 HKind::LmCount => Inst::Lm(shared.landmarks()),
                 HKind::LmCut => Inst::LmCut(Box::new(LmCut::new(shared.relaxed.clone()))),

@@ -5,6 +5,7 @@
 //! effects that delete f. So a condition on a fact nothing can delete any more (Zen Puzzle's
 //! walked tiles) makes its action unreachable, and dead ends become visible.
 
+use super::negaxioms::NegatedAxioms;
 use crate::planning::task::{FactId, OpId, State, Task};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -111,87 +112,139 @@ impl Flat {
     }
 }
 
+/// The negated facts of a relaxed task: ids for `¬f`, handed out as conditions ask for them.
+struct Negations {
+    first_id: u32,
+    is_derived: Vec<bool>,
+    derived: NegatedAxioms,
+    neg_id: Vec<u32>,
+    neg_of: Vec<u32>,
+}
+
+impl Negations {
+    fn new(task: &Task) -> Negations {
+        let n = task.facts.len();
+        let mut is_derived = vec![false; n];
+        for &f in &task.derived_facts {
+            is_derived[f as usize] = true;
+        }
+        let negative_conditions = task
+            .operators
+            .iter()
+            .flat_map(|o| {
+                o.pre_neg
+                    .iter()
+                    .chain(o.effects.iter().flat_map(|e| &e.cond_neg))
+            })
+            .chain(&task.goal_neg)
+            .chain(task.axioms.iter().flat_map(|a| &a.pre_neg))
+            .copied();
+        Negations {
+            first_id: n as u32 + 2,
+            derived: NegatedAxioms::new(task, negative_conditions),
+            is_derived,
+            neg_id: vec![u32::MAX; n],
+            neg_of: Vec::new(),
+        }
+    }
+
+    /// The relaxed fact `¬f`; None for a derived fact without exact negated axioms (the
+    /// condition is then left out of the relaxation).
+    fn id(&mut self, f: u32) -> Option<u32> {
+        if self.is_derived[f as usize] && !self.derived.rules.contains_key(&f) {
+            return None;
+        }
+        if self.neg_id[f as usize] == u32::MAX {
+            self.neg_id[f as usize] = self.first_id + self.neg_of.len() as u32;
+            self.neg_of.push(f);
+        }
+        Some(self.neg_id[f as usize])
+    }
+
+    /// `pos` and the negated facts of `neg` as one sorted precondition list (TRUE if empty).
+    fn pre(&mut self, pos: &[u32], neg: &[u32], true_fact: u32) -> Vec<u32> {
+        let mut pre: Vec<u32> = pos.to_vec();
+        pre.extend(neg.iter().filter_map(|&f| self.id(f)));
+        pre.sort_unstable();
+        pre.dedup();
+        if pre.is_empty() {
+            pre.push(true_fact);
+        }
+        pre
+    }
+
+    /// The axiom actions: each axiom, then each negated-axiom rule (both cost 0).
+    fn axiom_actions(&mut self, task: &Task, true_fact: u32) -> Vec<RelAction> {
+        let mut out = Vec::new();
+        for ax in &task.axioms {
+            let pre = self.pre(&ax.pre_pos, &ax.pre_neg, true_fact);
+            out.push(RelAction {
+                pre,
+                add: vec![ax.head],
+                op: AXIOM_OP,
+            });
+        }
+        let mut heads: Vec<u32> = self.derived.rules.keys().copied().collect();
+        heads.sort_unstable();
+        for d in heads {
+            let Some(head) = self.id(d) else { continue };
+            let bodies = self.derived.rules.get(&d).cloned().unwrap_or_default();
+            for body in bodies {
+                let pos: Vec<u32> = body.iter().filter(|l| l.1).map(|l| l.0).collect();
+                let neg: Vec<u32> = body.iter().filter(|l| !l.1).map(|l| l.0).collect();
+                let pre = self.pre(&pos, &neg, true_fact);
+                out.push(RelAction {
+                    pre,
+                    add: vec![head],
+                    op: AXIOM_OP,
+                });
+            }
+        }
+        out
+    }
+}
+
 impl RelaxedTask {
     pub fn new(task: &Task) -> RelaxedTask {
         let n = task.facts.len();
         let true_fact = n as u32;
         let goal_fact = n as u32 + 1;
         // Negated facts (Fast Downward's "negated atom" values): ¬f is a relaxed fact that
-        // holds in a state without f and is added by every effect deleting f.
-        let mut is_derived = vec![false; n];
-        for &f in &task.derived_facts {
-            is_derived[f as usize] = true;
-        }
-        let mut neg_id = vec![u32::MAX; n];
-        let mut neg_of: Vec<u32> = Vec::new();
-        let want = |f: u32, neg_id: &mut Vec<u32>, neg_of: &mut Vec<u32>| -> Option<u32> {
-            if is_derived[f as usize] {
-                return None;
-            }
-            if neg_id[f as usize] == u32::MAX {
-                neg_id[f as usize] = n as u32 + 2 + neg_of.len() as u32;
-                neg_of.push(f);
-            }
-            Some(neg_id[f as usize])
-        };
+        // holds in a state without f and is added by every effect deleting f (by the
+        // negated axioms when f is derived).
+        let mut negs = Negations::new(task);
         let mut actions = Vec::new();
         for (i, o) in task.operators.iter().enumerate() {
             for e in &o.effects {
-                let mut pre: Vec<u32> = o.pre_pos.iter().chain(&e.cond_pos).copied().collect();
-                for &f in o.pre_neg.iter().chain(&e.cond_neg) {
-                    if let Some(nf) = want(f, &mut neg_id, &mut neg_of) {
-                        pre.push(nf);
-                    }
-                }
-                pre.sort_unstable();
-                pre.dedup();
-                if pre.is_empty() {
-                    pre.push(true_fact);
-                }
+                let pos: Vec<u32> = o.pre_pos.iter().chain(&e.cond_pos).copied().collect();
+                let neg: Vec<u32> = o.pre_neg.iter().chain(&e.cond_neg).copied().collect();
+                let pre = negs.pre(&pos, &neg, true_fact);
                 actions.push((pre, e.add.clone(), e.del.clone(), i as u32));
             }
         }
-        let mut goal_neg_pre = Vec::new();
-        for &f in &task.goal_neg {
-            if let Some(nf) = want(f, &mut neg_id, &mut neg_of) {
-                goal_neg_pre.push(nf);
-            }
-        }
+        let goal_pre = negs.pre(&task.goal_pos, &task.goal_neg, true_fact);
+        let axiom_actions = negs.axiom_actions(task, true_fact);
+        // Every ¬f has its id now: the deleting effects can add them.
         let mut rel: Vec<RelAction> = Vec::new();
         for (pre, add, del, op) in actions {
             let mut add = add;
             for f in del {
-                if neg_id[f as usize] != u32::MAX {
-                    add.push(neg_id[f as usize]);
+                if negs.neg_id[f as usize] != u32::MAX {
+                    add.push(negs.neg_id[f as usize]);
                 }
             }
-            if add.is_empty() {
-                continue;
+            if !add.is_empty() {
+                rel.push(RelAction { pre, add, op });
             }
-            rel.push(RelAction { pre, add, op });
         }
         let mut actions = rel;
-        for ax in &task.axioms {
-            let mut pre = ax.pre_pos.clone();
-            if pre.is_empty() {
-                pre.push(true_fact);
-            }
-            actions.push(RelAction {
-                pre,
-                add: vec![ax.head],
-                op: AXIOM_OP,
-            });
-        }
-        let mut gpre = task.goal_pos.clone();
-        gpre.extend(goal_neg_pre);
-        if gpre.is_empty() {
-            gpre.push(true_fact);
-        }
+        actions.extend(axiom_actions);
         actions.push(RelAction {
-            pre: gpre,
+            pre: goal_pre,
             add: vec![goal_fact],
             op: GOAL_OP,
         });
+        let neg_of = negs.neg_of;
         let num_facts = n + 2 + neg_of.len();
         let op_cost: Vec<u64> = task.operators.iter().map(|o| o.cost as u64).collect();
         let flat = Flat::new(num_facts, &actions, &op_cost);
@@ -297,22 +350,67 @@ pub struct Scratch {
     stack: Vec<u32>,
 }
 
+/// Operator costs for a propagation, and whether they are all small enough for the bucket
+/// queue (at most [`BUCKET_MAX_OP_COST`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Costs<'a> {
+    pub op: &'a [u64],
+    pub small: bool,
+}
+
+impl RelaxedTask {
+    /// The task's own operator costs.
+    pub fn costs(&self) -> Costs<'_> {
+        Costs {
+            op: &self.op_cost,
+            small: self.flat.small_costs,
+        }
+    }
+}
+
+/// How a heuristic sees operator costs (Fast Downward's `adapt_costs`): as they are, every
+/// operator costing 1 (LAMA's first search: the heuristic counts actions, so zero-cost
+/// actions no longer make plateaus of equal values), or cost + 1 (LAMA's later stages: the
+/// costs still count but a free action is not free).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CostType {
+    #[default]
+    Normal,
+    One,
+    PlusOne,
+}
+
+impl CostType {
+    /// The costs `op_cost` seen through this cost type.
+    pub fn adapt(self, op_cost: &[u64]) -> Vec<u64> {
+        op_cost
+            .iter()
+            .map(|&c| match self {
+                CostType::Normal => c,
+                CostType::One => 1,
+                CostType::PlusOne => c.saturating_add(1),
+            })
+            .collect()
+    }
+}
+
 /// Cost propagation (generalised Dijkstra). `additive` selects h_add, otherwise h_max.
-pub fn propagate(rt: &RelaxedTask, s: &State, op_cost: &[u64], additive: bool, sc: &mut Scratch) {
-    propagate_full(rt, s, op_cost, additive, true, sc)
+pub fn propagate(rt: &RelaxedTask, s: &State, costs: Costs, additive: bool, sc: &mut Scratch) {
+    propagate_full(rt, s, costs, additive, true, sc)
 }
 
 /// Like [`propagate`]; with `stop_at_goal == false` every fact gets its final cost.
 pub fn propagate_full(
     rt: &RelaxedTask,
     s: &State,
-    op_cost: &[u64],
+    costs: Costs,
     additive: bool,
     stop_at_goal: bool,
     sc: &mut Scratch,
 ) {
     let nf = rt.num_facts;
     let flat = &rt.flat;
+    let op_cost = costs.op;
     sc.fact_cost.clear();
     sc.fact_cost.resize(nf, INF);
     sc.supporter.clear();
@@ -320,7 +418,7 @@ pub fn propagate_full(
     sc.counters.clear();
     sc.counters.extend_from_slice(&flat.counters);
     sc.queue.reset();
-    let buckets = flat.small_costs;
+    let buckets = costs.small;
     // The state's facts include TRUE; each is pushed once, so each is expanded once and every
     // precondition counter reaches zero exactly once.
     for f in rt.state_facts(s) {
@@ -376,14 +474,30 @@ pub enum RelaxedKind {
 pub struct RelaxedHeuristic {
     pub rt: std::sync::Arc<RelaxedTask>,
     pub kind: RelaxedKind,
+    /// The operator costs the heuristic counts (the task's, adapted by a [`CostType`]).
+    op_cost: Vec<u64>,
+    small: bool,
     sc: Box<Scratch>,
 }
 
 impl RelaxedHeuristic {
     pub fn new(rt: std::sync::Arc<RelaxedTask>, kind: RelaxedKind) -> Self {
+        Self::with_costs(rt, kind, CostType::Normal)
+    }
+
+    /// The heuristic counting operator costs as `cost_type` says.
+    pub fn with_costs(
+        rt: std::sync::Arc<RelaxedTask>,
+        kind: RelaxedKind,
+        cost_type: CostType,
+    ) -> Self {
+        let op_cost = cost_type.adapt(&rt.op_cost);
+        let small = op_cost.iter().all(|&c| c <= BUCKET_MAX_OP_COST);
         RelaxedHeuristic {
             rt,
             kind,
+            op_cost,
+            small,
             sc: Box::default(),
         }
     }
@@ -396,13 +510,11 @@ impl RelaxedHeuristic {
         preferred: Option<&mut Vec<OpId>>,
     ) -> Option<u64> {
         let rt = &*self.rt;
-        propagate(
-            rt,
-            s,
-            &rt.op_cost,
-            self.kind != RelaxedKind::Max,
-            &mut self.sc,
-        );
+        let costs = Costs {
+            op: &self.op_cost,
+            small: self.small,
+        };
+        propagate(rt, s, costs, self.kind != RelaxedKind::Max, &mut self.sc);
         let hg = self.sc.fact_cost[rt.goal_fact as usize];
         if hg == INF {
             return None;
@@ -440,7 +552,7 @@ impl RelaxedHeuristic {
             let a = &rt.actions[ai as usize];
             if a.op < AXIOM_OP && !sc.op_marked[a.op as usize] {
                 sc.op_marked[a.op as usize] = true;
-                ff += rt.op_cost[a.op as usize];
+                ff += self.op_cost[a.op as usize];
             }
             let mut all_true = true;
             for &p in &a.pre {
@@ -576,7 +688,11 @@ impl LmCut {
         let na = rt.actions.len();
         let nf = rt.num_facts;
         // h_max under the full costs (also the dead-end test).
-        propagate_full(&rt, s, &self.cost, false, false, &mut self.sc);
+        let costs = Costs {
+            op: &self.cost,
+            small: rt.flat.small_costs,
+        };
+        propagate_full(&rt, s, costs, false, false, &mut self.sc);
         let hmax = self.sc.fact_cost[rt.goal_fact as usize];
         if hmax == INF {
             return None;
@@ -601,7 +717,11 @@ impl LmCut {
         let mut first = true;
         loop {
             if !first || h > 0 {
-                propagate_full(&rt, s, &self.cost, false, false, &mut self.sc);
+                let costs = Costs {
+                    op: &self.cost,
+                    small: rt.flat.small_costs,
+                };
+                propagate_full(&rt, s, costs, false, false, &mut self.sc);
             }
             first = false;
             let hg = self.sc.fact_cost[rt.goal_fact as usize];
@@ -702,7 +822,7 @@ impl LmCut {
 /// The facts a relaxed plan needs (used by tests).
 pub fn relaxed_reachable(rt: &RelaxedTask, s: &State) -> Vec<bool> {
     let mut sc = Scratch::default();
-    propagate(rt, s, &rt.op_cost, false, &mut sc);
+    propagate(rt, s, rt.costs(), false, &mut sc);
     sc.fact_cost.iter().map(|&c| c != INF).collect()
 }
 

@@ -1,6 +1,6 @@
 use super::astar::{AStar, AdmissibleKind};
 use super::gbfs::{HKind, LazyConfig, LazySearch};
-use super::relaxed::{LmCut, RelaxedHeuristic, RelaxedKind};
+use super::relaxed::{CostType, LmCut, RelaxedHeuristic, RelaxedKind};
 use super::width::{Bfws, Iw};
 use super::*;
 use crate::planning::examples;
@@ -25,6 +25,7 @@ fn engines(shared: &Arc<Shared>) -> Vec<Box<dyn Engine>> {
                 preferred: true,
                 weight: w,
                 type_based: None,
+                cost_type: Default::default(),
             },
             Bound::default(),
         )) as Box<dyn Engine>
@@ -319,4 +320,34 @@ fn a_fact_reached_by_free_actions_still_needs_its_supporter() {
         .map(|&o| shared.task.operators[o as usize].name.clone())
         .collect();
     assert_eq!(names, ["(prepare)"]);
+}
+
+#[test]
+fn cost_types_count_free_actions_as_lama_does() {
+    // Two free steps and one step of cost 5: h_FF is 5 under the task's costs, 3 when every
+    // step costs 1 and 8 under cost + 1; h_add of the goal (a chain) agrees.
+    let domain = "(define (domain free) (:requirements :strips :action-costs)
+        (:predicates (a) (b) (done)) (:functions (total-cost))
+        (:action one :parameters () :precondition () :effect (a))
+        (:action two :parameters () :precondition (a) :effect (b))
+        (:action three :parameters () :precondition (b)
+         :effect (and (done) (increase (total-cost) 5))))";
+    let problem = "(define (problem p) (:domain free) (:init (= (total-cost) 0))
+        (:goal (done)) (:metric minimize (total-cost)))";
+    let shared = Shared::new(task_of(domain, problem));
+    let s = shared.task.initial_state();
+    for (cost_type, expected) in [
+        (CostType::Normal, 5),
+        (CostType::One, 3),
+        (CostType::PlusOne, 8),
+    ] {
+        for kind in [RelaxedKind::FF, RelaxedKind::Add] {
+            let mut h = RelaxedHeuristic::with_costs(shared.relaxed.clone(), kind, cost_type);
+            assert_eq!(
+                h.evaluate(&shared.task, &s, None),
+                Some(expected),
+                "{cost_type:?} {kind:?}"
+            );
+        }
+    }
 }
