@@ -116,7 +116,7 @@ const NO_WALK: WalkEnd = WalkEnd {
 
 impl AStar {
     pub fn new(shared: Arc<Shared>, kind: AdmissibleKind, bound: Bound) -> AStar {
-        let lmcut = || Some(Box::new(LmCut::new(shared.relaxed.clone())));
+        let lmcut = || Some(Box::new(LmCut::new(shared.admissible())));
         let (inst, walks) = match kind {
             AdmissibleKind::LmCut => (
                 Inst::LmCut(lmcut(), StructureBound::detect(&shared.task).map(Box::new)),
@@ -124,10 +124,7 @@ impl AStar {
             ),
             AdmissibleKind::PlainLmCut => (Inst::LmCut(lmcut(), None), None),
             AdmissibleKind::HMax => (
-                Inst::HMax(RelaxedHeuristic::new(
-                    shared.relaxed.clone(),
-                    RelaxedKind::Max,
-                )),
+                Inst::HMax(RelaxedHeuristic::new(shared.admissible(), RelaxedKind::Max)),
                 None,
             ),
             AdmissibleKind::Blind => (Inst::Blind, None),

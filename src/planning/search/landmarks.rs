@@ -12,6 +12,8 @@ pub struct LandmarkGraph {
     pub facts: Vec<FactId>,
     /// Landmark indices that must be achieved before each landmark.
     pub preds: Vec<Vec<usize>>,
+    /// Greedy-necessary successors: landmarks whose every first achiever needs this one
+    /// true in the step before (LAMA's orderings for "required again").
     pub succs: Vec<Vec<usize>>,
     pub is_goal: Vec<bool>,
     /// For each task fact, its landmark index if it is one.
@@ -30,69 +32,9 @@ impl LandmarkGraph {
         let init = task.initial_state();
         let mut lm_facts: Vec<FactId> = task.goal_pos.clone();
         let mut order_pairs: Vec<(FactId, FactId)> = Vec::new();
+        let mut necessary_pairs: Vec<(FactId, FactId)> = Vec::new();
         if n <= MAX_FACTS_FOR_LABELS {
-            let w = words(n);
-            // label[f] = None (unreached) or a bitset of the facts needed before f.
-            let mut label: Vec<Option<Vec<u64>>> = vec![None; n];
-            for f in init.facts() {
-                let mut b = vec![0u64; w];
-                b[f as usize / 64] |= 1 << (f % 64);
-                label[f as usize] = Some(b);
-            }
-            let mut changed = true;
-            let mut la = vec![0u64; w];
-            while changed {
-                changed = false;
-                for a in &rt.actions {
-                    if a.add.iter().all(|&q| q as usize >= n) {
-                        continue;
-                    }
-                    la.iter_mut().for_each(|x| *x = 0);
-                    let mut ok = true;
-                    for &p in &a.pre {
-                        if p as usize >= n {
-                            continue; // TRUE
-                        }
-                        match &label[p as usize] {
-                            Some(l) => la.iter_mut().zip(l).for_each(|(x, y)| *x |= y),
-                            None => {
-                                ok = false;
-                                break;
-                            }
-                        }
-                    }
-                    if !ok {
-                        continue;
-                    }
-                    for &q in &a.add {
-                        let q = q as usize;
-                        if q >= n || init.has(q as u32) {
-                            continue;
-                        }
-                        match &mut label[q] {
-                            None => {
-                                let mut b = la.clone();
-                                b[q / 64] |= 1 << (q % 64);
-                                label[q] = Some(b);
-                                changed = true;
-                            }
-                            Some(l) => {
-                                for (i, x) in l.iter_mut().enumerate() {
-                                    let mut y = la[i];
-                                    if i == q / 64 {
-                                        y |= 1 << (q % 64);
-                                    }
-                                    let nx = *x & y;
-                                    if nx != *x {
-                                        *x = nx;
-                                        changed = true;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            let label = labels(rt, &init, n);
             let mut is_lm = vec![false; n];
             for &g in &task.goal_pos {
                 if let Some(l) = &label[g as usize] {
@@ -102,6 +44,7 @@ impl LandmarkGraph {
                 }
             }
             lm_facts = (0..n as u32).filter(|&f| is_lm[f as usize]).collect();
+            necessary_pairs = greedy_necessary(rt, &init, &label, &is_lm);
             for &l in &lm_facts {
                 if let Some(lab) = &label[l as usize] {
                     for p in bits(lab) {
@@ -124,6 +67,10 @@ impl LandmarkGraph {
         for (p, l) in order_pairs {
             if let (Some(pi), Some(li)) = (index_of[p as usize], index_of[l as usize]) {
                 preds[li].push(pi);
+            }
+        }
+        for (p, l) in necessary_pairs {
+            if let (Some(pi), Some(li)) = (index_of[p as usize], index_of[l as usize]) {
                 succs[pi].push(li);
             }
         }
@@ -226,6 +173,122 @@ impl LandmarkGraph {
         }
         h
     }
+}
+
+/// Zhu & Givan's label propagation: for each fact reachable in the delete relaxation, the
+/// set of facts every relaxed path to it needs (itself included); None where unreachable.
+fn labels(rt: &RelaxedTask, init: &State, n: usize) -> Vec<Option<Vec<u64>>> {
+    let w = words(n);
+    // label[f] = None (unreached) or a bitset of the facts needed before f.
+    let mut label: Vec<Option<Vec<u64>>> = vec![None; n];
+    for f in init.facts() {
+        let mut b = vec![0u64; w];
+        b[f as usize / 64] |= 1 << (f % 64);
+        label[f as usize] = Some(b);
+    }
+    let mut changed = true;
+    let mut la = vec![0u64; w];
+    while changed {
+        changed = false;
+        for a in &rt.actions {
+            if a.add.iter().all(|&q| q as usize >= n) {
+                continue;
+            }
+            la.iter_mut().for_each(|x| *x = 0);
+            let mut ok = true;
+            for &p in &a.pre {
+                if p as usize >= n {
+                    continue; // TRUE
+                }
+                match &label[p as usize] {
+                    Some(l) => la.iter_mut().zip(l).for_each(|(x, y)| *x |= y),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                continue;
+            }
+            for &q in &a.add {
+                let q = q as usize;
+                if q >= n || init.has(q as u32) {
+                    continue;
+                }
+                match &mut label[q] {
+                    None => {
+                        let mut b = la.clone();
+                        b[q / 64] |= 1 << (q % 64);
+                        label[q] = Some(b);
+                        changed = true;
+                    }
+                    Some(l) => {
+                        for (i, x) in l.iter_mut().enumerate() {
+                            let mut y = la[i];
+                            if i == q / 64 {
+                                y |= 1 << (q % 64);
+                            }
+                            let nx = *x & y;
+                            if nx != *x {
+                                *x = nx;
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    label
+}
+
+/// The greedy-necessary orderings (p, l) between landmark facts: p is a precondition of
+/// every relaxed action that adds l and is reachable, for l false initially.
+fn greedy_necessary(
+    rt: &RelaxedTask,
+    init: &State,
+    label: &[Option<Vec<u64>>],
+    is_lm: &[bool],
+) -> Vec<(FactId, FactId)> {
+    let n = is_lm.len();
+    let mut shared: Vec<Option<Vec<u32>>> = vec![None; n];
+    for a in &rt.actions {
+        if !a
+            .pre
+            .iter()
+            .all(|&p| p as usize >= n || label[p as usize].is_some())
+        {
+            continue;
+        }
+        for &q in &a.add {
+            let q = q as usize;
+            if q >= n || !is_lm[q] || init.has(q as u32) {
+                continue;
+            }
+            match &mut shared[q] {
+                Some(common) => common.retain(|f| a.pre.binary_search(f).is_ok()),
+                None => {
+                    shared[q] = Some(
+                        a.pre
+                            .iter()
+                            .copied()
+                            .filter(|&p| (p as usize) < n)
+                            .collect(),
+                    )
+                }
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    for (l, common) in shared.iter().enumerate() {
+        for &p in common.iter().flatten() {
+            if is_lm[p as usize] && p as usize != l {
+                pairs.push((p, l as FactId));
+            }
+        }
+    }
+    pairs
 }
 
 fn bits(b: &[u64]) -> impl Iterator<Item = usize> + '_ {

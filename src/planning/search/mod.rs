@@ -185,6 +185,9 @@ pub struct Shared {
     pub task: Task,
     pub succ: super::task::SuccessorGenerator,
     pub relaxed: Arc<relaxed::RelaxedTask>,
+    /// The relaxation A* uses ([`relaxed::Derived::Positive`]); built on first use when the
+    /// task has axioms, `relaxed` itself otherwise.
+    admissible: std::sync::OnceLock<Arc<relaxed::RelaxedTask>>,
     pub landmarks: std::sync::OnceLock<Arc<landmarks::LandmarkGraph>>,
 }
 
@@ -196,8 +199,24 @@ impl Shared {
             task,
             succ,
             relaxed,
+            admissible: std::sync::OnceLock::new(),
             landmarks: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The relaxed task for A*'s heuristics.
+    pub fn admissible(&self) -> Arc<relaxed::RelaxedTask> {
+        self.admissible
+            .get_or_init(|| {
+                if self.task.axioms.is_empty() {
+                    self.relaxed.clone()
+                } else {
+                    let plain =
+                        relaxed::RelaxedTask::with_derived(&self.task, relaxed::Derived::Positive);
+                    Arc::new(plain)
+                }
+            })
+            .clone()
     }
 
     pub fn landmarks(&self) -> Arc<landmarks::LandmarkGraph> {
