@@ -242,14 +242,38 @@ fn power_sizes(view: &GameView) -> Vec<i64> {
 }
 
 fn evaluate(g: &Graph, view: &GameView, me: Power) -> Values {
+    let season = view.phase.season;
+    let (attack, defence) = centre_values(g, view, me);
+    let prox = proximity(g, &attack, &defence, season);
+    let (strength, competition) = strength_and_competition(g, view, me);
+    let nn = g.nodes.len();
+    let mut value = vec![0i64; nn];
+    for (i, n) in g.nodes.iter().enumerate() {
+        let pi = n.province.0 as usize;
+        value[i] = match season.kind() {
+            PhaseKind::Adjustment => {
+                (0..DEPTH).map(|k| prox[k][i] * WINTER_PROX[k]).sum::<i64>()
+                    + WINTER_DEFENCE_WEIGHT * defence[pi]
+            }
+            _ => {
+                let w = match season {
+                    Season::Fall | Season::Autumn => &FALL_PROX,
+                    _ => &SPRING_PROX,
+                };
+                (0..DEPTH).map(|k| prox[k][i] * w[k]).sum::<i64>() + STRENGTH_WEIGHT * strength[pi]
+                    - COMPETITION_WEIGHT * competition[pi]
+            }
+        };
+    }
+    Values { value, competition }
+}
+
+/// Attack and defence values per province: an enemy or neutral centre is worth its owner's
+/// size to attack; an own centre is worth the size of the largest enemy able to move in.
+fn centre_values(g: &Graph, view: &GameView, me: Power) -> (Vec<i64>, Vec<i64>) {
     let map = &g.map;
     let np = map.province_count();
     let n_powers = map.power_count();
-    let season = view.phase.season;
-    let (attack_w, defence_w) = match season {
-        Season::Fall | Season::Autumn => FALL_AD,
-        _ => SPRING_AD,
-    };
     let size = power_sizes(view);
     let unit_at: HashMap<Province, &Unit> = view
         .units
@@ -292,7 +316,16 @@ fn evaluate(g: &Graph, view: &GameView, me: Power) -> Values {
             }
         }
     }
+    (attack, defence)
+}
 
+/// Proximity per node and depth: level 0 weighs attack and defence for the season, each
+/// further level spreads the previous one over the neighbours (one coast per province).
+fn proximity(g: &Graph, attack: &[i64], defence: &[i64], season: Season) -> Vec<Vec<i64>> {
+    let (attack_w, defence_w) = match season {
+        Season::Fall | Season::Autumn => FALL_AD,
+        _ => SPRING_AD,
+    };
     let nn = g.nodes.len();
     let mut prox = vec![vec![0i64; nn]; DEPTH];
     for (i, n) in g.nodes.iter().enumerate() {
@@ -326,7 +359,14 @@ fn evaluate(g: &Graph, view: &GameView, me: Power) -> Values {
             cur[i] = (sum + prev[i]) / 5;
         }
     }
+    prox
+}
 
+/// Per province: how many own units are next to it (strength) and the most units of any
+/// one other power (competition).
+fn strength_and_competition(g: &Graph, view: &GameView, me: Power) -> (Vec<i64>, Vec<i64>) {
+    let np = g.map.province_count();
+    let n_powers = g.map.power_count();
     // Units next to each province, per power (a unit counts for its own
     // province and once per adjacent coast).
     let mut count = vec![vec![0i64; n_powers]; np];
@@ -354,26 +394,7 @@ fn evaluate(g: &Graph, view: &GameView, me: Power) -> Values {
             }
         }
     }
-
-    let mut value = vec![0i64; nn];
-    for (i, n) in g.nodes.iter().enumerate() {
-        let pi = n.province.0 as usize;
-        value[i] = match season.kind() {
-            PhaseKind::Adjustment => {
-                (0..DEPTH).map(|k| prox[k][i] * WINTER_PROX[k]).sum::<i64>()
-                    + WINTER_DEFENCE_WEIGHT * defence[pi]
-            }
-            _ => {
-                let w = match season {
-                    Season::Fall | Season::Autumn => &FALL_PROX,
-                    _ => &SPRING_PROX,
-                };
-                (0..DEPTH).map(|k| prox[k][i] * w[k]).sum::<i64>() + STRENGTH_WEIGHT * strength[pi]
-                    - COMPETITION_WEIGHT * competition[pi]
-            }
-        };
-    }
-    Values { value, competition }
+    (strength, competition)
 }
 
 /// Candidates keyed by value, best first, one per value.
@@ -552,11 +573,7 @@ fn movement(
             queue.remove(0);
             continue;
         }
-        let mut cands: Ranked<usize> = Ranked::new();
-        for &j in &g.adj[own] {
-            cands.insert(vals.value[j], j);
-        }
-        cands.insert(vals.value[own] + 1, own);
+        let mut cands = ranked_targets(g, vals, own);
 
         loop {
             if cands.items.is_empty() {
@@ -577,11 +594,7 @@ fn movement(
                 match decided.get(&tp) {
                     None => {
                         // Wait for the unit there: re-queue right after it.
-                        let key = queue.iter().rev().find(|(_, p)| *p == tp).map(|(k, _)| *k);
-                        if let Some(k) = key
-                            && k >= 0
-                        {
-                            queue_insert(&mut queue, k - 1, prov);
+                        if requeue_behind(&mut queue, tp, prov) {
                             to_move = false;
                         }
                     }
@@ -622,6 +635,33 @@ fn movement(
 
     support_from_holds(g, vals, &mine, &by_prov, &moving, &mut decided);
     orders_of(g, &by_prov, &decided)
+}
+
+/// The nodes a unit at node `own` may target, by value; holding gets a bonus of one.
+fn ranked_targets(g: &Graph, vals: &Values, own: usize) -> Ranked<usize> {
+    let mut cands: Ranked<usize> = Ranked::new();
+    for &j in &g.adj[own] {
+        cands.insert(vals.value[j], j);
+    }
+    cands.insert(vals.value[own] + 1, own);
+    cands
+}
+
+/// Re-queues `prov` right behind the last queued entry of `ahead`; false if `ahead` is not
+/// queued with a non-negative key.
+fn requeue_behind(queue: &mut Vec<(i64, Province)>, ahead: Province, prov: Province) -> bool {
+    let key = queue
+        .iter()
+        .rev()
+        .find(|(_, p)| *p == ahead)
+        .map(|(k, _)| *k);
+    match key {
+        Some(k) if k >= 0 => {
+            queue_insert(queue, k - 1, prov);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Wasted holds: a holding unit supports the most valuable needy neighbour instead (a move

@@ -207,6 +207,89 @@ pub fn adjudicate_adjustments(
         .map(|(p, _)| (p, adjustment_delta(units, owners, p)))
         .collect();
     let mut current: Vec<Unit> = units.to_vec();
+    let results = apply_adjustment_orders(map, owners, orders, &mut delta, &mut current);
+    // Civil disorder for removals still owed; unused builds are waived.
+    let mut civil_disorder = Vec::new();
+    let mut unused_builds = Vec::new();
+    let mut powers: Vec<Power> = delta.keys().copied().collect();
+    powers.sort();
+    for power in powers {
+        let d = delta.get(&power).copied().unwrap_or(0);
+        if d > 0 {
+            unused_builds.push((power, d as u32));
+            continue;
+        }
+        if d == 0 {
+            continue;
+        }
+        let mine = disband_order(map, owners, rules, &current, power);
+        for u in mine.into_iter().take((-d) as usize) {
+            if let Some(i) = current.iter().position(|x| *x == u) {
+                current.remove(i);
+                civil_disorder.push(u);
+            }
+        }
+    }
+    current.sort();
+    AdjustmentOutcome {
+        results,
+        civil_disorder,
+        unused_builds,
+        units: current,
+    }
+}
+
+/// The order in which `power`'s units in `current` leave in civil disorder: farthest from
+/// its home centres (owned centres under the 2023 rules) first, then fleets, then by name.
+fn disband_order(
+    map: &Map,
+    owners: &HashMap<Province, Power>,
+    rules: Rules,
+    current: &[Unit],
+    power: Power,
+) -> Vec<Unit> {
+    let targets: Vec<Province> = match rules {
+        Rules::Edition2023 => owners
+            .iter()
+            .filter(|(_, o)| **o == power)
+            .map(|(p, _)| *p)
+            .collect(),
+        _ => map.home_centres(power).collect(),
+    };
+    let dist = distances(map, &targets);
+    let mut mine: Vec<Unit> = current
+        .iter()
+        .filter(|u| u.power == power)
+        .copied()
+        .collect();
+    mine.sort_by(|a, b| {
+        let da = dist
+            .get(a.location.province.0 as usize)
+            .copied()
+            .unwrap_or(u32::MAX);
+        let db = dist
+            .get(b.location.province.0 as usize)
+            .copied()
+            .unwrap_or(u32::MAX);
+        db.cmp(&da)
+            .then_with(|| (b.kind == UnitType::Fleet).cmp(&(a.kind == UnitType::Fleet)))
+            .then_with(|| {
+                map.name(a.location.province)
+                    .cmp(map.name(b.location.province))
+            })
+    });
+    mine
+}
+
+/// Applies the adjustment `orders` in turn against the builds (positive) or removals
+/// (negative) each power has left in `delta`, building into and removing from `current`.
+fn apply_adjustment_orders(
+    map: &Map,
+    owners: &HashMap<Province, Power>,
+    orders: &[Order],
+    delta: &mut HashMap<Power, i32>,
+    current: &mut Vec<Unit>,
+) -> Vec<(Order, AdjustmentResult)> {
     let mut built_in: HashSet<Province> = HashSet::new();
     let mut results = Vec::with_capacity(orders.len());
     for o in orders {
@@ -263,64 +346,7 @@ pub fn adjudicate_adjustments(
         };
         results.push((o.clone(), r));
     }
-    // Civil disorder for removals still owed; unused builds are waived.
-    let mut civil_disorder = Vec::new();
-    let mut unused_builds = Vec::new();
-    let mut powers: Vec<Power> = delta.keys().copied().collect();
-    powers.sort();
-    for power in powers {
-        let d = delta.get(&power).copied().unwrap_or(0);
-        if d > 0 {
-            unused_builds.push((power, d as u32));
-            continue;
-        }
-        if d == 0 {
-            continue;
-        }
-        let targets: Vec<Province> = match rules {
-            Rules::Edition2023 => owners
-                .iter()
-                .filter(|(_, o)| **o == power)
-                .map(|(p, _)| *p)
-                .collect(),
-            _ => map.home_centres(power).collect(),
-        };
-        let dist = distances(map, &targets);
-        let mut mine: Vec<Unit> = current
-            .iter()
-            .filter(|u| u.power == power)
-            .copied()
-            .collect();
-        mine.sort_by(|a, b| {
-            let da = dist
-                .get(a.location.province.0 as usize)
-                .copied()
-                .unwrap_or(u32::MAX);
-            let db = dist
-                .get(b.location.province.0 as usize)
-                .copied()
-                .unwrap_or(u32::MAX);
-            db.cmp(&da)
-                .then_with(|| (b.kind == UnitType::Fleet).cmp(&(a.kind == UnitType::Fleet)))
-                .then_with(|| {
-                    map.name(a.location.province)
-                        .cmp(map.name(b.location.province))
-                })
-        });
-        for u in mine.into_iter().take((-d) as usize) {
-            if let Some(i) = current.iter().position(|x| *x == u) {
-                current.remove(i);
-                civil_disorder.push(u);
-            }
-        }
-    }
-    current.sort();
-    AdjustmentOutcome {
-        results,
-        civil_disorder,
-        unused_builds,
-        units: current,
-    }
+    results
 }
 
 /// Whether `kind` can be built at all in `p` (terrain only).

@@ -278,20 +278,11 @@ impl GoEngine {
             Command::Name => Ok(self.name.clone()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
             Command::KnownCommand(name) => Ok(self.listed(&name).to_string()),
-            Command::ListCommands => Ok(COMMAND_NAMES
-                .iter()
-                .filter(|c| self.listed(c))
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n")),
+            Command::ListCommands => Ok(self.command_list()),
             // The session answers `quit` itself; this is for direct callers.
             Command::Quit => ok(),
             Command::Boardsize(n) => self.reset(n).and_then(|()| ok()),
-            Command::ClearBoard => {
-                let size = self.game.size();
-                self.reset(size)?;
-                ok()
-            }
+            Command::ClearBoard => self.reset(self.game.size()).and_then(|()| ok()),
             Command::Komi(k) => {
                 self.game.set_komi(k);
                 ok()
@@ -316,13 +307,7 @@ impl GoEngine {
             Command::Cputime => cpu_seconds()
                 .map(|s| format!("{s:.3}"))
                 .ok_or_else(|| E::Other("CPU time not available".into())),
-            Command::Undo => {
-                if self.game.undo() {
-                    ok()
-                } else {
-                    Err(E::CannotUndo)
-                }
-            }
+            Command::Undo => self.undo(),
             Command::FixedHandicap(n) => self.place_handicap(n, true),
             Command::PlaceFreeHandicap(n) => self.place_handicap(n, false),
             Command::SetFreeHandicap(stones) => {
@@ -354,15 +339,7 @@ impl GoEngine {
                 let dead = self.dead(ctx);
                 Ok(scoring::score(&self.game, &dead).to_string())
             }
-            Command::FinalStatusList(status) => {
-                let dead = self.dead(ctx);
-                Ok(match status {
-                    StoneStatus::Alive => self.chains(&dead, false),
-                    StoneStatus::Dead => self.chains(&dead, true),
-                    // Seki is not told apart from independent life: reported as alive.
-                    StoneStatus::Seki => String::new(),
-                })
-            }
+            Command::FinalStatusList(status) => Ok(self.final_status_list(status, ctx)),
             Command::Showboard => Ok(self.showboard()),
             Command::Loadsgf { file, move_number } => self.loadsgf(&file, move_number),
             Command::Printsgf => Ok(sgf::save(&self.game)),
@@ -381,16 +358,51 @@ impl GoEngine {
                 from,
                 message,
             } => self.chat(place, &from, &message),
-            Command::Params(None) => Ok(self.gui_settings()?.listing()),
-            Command::Params(Some((key, value))) => {
-                let mut settings = self.gui_settings()?;
-                settings
-                    .set(&key, &value)
-                    .map_err(|e| E::Other(e.to_string()))?;
-                self.apply_gui_settings(&settings)?;
-                ok()
-            }
+            Command::Params(setting) => self.params(setting),
         }
+    }
+
+    /// `list_commands`: the commands this engine lists, one a line.
+    fn command_list(&self) -> String {
+        COMMAND_NAMES
+            .iter()
+            .filter(|c| self.listed(c))
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// `undo`: takes back the last move.
+    fn undo(&mut self) -> Result<String, CommandError> {
+        if self.game.undo() {
+            Ok(String::new())
+        } else {
+            Err(CommandError::CannotUndo)
+        }
+    }
+
+    /// `final_status_list`: the alive or dead stones by chain.
+    fn final_status_list(&mut self, status: StoneStatus, ctx: &CommandContext<'_>) -> String {
+        let dead = self.dead(ctx);
+        match status {
+            StoneStatus::Alive => self.chains(&dead, false),
+            StoneStatus::Dead => self.chains(&dead, true),
+            // Seki is not told apart from independent life: reported as alive.
+            StoneStatus::Seki => String::new(),
+        }
+    }
+
+    /// `tablero-params`: lists the GUI settings, or sets one (`key`, `value`).
+    fn params(&mut self, setting: Option<(String, String)>) -> Result<String, CommandError> {
+        let mut settings = self.gui_settings()?;
+        let Some((key, value)) = setting else {
+            return Ok(settings.listing());
+        };
+        settings
+            .set(&key, &value)
+            .map_err(|e| CommandError::Other(e.to_string()))?;
+        self.apply_gui_settings(&settings)?;
+        Ok(String::new())
     }
 
     /// `fixed_handicap` (`fixed`) or `place_free_handicap`: places the stones on an empty

@@ -369,71 +369,8 @@ where
         .map_err(GtpError::Thread)?;
     let writer_done = CancellationToken::new();
 
-    let read = async {
-        let mut lines = FramedRead::new(reader, GtpLineCodec::new(limits.max_line_length));
-        loop {
-            let next = tokio::select! {
-                next = lines.next() => next,
-                () = shutdown.cancelled() => {
-                    control.update(|s| s.shutdown = true);
-                    break;
-                }
-                () = writer_done.cancelled() => break,
-            };
-            let line = match next {
-                None => break,
-                Some(Err(e)) => {
-                    tracing::debug!("GTP input ended: {e}");
-                    break;
-                }
-                Some(Ok(RawLine::TooLong { prefix })) => Line::Malformed {
-                    id: leading_id(&prefix),
-                    error: LineError::TooLong,
-                },
-                Some(Ok(RawLine::Line(bytes))) => parse_line(&bytes),
-            };
-            let Some((event, last)) = line_event(line, &control) else {
-                continue;
-            };
-            let sent = tokio::select! {
-                sent = event_tx.send(event) => sent.is_ok(),
-                () = shutdown.cancelled() => {
-                    control.update(|s| s.shutdown = true);
-                    false
-                }
-                () = writer_done.cancelled() => false,
-            };
-            if !sent || last {
-                break;
-            }
-        }
-        control.update(|s| s.input_closed = true);
-        // Dropping the sender lets the engine thread finish the queue and stop.
-        drop(event_tx);
-    };
-
-    let write = async {
-        let mut result = Ok(());
-        while let Some(mut chunk) = out_rx.recv().await {
-            while let Ok(more) = out_rx.try_recv() {
-                chunk.push_str(&more);
-            }
-            let written = async {
-                writer.write_all(chunk.as_bytes()).await?;
-                writer.flush().await
-            };
-            if let Err(e) = written.await {
-                result = Err(e);
-                break;
-            }
-        }
-        writer_done.cancel();
-        if result.is_err() {
-            control.update(|s| s.shutdown = true);
-        }
-        let _ = writer.shutdown().await;
-        result
-    };
+    let read = read_input(reader, limits, event_tx, &control, &shutdown, &writer_done);
+    let write = write_output(&mut writer, &mut out_rx, &control, &writer_done);
 
     let ((), written) = tokio::join!(read, write);
     // Closing the output queue unblocks an engine thread still trying to answer.
@@ -445,6 +382,88 @@ where
         Err(e) => tracing::debug!("GTP session ended: output failed: {e}"),
     }
     written.map_err(GtpError::Io)
+}
+
+/// Reads input lines as engine events until the input ends, `quit`, shutdown or a failed
+/// writer (`writer_done`); then marks the input closed.
+async fn read_input<R: AsyncRead + Unpin>(
+    reader: R,
+    limits: &GtpConfig,
+    event_tx: mpsc::Sender<Event>,
+    control: &Control,
+    shutdown: &CancellationToken,
+    writer_done: &CancellationToken,
+) {
+    let mut lines = FramedRead::new(reader, GtpLineCodec::new(limits.max_line_length));
+    loop {
+        let next = tokio::select! {
+            next = lines.next() => next,
+            () = shutdown.cancelled() => {
+                control.update(|s| s.shutdown = true);
+                break;
+            }
+            () = writer_done.cancelled() => break,
+        };
+        let line = match next {
+            None => break,
+            Some(Err(e)) => {
+                tracing::debug!("GTP input ended: {e}");
+                break;
+            }
+            Some(Ok(RawLine::TooLong { prefix })) => Line::Malformed {
+                id: leading_id(&prefix),
+                error: LineError::TooLong,
+            },
+            Some(Ok(RawLine::Line(bytes))) => parse_line(&bytes),
+        };
+        let Some((event, last)) = line_event(line, control) else {
+            continue;
+        };
+        let sent = tokio::select! {
+            sent = event_tx.send(event) => sent.is_ok(),
+            () = shutdown.cancelled() => {
+                control.update(|s| s.shutdown = true);
+                false
+            }
+            () = writer_done.cancelled() => false,
+        };
+        if !sent || last {
+            break;
+        }
+    }
+    control.update(|s| s.input_closed = true);
+    // Dropping the sender lets the engine thread finish the queue and stop.
+    drop(event_tx);
+}
+
+/// Writes the engine's answers, joining those already queued, until the queue closes or a
+/// write fails; then cancels `writer_done` and shuts the writer down.
+async fn write_output<W: AsyncWrite + Unpin>(
+    writer: &mut W,
+    out_rx: &mut mpsc::Receiver<String>,
+    control: &Control,
+    writer_done: &CancellationToken,
+) -> std::io::Result<()> {
+    let mut result = Ok(());
+    while let Some(mut chunk) = out_rx.recv().await {
+        while let Ok(more) = out_rx.try_recv() {
+            chunk.push_str(&more);
+        }
+        let written = async {
+            writer.write_all(chunk.as_bytes()).await?;
+            writer.flush().await
+        };
+        if let Err(e) = written.await {
+            result = Err(e);
+            break;
+        }
+    }
+    writer_done.cancel();
+    if result.is_err() {
+        control.update(|s| s.shutdown = true);
+    }
+    let _ = writer.shutdown().await;
+    result
 }
 
 /// The engine's event for one input line and whether it is `quit`; `None` for a blank line

@@ -187,6 +187,32 @@ fn positions(state: &GameState, cat: Category, reference: Vec2) -> (Rows, i32, i
     (rows.clone(), rows.len() as i32, max)
 }
 
+/// The live sprites by grid column and row (`gw` × `gh` cells), and the most in one cell.
+fn observation_grid(state: &GameState, gw: usize, gh: usize) -> (Vec<Rows>, i32) {
+    let grid_ref = Vec2 { x: -1.0, y: -1.0 };
+    let mut grid: Vec<Vec<Vec<ObsItem>>> = vec![vec![Vec::new(); gh]; gw];
+    for s in state.sprites().filter(|s| !s.killed && !s.disabled) {
+        let (cx, cy) = state.cell_of(s);
+        if cx >= 0 && cy >= 0 && (cx as usize) < gw && (cy as usize) < gh {
+            grid[cx as usize][cy as usize].push(item(state, s, grid_ref));
+        }
+    }
+    let max_col = grid
+        .iter()
+        .flat_map(|c| c.iter().map(Vec::len))
+        .max()
+        .unwrap_or(0) as i32;
+    let grid: Vec<Rows> = grid
+        .into_iter()
+        .map(|col| {
+            col.into_iter()
+                .map(|cell| cell.into_iter().map(Some).collect())
+                .collect()
+        })
+        .collect();
+    (grid, max_col)
+}
+
 fn dir_vec(d: Dir) -> Vec<f64> {
     vec![d.x, d.y]
 }
@@ -208,28 +234,8 @@ impl Sso {
             x: pos[0],
             y: pos[1],
         };
-        let grid_ref = Vec2 { x: -1.0, y: -1.0 };
         let (gw, gh) = (gw.max(0) as usize, gh.max(0) as usize);
-        let mut grid: Vec<Vec<Vec<ObsItem>>> = vec![vec![Vec::new(); gh]; gw];
-        for s in state.sprites().filter(|s| !s.killed && !s.disabled) {
-            let (cx, cy) = state.cell_of(s);
-            if cx >= 0 && cy >= 0 && (cx as usize) < gw && (cy as usize) < gh {
-                grid[cx as usize][cy as usize].push(item(state, s, grid_ref));
-            }
-        }
-        let max_col = grid
-            .iter()
-            .flat_map(|c| c.iter().map(Vec::len))
-            .max()
-            .unwrap_or(0) as i32;
-        let grid: Vec<Rows> = grid
-            .into_iter()
-            .map(|col| {
-                col.into_iter()
-                    .map(|cell| cell.into_iter().map(Some).collect())
-                    .collect()
-            })
-            .collect();
+        let (grid, max_col) = observation_grid(state, gw, gh);
         let (npc, npc_n, npc_m) = positions(state, Category::Npc, reference);
         let (imm, imm_n, imm_m) = positions(state, Category::Static, reference);
         let (mov, mov_n, mov_m) = positions(state, Category::Movable, reference);

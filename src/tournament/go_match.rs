@@ -235,59 +235,83 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
     let mut clock = opts
         .clock
         .map(|spec| RefereeClock::new(spec, Duration::from_secs_f64(opts.lag)));
+    let end = play_moves(opts, &mut game, &mut seats, clock.as_mut(), &mut record).await;
+    record.moves = game.move_count();
+    match end {
+        LoopEnd::Fault(color, reason, err) => {
+            finish_fault(record, color, reason, err, &engines, seats, &game, opts).await
+        }
+        LoopEnd::Illegal(color, word) => {
+            record.fault = Some(format!("illegal or unreadable move {word:?}"));
+            let winner = Some(color.opponent());
+            let reason = EndReason::IllegalMove;
+            finish(record, winner, 0.0, reason, &engines, seats, &game, opts).await
+        }
+        LoopEnd::Resigned(loser) => {
+            let winner = Some(loser.opponent());
+            let reason = EndReason::Resign;
+            finish(record, winner, 0.0, reason, &engines, seats, &game, opts).await
+        }
+        LoopEnd::Scored(end) => {
+            let margin = final_margin(&mut record, &mut seats, &game, opts).await;
+            let winner = Color::winner_by_margin(margin);
+            finish(record, winner, margin, end, &engines, seats, &game, opts).await
+        }
+    }
+}
+
+/// How the move loop of a game stopped.
+enum LoopEnd {
+    /// The game is to be scored: it is over, or the move cap (`EndReason::MoveCap`) is reached.
+    Scored(EndReason),
+    /// The colour resigned.
+    Resigned(Color),
+    /// The colour's engine sent an illegal or unreadable move (the text).
+    Illegal(Color, String),
+    /// The colour's engine failed.
+    Fault(Color, EndReason, ClientError),
+}
+
+/// Alternates the seats' moves from the side to move, relaying each to the other engine,
+/// until the game ends or an engine fails.
+async fn play_moves(
+    opts: &MatchOptions,
+    game: &mut Game,
+    seats: &mut [Seat],
+    mut clock: Option<&mut RefereeClock>,
+    record: &mut GameRecord,
+) -> LoopEnd {
     let mut color = game.to_move();
-    let mut end = EndReason::Score;
-    let mut resigned: Option<Color> = None;
     loop {
         if game.is_over() {
-            break;
+            return LoopEnd::Scored(EndReason::Score);
         }
         if game.move_count() >= opts.max_moves {
-            end = EndReason::MoveCap;
-            break;
+            return LoopEnd::Scored(EndReason::MoveCap);
         }
         let me = color.index();
-        let answer = timed_genmove(&mut seats[me], color, clock.as_mut(), &mut record).await;
+        let answer = timed_genmove(&mut seats[me], color, clock.as_deref_mut(), record).await;
         let text = match answer {
             Ok(t) => t,
             Err(err) => {
-                record.moves = game.move_count();
                 let reason = match err {
                     ClientError::Timeout { .. } => EndReason::Timeout,
                     _ => EndReason::EngineError,
                 };
-                return finish_fault(record, color, reason, err, &engines, seats, &game, opts)
-                    .await;
+                return LoopEnd::Fault(color, reason, err);
             }
         };
         let word = text.trim();
         if word.eq_ignore_ascii_case("resign") {
-            resigned = Some(color);
-            end = EndReason::Resign;
-            break;
+            return LoopEnd::Resigned(color);
         }
         let mv = match Move::parse(word, opts.size) {
             Ok(m) if game.is_legal(color, m) => m,
-            _ => {
-                record.moves = game.move_count();
-                let msg = format!("illegal or unreadable move {word:?}");
-                record.fault = Some(msg);
-                return finish(
-                    record,
-                    Some(color.opponent()),
-                    0.0,
-                    EndReason::IllegalMove,
-                    &engines,
-                    seats,
-                    &game,
-                    opts,
-                )
-                .await;
-            }
+            _ => return LoopEnd::Illegal(color, word.to_string()),
         };
         // Legal by tablero's rules, so game.play cannot fail here.
         if game.play(color, mv).is_err() {
-            break;
+            return LoopEnd::Scored(EndReason::Score);
         }
         let other = 1 - me;
         if let Err(err) = seats[other]
@@ -295,38 +319,10 @@ pub async fn play_game(opts: &MatchOptions, game_index: usize, black_engine: usi
             .send(&format!("play {color} {mv}"), Duration::from_secs(30))
             .await
         {
-            record.moves = game.move_count();
-            return finish_fault(
-                record,
-                color.opponent(),
-                EndReason::EngineError,
-                err,
-                &engines,
-                seats,
-                &game,
-                opts,
-            )
-            .await;
+            return LoopEnd::Fault(color.opponent(), EndReason::EngineError, err);
         }
         color = color.opponent();
     }
-    record.moves = game.move_count();
-    if let Some(loser) = resigned {
-        return finish(
-            record,
-            Some(loser.opponent()),
-            0.0,
-            end,
-            &engines,
-            seats,
-            &game,
-            opts,
-        )
-        .await;
-    }
-    let margin = final_margin(&mut record, &mut seats, &game, opts).await;
-    let winner = Color::winner_by_margin(margin);
-    finish(record, winner, margin, end, &engines, seats, &game, opts).await
 }
 
 /// The referee's game: the board, its rules and the handicap stones.

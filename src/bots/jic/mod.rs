@@ -27,7 +27,7 @@ pub mod coordinator;
 pub mod model;
 pub mod strong;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -266,97 +266,127 @@ impl JicBot {
         deadline: Instant,
         budget: &Budget,
     ) -> Vec<Order> {
-        let cfg = self.config.clone();
-        let strong = cfg.mode == JicMode::Strong;
-        let plans = all_plans_until(board, cfg.max_no_plan, Some(deadline));
-        let n = plans.len();
-        let cap = cfg.support_gain_cap;
+        let strong = self.config.mode == JicMode::Strong;
+        let plans = all_plans_until(board, self.config.max_no_plan, Some(deadline));
+        let limits = self.search_limits(start, deadline);
+        let greedy = self.greedy(board, &plans, limits);
+        let mut kept: Vec<Vec<Option<Choice>>> = Vec::new();
+        let (best, mode, complete) = self.coordinate(board, &plans, &greedy, limits, &mut kept);
+        self.stats.mode = mode;
+        self.stats.complete = complete;
+        let mut orders = to_orders(&plans, &best);
+
+        if strong && !budget.expired() && Instant::now() < deadline {
+            orders =
+                self.strong_choice(view, board, &plans, &best, &greedy, &kept, orders, deadline);
+        }
+        self.memory.last_orders = orders.clone();
+        self.memory.last_centres = board.owner.iter().filter(|o| **o == Some(board.me)).count();
+        orders
+    }
+
+    /// The coordinator's limits for a movement phase started at `start`: the strong mode
+    /// leaves the search 45% of the time to `deadline`, the rest for its evaluation.
+    fn search_limits(&self, start: Instant, deadline: Instant) -> Limits {
+        let cfg = &self.config;
         let total = deadline.saturating_duration_since(start);
-        let search_deadline = if strong {
+        let until = if cfg.mode == JicMode::Strong {
             start + total.mul_f64(0.45)
         } else {
             deadline
         };
-        let all: Vec<usize> = (0..n).collect();
-        let node_cap = if cfg.max_search_nodes == 0 {
+        let nodes = if cfg.max_search_nodes == 0 {
             u64::MAX
         } else {
             cfg.max_search_nodes
         };
-        let params = |keep: usize, until: Instant, first_only: bool, nodes: u64| SearchParams {
-            support_gain_cap: cap,
-            keep,
+        Limits {
+            cap: cfg.support_gain_cap,
             deadline: until,
-            first_only,
-            max_nodes: nodes.max(1),
-        };
+            nodes,
+        }
+    }
 
-        // Mode 3, the anytime incumbent: first valid combination in utility order, repaired.
-        let greedy = search(
+    /// Mode 3, the anytime incumbent: the first valid combination in utility order, repaired.
+    fn greedy(
+        &mut self,
+        board: &Board,
+        plans: &[Vec<Plan>],
+        limits: Limits,
+    ) -> Vec<Option<Choice>> {
+        let n = plans.len();
+        let all: Vec<usize> = (0..n).collect();
+        let r = search(
             board.map,
-            &plans,
+            plans,
             &all,
             &vec![None; n],
-            params(1, search_deadline, true, node_cap),
+            limits.params(1, true),
         );
-        self.stats.nodes += greedy.nodes;
-        let mut greedy_assign = greedy
+        self.stats.nodes += r.nodes;
+        let mut assign = r
             .best
             .first()
             .map(|b| b.2.clone())
             .unwrap_or_else(|| vec![None; n]);
         improve(
             board.map,
-            &plans,
-            &mut greedy_assign,
+            plans,
+            &mut assign,
             &all,
-            cap,
-            search_deadline,
+            limits.cap,
+            limits.deadline,
         );
-        let mut best = greedy_assign.clone();
-        let mut mode = CoordinatorMode::Greedy;
-        let mut kept: Vec<Vec<Option<Choice>>> = Vec::new();
-        let mut complete = true;
+        assign
+    }
 
-        // Mode 4: deadlock repair fixes some units; the rest are searched.
-        let fixed = self.deadlock(board, &plans);
-        let (fixed, free, deadlocked) = match fixed {
+    /// Modes 1, 2 and 4 against the `greedy` incumbent: deadlock repair fixes some units and
+    /// the rest are searched in full or by partitions. Returns the better combination, the
+    /// mode that found it and whether every search finished; `kept` gets the candidates.
+    fn coordinate(
+        &mut self,
+        board: &Board,
+        plans: &[Vec<Plan>],
+        greedy: &[Option<Choice>],
+        limits: Limits,
+        kept: &mut Vec<Vec<Option<Choice>>>,
+    ) -> (Vec<Option<Choice>>, CoordinatorMode, bool) {
+        let n = plans.len();
+        let cap = limits.cap;
+        let (fixed, free, deadlocked) = match self.deadlock(board, plans) {
             Some(f) => {
                 let free: Vec<usize> = (0..n).filter(|i| f[*i].is_none()).collect();
                 (f, free, true)
             }
-            None => (vec![None; n], all.clone(), false),
+            None => (vec![None; n], (0..n).collect(), false),
         };
-
-        let found = if free.len() <= cfg.full_search_max_units {
-            let r = search(
-                board.map,
-                &plans,
-                &free,
-                &fixed,
-                params(cfg.candidates, search_deadline, false, node_cap),
-            );
+        let mut complete = true;
+        let found = if free.len() <= self.config.full_search_max_units {
+            let params = limits.params(self.config.candidates, false);
+            let r = search(board.map, plans, &free, &fixed, params);
             self.stats.nodes += r.nodes;
             complete &= r.complete;
-            kept = r.best.iter().map(|b| b.2.clone()).collect();
+            *kept = r.best.iter().map(|b| b.2.clone()).collect();
             r.best
                 .first()
                 .map(|b| (b.2.clone(), CoordinatorMode::FullSearch))
         } else {
-            let limits = (search_deadline, node_cap);
+            let part_limits = (limits.deadline, limits.nodes);
             self.partitioned(
                 board,
-                &plans,
+                plans,
                 &free,
                 &fixed,
-                limits,
-                &mut kept,
+                part_limits,
+                kept,
                 &mut complete,
             )
             .map(|acc| (acc, CoordinatorMode::Partitioned))
         };
+        let mut best = greedy.to_vec();
+        let mut mode = CoordinatorMode::Greedy;
         if let Some((a, m)) = found
-            && score(&plans, &a, cap) >= score(&plans, &best, cap)
+            && score(plans, &a, cap) >= score(plans, &best, cap)
         {
             best = a;
             mode = if deadlocked {
@@ -365,38 +395,15 @@ impl JicBot {
                 m
             };
         }
-        if deadlocked && mode != CoordinatorMode::DeadlockRepair {
-            // The repair is the point of mode 4: keep it unless it found nothing at all.
-            let mut repaired = fixed.clone();
-            for i in 0..n {
-                if repaired[i].is_none() {
-                    repaired[i] = best[i];
-                }
-            }
-            if all_valid(board.map, &plans, &mut repaired) {
-                best = repaired;
-                mode = CoordinatorMode::DeadlockRepair;
-            }
+        // The repair is the point of mode 4: keep it unless it found nothing at all.
+        if deadlocked
+            && mode != CoordinatorMode::DeadlockRepair
+            && let Some(repaired) = completed(board, plans, &fixed, &best)
+        {
+            best = repaired;
+            mode = CoordinatorMode::DeadlockRepair;
         }
-        self.stats.mode = mode;
-        self.stats.complete = complete;
-        let mut orders = to_orders(&plans, &best);
-
-        if strong && !budget.expired() && Instant::now() < deadline {
-            orders = self.strong_choice(
-                view,
-                board,
-                &plans,
-                &best,
-                &greedy_assign,
-                &kept,
-                orders,
-                deadline,
-            );
-        }
-        self.memory.last_orders = orders.clone();
-        self.memory.last_centres = board.owner.iter().filter(|o| **o == Some(board.me)).count();
-        orders
+        (best, mode, complete)
     }
 
     /// Mode 2: the `free` units searched one partition at a time, in plan-type order, each with
@@ -496,80 +503,30 @@ impl JicBot {
         best_orders: Vec<Order>,
         deadline: Instant,
     ) -> Vec<Order> {
-        let cfg = &self.config;
-        let n = plans.len();
-        let mut cands: Vec<Vec<Order>> = vec![best_orders.clone()];
-        let push = |c: Vec<Order>, cands: &mut Vec<Vec<Order>>| {
-            if !cands.contains(&c) {
-                cands.push(c);
-            }
+        let cap = self.config.support_gain_cap;
+        let Some(devs) = deviations(board, plans, best, cap, deadline) else {
+            return best_orders;
         };
-        push(to_orders(plans, greedy), &mut cands);
-        for a in kept.iter().take(cfg.candidates) {
-            push(to_orders(plans, a), &mut cands);
+        let shaping = self.shaping(view, board);
+        let mut cands = vec![best_orders.clone()];
+        push_new(&mut cands, to_orders(plans, greedy));
+        for a in kept.iter().take(self.config.candidates) {
+            push_new(&mut cands, to_orders(plans, a));
         }
-        // One-unit deviations of the best: each unit's other plans, and holds.
-        let mut devs = Vec::new();
-        for i in 0..n {
-            if Instant::now() >= deadline {
-                return best_orders;
-            }
-            for k in 0..plans[i].len() {
-                let mut a = best.to_vec();
-                if a[i] == Some(Choice::Plan(k)) {
-                    continue;
-                }
-                a[i] = Some(Choice::Plan(k));
-                if all_valid(board.map, plans, &mut a) {
-                    devs.push((score(plans, &a, cfg.support_gain_cap), a));
-                }
-            }
+        for a in devs.into_iter().take(self.config.candidates * 2) {
+            push_new(&mut cands, to_orders(plans, &a));
         }
-        devs.sort_by_key(|d| std::cmp::Reverse(d.0));
-        for (_, a) in devs.into_iter().take(cfg.candidates * 2) {
-            push(to_orders(plans, &a), &mut cands);
-        }
-        if cfg.convoys {
-            for v in strong::convoy_variants(board, &best_orders, cfg.convoy_any_coast) {
-                push(v, &mut cands);
-            }
-        }
-        let shaping = strong::Shaping::new(
-            strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull),
-            (cfg.survival_centres, cfg.survival_value),
-            self.spare(view),
-            cfg.solo_value,
-        );
-        if let Some(v) = shaping.pull.advance(board.map, &best_orders) {
-            push(v, &mut cands);
-        }
-        // The coordinator's and the greedy choice without the takes the
-        // spare rule prices down.
-        for k in 0..2.min(cands.len()) {
-            if let Some(v) = shaping.spare.spared(&view.owners, &cands[k]) {
-                push(v, &mut cands);
-            }
-        }
+        self.add_variants(board, &shaping, &view.owners, &best_orders, &mut cands);
         if Instant::now() >= deadline {
             return best_orders;
         }
-        // DumbBot samples may take half of the time left; the evaluation the rest.
-        let now = Instant::now();
-        let sample_deadline = now + deadline.saturating_duration_since(now) / 2;
-        let samples = strong::mixed_samples(
-            view,
-            board.me,
-            cfg.opponent_samples,
-            cfg.dumbbot_sample_share,
-            sample_deadline,
-            &mut self.rng,
-        );
+        let samples = self.opponent_samples(view, board.me, deadline);
         let season = if view.phase.season == Season::Fall {
             Season::Fall
         } else {
             Season::Spring
         };
-        let mut evals = strong::EvalBudget::new(cfg.max_evaluations, deadline);
+        let mut evals = strong::EvalBudget::new(self.config.max_evaluations, deadline);
         if Instant::now() >= deadline {
             return best_orders;
         }
@@ -606,6 +563,64 @@ impl JicBot {
         orders
     }
 
+    /// The strong mode's evaluation shaping: front pull, survival, spare rule and solo value.
+    fn shaping(&self, view: &GameView, board: &Board) -> strong::Shaping {
+        let cfg = &self.config;
+        strong::Shaping::new(
+            strong::FrontPull::new(board.map, board.me, &view.owners, cfg.front_pull),
+            (cfg.survival_centres, cfg.survival_value),
+            self.spare(view),
+            cfg.solo_value,
+        )
+    }
+
+    /// Adds the strong mode's variants to `cands`: convoy variants and the front pull's
+    /// advance of `best_orders`, then the coordinator's and the greedy choice without the
+    /// takes the spare rule prices down.
+    fn add_variants(
+        &self,
+        board: &Board,
+        shaping: &strong::Shaping,
+        owners: &HashMap<Province, Power>,
+        best_orders: &[Order],
+        cands: &mut Vec<Vec<Order>>,
+    ) {
+        let cfg = &self.config;
+        if cfg.convoys {
+            for v in strong::convoy_variants(board, best_orders, cfg.convoy_any_coast) {
+                push_new(cands, v);
+            }
+        }
+        if let Some(v) = shaping.pull.advance(board.map, best_orders) {
+            push_new(cands, v);
+        }
+        for k in 0..2.min(cands.len()) {
+            if let Some(v) = shaping.spare.spared(owners, &cands[k]) {
+                push_new(cands, v);
+            }
+        }
+    }
+
+    /// Sampled opponent orders (DumbBot's and random), taking at most half the time left.
+    fn opponent_samples(
+        &mut self,
+        view: &GameView,
+        me: Power,
+        deadline: Instant,
+    ) -> Vec<Vec<Order>> {
+        let cfg = &self.config;
+        let now = Instant::now();
+        let sample_deadline = now + deadline.saturating_duration_since(now) / 2;
+        strong::mixed_samples(
+            view,
+            me,
+            cfg.opponent_samples,
+            cfg.dumbbot_sample_share,
+            sample_deadline,
+            &mut self.rng,
+        )
+    }
+
     fn record_history(&mut self, view: &GameView) {
         if view.phase.season != Season::Spring {
             return;
@@ -622,6 +637,81 @@ impl JicBot {
             .map(|p| view.centre_count(Power(p)))
             .collect();
         self.memory.history.push((view.phase.year, counts));
+    }
+}
+
+/// The coordinator's limits for one movement phase.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    /// Support gain cap (hundredths).
+    cap: i64,
+    /// The search stops at this instant.
+    deadline: Instant,
+    /// The most search nodes.
+    nodes: u64,
+}
+
+impl Limits {
+    /// A search keeping the best `keep` combinations, or stopping at the first one.
+    fn params(self, keep: usize, first_only: bool) -> SearchParams {
+        SearchParams {
+            support_gain_cap: self.cap,
+            keep,
+            deadline: self.deadline,
+            first_only,
+            max_nodes: self.nodes.max(1),
+        }
+    }
+}
+
+/// The `fixed` choices with the unfixed units taken from `best`, if that combination is valid.
+fn completed(
+    board: &Board,
+    plans: &[Vec<Plan>],
+    fixed: &[Option<Choice>],
+    best: &[Option<Choice>],
+) -> Option<Vec<Option<Choice>>> {
+    let mut repaired = fixed.to_vec();
+    for (r, b) in repaired.iter_mut().zip(best) {
+        if r.is_none() {
+            *r = *b;
+        }
+    }
+    all_valid(board.map, plans, &mut repaired).then_some(repaired)
+}
+/// The valid one-unit deviations of `best` (each unit's other plans), best score first;
+/// `None` once `deadline` passes.
+fn deviations(
+    board: &Board,
+    plans: &[Vec<Plan>],
+    best: &[Option<Choice>],
+    cap: i64,
+    deadline: Instant,
+) -> Option<Vec<Vec<Option<Choice>>>> {
+    let mut devs = Vec::new();
+    for i in 0..plans.len() {
+        if Instant::now() >= deadline {
+            return None;
+        }
+        for k in 0..plans[i].len() {
+            let mut a = best.to_vec();
+            if a[i] == Some(Choice::Plan(k)) {
+                continue;
+            }
+            a[i] = Some(Choice::Plan(k));
+            if all_valid(board.map, plans, &mut a) {
+                devs.push((score(plans, &a, cap), a));
+            }
+        }
+    }
+    devs.sort_by_key(|d| std::cmp::Reverse(d.0));
+    Some(devs.into_iter().map(|d| d.1).collect())
+}
+
+/// Pushes `c` onto `cands` unless it is already there.
+fn push_new(cands: &mut Vec<Vec<Order>>, c: Vec<Order>) {
+    if !cands.contains(&c) {
+        cands.push(c);
     }
 }
 

@@ -231,7 +231,73 @@ struct World<'a> {
     s: EpisodeStats,
 }
 
+impl Agent {
+    /// An agent at `pos` facing `dir` with full health `hp`, not blocking or healing.
+    fn new(pos: Pos, dir: u8, hp: u32) -> Agent {
+        Agent {
+            pos,
+            dir,
+            hp,
+            max_hp: hp,
+            block: 0,
+            block_dir: 0,
+            heal: 0,
+        }
+    }
+}
+
 impl World<'_> {
+    /// The NPC's turn: a heal in progress goes on, otherwise the brain acts and the NPC looks.
+    fn npc_turn(&mut self, brain: Brain<'_>, machine: &mut Machine, rng: &mut Xoshiro256PlusPlus) {
+        if self.npc.heal > 0 {
+            self.npc.heal -= 1;
+            if self.npc.heal == 0 {
+                self.npc.hp = (self.npc.hp + 1).min(self.npc.max_hp);
+                self.s.curaciones += 1;
+            }
+            return;
+        }
+        self.detect_yes = false;
+        match brain {
+            Brain::Evolved(ind) => {
+                machine.state = self.state;
+                machine.step(ind, self);
+            }
+            Brain::Random => {
+                let set = self.state.terminals();
+                let a = set[rng.gen_range(0..set.len())];
+                self.act(a);
+            }
+        }
+        self.look();
+    }
+
+    /// The player's action `a`: 0-3 turn and step that way, 4 strike ahead, 5 block.
+    fn player_acts(&mut self, a: u8) {
+        match a {
+            0..=3 => {
+                self.player.dir = a;
+                let to = add(self.player.pos, a);
+                if !self.arena.wall(to) && to != self.npc.pos {
+                    self.player.pos = to;
+                }
+            }
+            4 if add(self.player.pos, self.player.dir) == self.npc.pos => {
+                if self.npc.block > 0 && self.npc.block_dir == (self.player.dir + 2) % 4 {
+                    self.s.bloqueos += 1;
+                } else {
+                    self.npc.hp = self.npc.hp.saturating_sub(1);
+                    self.npc.heal = 0;
+                }
+            }
+            5 => {
+                self.player.block = 1;
+                self.player.block_dir = self.player.dir;
+            }
+            _ => {}
+        }
+    }
+
     fn idx(&self, q: Pos) -> usize {
         (q.1 * self.arena.w + q.0) as usize
     }
@@ -403,24 +469,8 @@ pub fn episode(
     let mut w = World {
         arena,
         p: *p,
-        npc: Agent {
-            pos: npc_start.0,
-            dir: npc_start.1 & 3,
-            hp: p.npc_hp,
-            max_hp: p.npc_hp,
-            block: 0,
-            block_dir: 0,
-            heal: 0,
-        },
-        player: Agent {
-            pos: player_start,
-            dir: rng.gen_range(0..4),
-            hp: p.player_hp,
-            max_hp: p.player_hp,
-            block: 0,
-            block_dir: 0,
-            heal: 0,
-        },
+        npc: Agent::new(npc_start.0, npc_start.1 & 3, p.npc_hp),
+        player: Agent::new(player_start, rng.gen_range(0..4), p.player_hp),
         state: TreeKind::Patrol,
         detect_yes: false,
         walked: vec![false; cells],
@@ -431,56 +481,14 @@ pub fn episode(
     w.look();
     for t in 0..p.turns {
         w.s.turns = t as u32 + 1;
-        // NPC turn.
-        if w.npc.heal > 0 {
-            w.npc.heal -= 1;
-            if w.npc.heal == 0 {
-                w.npc.hp = (w.npc.hp + 1).min(w.npc.max_hp);
-                w.s.curaciones += 1;
-            }
-        } else {
-            w.detect_yes = false;
-            match brain {
-                Brain::Evolved(ind) => {
-                    machine.state = w.state;
-                    machine.step(ind, &mut w);
-                }
-                Brain::Random => {
-                    let set = w.state.terminals();
-                    let a = set[rng.gen_range(0..set.len())];
-                    w.act(a);
-                }
-            }
-            w.look();
-        }
+        w.npc_turn(brain, &mut machine, &mut rng);
         if w.player.hp == 0 {
             w.s.player_killed = true;
             break;
         }
         // Player turn.
         let a = player_action(&w, player, &mut rng);
-        match a {
-            0..=3 => {
-                w.player.dir = a;
-                let to = add(w.player.pos, a);
-                if !arena.wall(to) && to != w.npc.pos {
-                    w.player.pos = to;
-                }
-            }
-            4 if add(w.player.pos, w.player.dir) == w.npc.pos => {
-                if w.npc.block > 0 && w.npc.block_dir == (w.player.dir + 2) % 4 {
-                    w.s.bloqueos += 1;
-                } else {
-                    w.npc.hp = w.npc.hp.saturating_sub(1);
-                    w.npc.heal = 0;
-                }
-            }
-            5 => {
-                w.player.block = 1;
-                w.player.block_dir = w.player.dir;
-            }
-            _ => {}
-        }
+        w.player_acts(a);
         w.npc.block = w.npc.block.saturating_sub(1);
         if a != 5 {
             w.player.block = w.player.block.saturating_sub(1);

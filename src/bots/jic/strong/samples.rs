@@ -103,113 +103,158 @@ pub fn sample_opponents(
     powers.dedup();
     for pw in &powers {
         let b = Board::from_parts(map, *pw, season, units, owners, 20);
-        let list = b
-            .mine
-            .iter()
-            .map(|u| {
-                let acts = actions(&b, u)
-                    .into_iter()
-                    .map(|d| {
-                        let v = b.utility(u.kind, d) as f64;
-                        let w = if d.province == u.location.province {
-                            v * 1.5
-                        } else {
-                            v
-                        };
-                        (d, w * w)
-                    })
-                    .collect();
-                (*u, acts)
-            })
-            .collect();
-        per_power.insert(*pw, list);
+        per_power.insert(*pw, weighted_units(&b));
     }
-    let occupied_by_me = |p: Province| {
-        units
-            .iter()
-            .any(|u| u.power == me && u.location.province == p)
+    let position = Position {
+        map,
+        me,
+        units,
+        owners,
     };
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let mut orders = Vec::new();
         for pw in &powers {
-            let list = &per_power[pw];
-            let mut picks: Vec<(Unit, Location)> = Vec::new();
-            for (u, acts) in list {
-                // A unit on a centre its power owns, next to one of our
-                // units, usually stays to defend it.
-                let threatened = owners.get(&u.location.province) == Some(pw)
-                    && units.iter().any(|x| {
-                        x.power == me
-                            && map.can_reach_province(x.kind, x.location, u.location.province)
-                    });
-                let dest = if threatened && rng.gen_bool(0.6) {
-                    u.location
-                } else {
-                    acts.choose_weighted(rng, |a| a.1)
-                        .map(|a| a.0)
-                        .unwrap_or(u.location)
-                };
-                let clash = picks.iter().any(|(_, d)| d.province == dest.province);
-                picks.push((*u, if clash { u.location } else { dest }));
-            }
-            // Supports of attacks on our units.
-            let attacks: Vec<(Unit, Province)> = picks
-                .iter()
-                .filter(|(u, d)| d.province != u.location.province && occupied_by_me(d.province))
-                .map(|(u, d)| (*u, d.province))
-                .collect();
-            // Holding units next to one of our units, for support-holds.
-            let threatened_holds: Vec<Unit> = picks
-                .iter()
-                .filter(|(u, d)| {
-                    d.province == u.location.province
-                        && units.iter().any(|x| {
-                            x.power == me
-                                && map.can_reach_province(x.kind, x.location, u.location.province)
-                        })
-                })
-                .map(|(u, _)| *u)
-                .collect();
-            for (u, d) in &picks {
-                let moving = d.province != u.location.province;
-                if !moving
-                    && rng.gen_bool(0.5)
-                    && let Some(h) = threatened_holds.iter().find(|h| {
-                        *h != u && map.can_reach_province(u.kind, u.location, h.location.province)
-                    })
-                {
-                    orders.push(Order::SupportHold {
-                        unit: *u,
-                        supported: *h,
-                    });
-                    continue;
-                }
-                if !moving && !attacks.is_empty() && rng.gen_bool(0.5) {
-                    if let Some((a, to)) = attacks
-                        .iter()
-                        .find(|(a, to)| a != u && map.can_reach_province(u.kind, u.location, *to))
-                    {
-                        orders.push(Order::SupportMove {
-                            unit: *u,
-                            supported: *a,
-                            to: *to,
-                        });
-                        continue;
-                    }
-                }
-                if moving {
-                    orders.push(Order::Move {
-                        unit: *u,
-                        to: *d,
-                        via: None,
-                    });
-                } else {
-                    orders.push(Order::Hold(*u));
-                }
-            }
+            let picks = position.destinations(*pw, &per_power[pw], rng);
+            position.add_orders(&picks, &mut orders, rng);
         }
         out.push(orders);
     }
     out
+}
+
+/// Each of the board's own units with its actions, weighted by the square of their utility
+/// (holding counts half as much again).
+fn weighted_units(b: &Board) -> Vec<WeightedUnit> {
+    b.mine
+        .iter()
+        .map(|u| {
+            let acts = actions(b, u)
+                .into_iter()
+                .map(|d| {
+                    let v = b.utility(u.kind, d) as f64;
+                    let w = if d.province == u.location.province {
+                        v * 1.5
+                    } else {
+                        v
+                    };
+                    (d, w * w)
+                })
+                .collect();
+            (*u, acts)
+        })
+        .collect()
+}
+
+/// The position the opponents are sampled in, seen by `me`.
+struct Position<'a> {
+    map: &'a Map,
+    me: Power,
+    units: &'a [Unit],
+    owners: &'a HashMap<Province, Power>,
+}
+
+impl Position<'_> {
+    /// Whether one of our units can reach `p`.
+    fn we_reach(&self, p: Province) -> bool {
+        self.units
+            .iter()
+            .any(|x| x.power == self.me && self.map.can_reach_province(x.kind, x.location, p))
+    }
+
+    /// Whether one of our units stands in `p`.
+    fn occupied_by_me(&self, p: Province) -> bool {
+        self.units
+            .iter()
+            .any(|u| u.power == self.me && u.location.province == p)
+    }
+
+    /// A destination for each of `pw`'s units (`list`), drawn by weight; two units never pick
+    /// the same province (the later one holds).
+    fn destinations(
+        &self,
+        pw: Power,
+        list: &[WeightedUnit],
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Vec<(Unit, Location)> {
+        let mut picks: Vec<(Unit, Location)> = Vec::new();
+        for (u, acts) in list {
+            // A unit on a centre its power owns, next to one of our
+            // units, usually stays to defend it.
+            let threatened = self.owners.get(&u.location.province) == Some(&pw)
+                && self.we_reach(u.location.province);
+            let dest = if threatened && rng.gen_bool(0.6) {
+                u.location
+            } else {
+                acts.choose_weighted(rng, |a| a.1)
+                    .map(|a| a.0)
+                    .unwrap_or(u.location)
+            };
+            let clash = picks.iter().any(|(_, d)| d.province == dest.province);
+            picks.push((*u, if clash { u.location } else { dest }));
+        }
+        picks
+    }
+
+    /// The orders of one power's `picks`: moves, and holding units often support a
+    /// threatened holding neighbour or an attack on one of our units instead.
+    fn add_orders(
+        &self,
+        picks: &[(Unit, Location)],
+        orders: &mut Vec<Order>,
+        rng: &mut Xoshiro256PlusPlus,
+    ) {
+        let map = self.map;
+        // Supports of attacks on our units.
+        let attacks: Vec<(Unit, Province)> = picks
+            .iter()
+            .filter(|(u, d)| d.province != u.location.province && self.occupied_by_me(d.province))
+            .map(|(u, d)| (*u, d.province))
+            .collect();
+        // Holding units next to one of our units, for support-holds.
+        let threatened_holds: Vec<Unit> = picks
+            .iter()
+            .filter(|(u, d)| {
+                d.province == u.location.province && self.we_reach(u.location.province)
+            })
+            .map(|(u, _)| *u)
+            .collect();
+        for (u, d) in picks {
+            let moving = d.province != u.location.province;
+            if !moving
+                && rng.gen_bool(0.5)
+                && let Some(h) = threatened_holds.iter().find(|h| {
+                    *h != u && map.can_reach_province(u.kind, u.location, h.location.province)
+                })
+            {
+                orders.push(Order::SupportHold {
+                    unit: *u,
+                    supported: *h,
+                });
+                continue;
+            }
+            if !moving && !attacks.is_empty() && rng.gen_bool(0.5) {
+                if let Some((a, to)) = attacks
+                    .iter()
+                    .find(|(a, to)| a != u && map.can_reach_province(u.kind, u.location, *to))
+                {
+                    orders.push(Order::SupportMove {
+                        unit: *u,
+                        supported: *a,
+                        to: *to,
+                    });
+                    continue;
+                }
+            }
+            if moving {
+                orders.push(Order::Move {
+                    unit: *u,
+                    to: *d,
+                    via: None,
+                });
+            } else {
+                orders.push(Order::Hold(*u));
+            }
+        }
+    }
 }
