@@ -710,44 +710,17 @@ impl LmCut {
         let rt = self.rt.clone();
         self.cost.clear();
         self.cost.extend_from_slice(&rt.op_cost);
-        let mut h = 0u64;
-        let na = rt.actions.len();
-        let nf = rt.num_facts;
         // h_max under the full costs (also the dead-end test).
-        let costs = Costs {
-            op: &self.cost,
-            small: rt.flat.small_costs,
-        };
-        propagate_full(&rt, s, costs, false, false, &mut self.sc);
+        self.propagate(&rt, s);
         let hmax = self.sc.fact_cost[rt.goal_fact as usize];
         if hmax == INF {
             return None;
         }
-        if !self.seeds.is_empty() {
-            self.in_state.clear();
-            self.in_state.resize(nf, false);
-            for f in rt.state_facts(s) {
-                if (f as usize) < nf {
-                    self.in_state[f as usize] = true;
-                }
-            }
-            for (g, ops, c) in &self.seeds {
-                if !self.in_state[*g as usize] && *c > 0 {
-                    h += c;
-                    for &o in ops {
-                        self.cost[o as usize] -= c;
-                    }
-                }
-            }
-        }
+        let mut h = self.seed(&rt, s);
         let mut first = true;
         loop {
             if !first || h > 0 {
-                let costs = Costs {
-                    op: &self.cost,
-                    small: rt.flat.small_costs,
-                };
-                propagate_full(&rt, s, costs, false, false, &mut self.sc);
+                self.propagate(&rt, s);
             }
             first = false;
             let hg = self.sc.fact_cost[rt.goal_fact as usize];
@@ -757,80 +730,9 @@ impl LmCut {
             if hg == 0 {
                 return Some(h.max(hmax));
             }
-            self.pcf.clear();
-            self.pcf.resize(na, u32::MAX);
-            // Keep the inner vectors' capacity between iterations and evaluations.
-            self.by_pcf.resize_with(nf, Vec::new);
-            self.by_pcf.iter_mut().for_each(Vec::clear);
-            for (ai, a) in rt.actions.iter().enumerate() {
-                let mut best = u32::MAX;
-                let mut bc = 0u64;
-                let mut ok = true;
-                for &p in &a.pre {
-                    let c = self.sc.fact_cost[p as usize];
-                    if c == INF {
-                        ok = false;
-                        break;
-                    }
-                    if best == u32::MAX || c > bc {
-                        best = p;
-                        bc = c;
-                    }
-                }
-                if ok {
-                    self.pcf[ai] = best;
-                    self.by_pcf[best as usize].push(ai as u32);
-                }
-            }
-            // Goal zone: backwards from GOAL over zero-cost actions.
-            self.in_goal_zone.clear();
-            self.in_goal_zone.resize(nf, false);
-            self.in_goal_zone[rt.goal_fact as usize] = true;
-            self.queue.clear();
-            self.queue.push(rt.goal_fact);
-            while let Some(f) = self.queue.pop() {
-                for &ai in &self.adders[f as usize] {
-                    let a = &rt.actions[ai as usize];
-                    let p = self.pcf[ai as usize];
-                    if p == u32::MAX || rt.cost_of(a, &self.cost) != 0 {
-                        continue;
-                    }
-                    if !self.in_goal_zone[p as usize] {
-                        self.in_goal_zone[p as usize] = true;
-                        self.queue.push(p);
-                    }
-                }
-            }
-            // Forward from the state, not entering the goal zone; collect the cut.
-            self.reached.clear();
-            self.reached.resize(nf, false);
-            self.queue.clear();
-            for f in rt.state_facts(s) {
-                if (f as usize) < nf && !self.reached[f as usize] {
-                    self.reached[f as usize] = true;
-                    self.queue.push(f);
-                }
-            }
-            self.cut_ops.clear();
-            let mut m = INF;
-            while let Some(f) = self.queue.pop() {
-                for &ai in &self.by_pcf[f as usize] {
-                    let a = &rt.actions[ai as usize];
-                    let mut in_cut = false;
-                    for &q in &a.add {
-                        if self.in_goal_zone[q as usize] {
-                            in_cut = true;
-                        } else if !self.reached[q as usize] {
-                            self.reached[q as usize] = true;
-                            self.queue.push(q);
-                        }
-                    }
-                    if in_cut && a.op < AXIOM_OP {
-                        m = m.min(self.cost[a.op as usize]);
-                        self.cut_ops.push(a.op);
-                    }
-                }
-            }
+            self.choose_preconditions(&rt);
+            self.mark_goal_zone(&rt);
+            let m = self.cut(&rt, s);
             if m == INF || m == 0 {
                 // Cannot happen for a correct cut; stay admissible by stopping here.
                 return Some(h.max(hmax));
@@ -842,6 +744,127 @@ impl LmCut {
                 self.cost[o as usize] -= m;
             }
         }
+    }
+
+    /// h_max under the current (reduced) costs.
+    fn propagate(&mut self, rt: &RelaxedTask, s: &State) {
+        let costs = Costs {
+            op: &self.cost,
+            small: rt.flat.small_costs,
+        };
+        propagate_full(rt, s, costs, false, false, &mut self.sc);
+    }
+
+    /// The seeds' share: each goal not true in `s` adds its cheapest achiever's cost, which
+    /// is taken off its achievers.
+    fn seed(&mut self, rt: &RelaxedTask, s: &State) -> u64 {
+        let mut h = 0u64;
+        if self.seeds.is_empty() {
+            return h;
+        }
+        self.in_state.clear();
+        self.in_state.resize(rt.num_facts, false);
+        for f in rt.state_facts(s) {
+            if (f as usize) < rt.num_facts {
+                self.in_state[f as usize] = true;
+            }
+        }
+        for (g, ops, c) in &self.seeds {
+            if !self.in_state[*g as usize] && *c > 0 {
+                h += c;
+                for &o in ops {
+                    self.cost[o as usize] -= c;
+                }
+            }
+        }
+        h
+    }
+
+    /// Each action's precondition choice function: its dearest precondition under h_max.
+    fn choose_preconditions(&mut self, rt: &RelaxedTask) {
+        self.pcf.clear();
+        self.pcf.resize(rt.actions.len(), u32::MAX);
+        // Keep the inner vectors' capacity between iterations and evaluations.
+        self.by_pcf.resize_with(rt.num_facts, Vec::new);
+        self.by_pcf.iter_mut().for_each(Vec::clear);
+        for (ai, a) in rt.actions.iter().enumerate() {
+            let mut best = u32::MAX;
+            let mut bc = 0u64;
+            let mut ok = true;
+            for &p in &a.pre {
+                let c = self.sc.fact_cost[p as usize];
+                if c == INF {
+                    ok = false;
+                    break;
+                }
+                if best == u32::MAX || c > bc {
+                    best = p;
+                    bc = c;
+                }
+            }
+            if ok {
+                self.pcf[ai] = best;
+                self.by_pcf[best as usize].push(ai as u32);
+            }
+        }
+    }
+
+    /// The goal zone: backwards from GOAL over zero-cost actions.
+    fn mark_goal_zone(&mut self, rt: &RelaxedTask) {
+        self.in_goal_zone.clear();
+        self.in_goal_zone.resize(rt.num_facts, false);
+        self.in_goal_zone[rt.goal_fact as usize] = true;
+        self.queue.clear();
+        self.queue.push(rt.goal_fact);
+        while let Some(f) = self.queue.pop() {
+            for &ai in &self.adders[f as usize] {
+                let a = &rt.actions[ai as usize];
+                let p = self.pcf[ai as usize];
+                if p == u32::MAX || rt.cost_of(a, &self.cost) != 0 {
+                    continue;
+                }
+                if !self.in_goal_zone[p as usize] {
+                    self.in_goal_zone[p as usize] = true;
+                    self.queue.push(p);
+                }
+            }
+        }
+    }
+
+    /// The cut: forward from the state without entering the goal zone, the operators of
+    /// the actions crossing into it (in `cut_ops`); their least cost.
+    fn cut(&mut self, rt: &RelaxedTask, s: &State) -> u64 {
+        let nf = rt.num_facts;
+        self.reached.clear();
+        self.reached.resize(nf, false);
+        self.queue.clear();
+        for f in rt.state_facts(s) {
+            if (f as usize) < nf && !self.reached[f as usize] {
+                self.reached[f as usize] = true;
+                self.queue.push(f);
+            }
+        }
+        self.cut_ops.clear();
+        let mut m = INF;
+        while let Some(f) = self.queue.pop() {
+            for &ai in &self.by_pcf[f as usize] {
+                let a = &rt.actions[ai as usize];
+                let mut in_cut = false;
+                for &q in &a.add {
+                    if self.in_goal_zone[q as usize] {
+                        in_cut = true;
+                    } else if !self.reached[q as usize] {
+                        self.reached[q as usize] = true;
+                        self.queue.push(q);
+                    }
+                }
+                if in_cut && a.op < AXIOM_OP {
+                    m = m.min(self.cost[a.op as usize]);
+                    self.cut_ops.push(a.op);
+                }
+            }
+        }
+        m
     }
 }
 
