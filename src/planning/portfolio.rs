@@ -463,13 +463,8 @@ fn worker(
         let res = engine.step(budget);
         let dt = t0.elapsed();
         r.used += dt;
-        let after = engine.stats();
-        st.expanded
-            .fetch_add(after.expanded - before.expanded, Ordering::Relaxed);
-        st.generated
-            .fetch_add(after.generated - before.generated, Ordering::Relaxed);
-        st.evaluated
-            .fetch_add(after.evaluated - before.evaluated, Ordering::Relaxed);
+        count(st, &before, &engine.stats());
+        // Slices of 4-25 ms: short enough to share the thread, long enough to be cheap.
         if dt < Duration::from_millis(4) {
             r.batch = (r.batch * 2).min(1 << 20);
         } else if dt > Duration::from_millis(25) {
@@ -478,43 +473,13 @@ fn worker(
         match res {
             Step::Running => {}
             Step::Solved(plan) => {
-                let optimal = engine.optimal();
-                let name = engine.name().to_string();
-                let plan = if optimal {
-                    plan
-                } else {
-                    let budget = eliminate::Budget {
-                        applications: ELIMINATION_APPLICATIONS,
-                        deadline: opts.deadline,
-                    };
-                    eliminate::eliminate(&shared.task, &plan, budget)
+                let found = Solution {
+                    optimal: engine.optimal(),
+                    name: engine.name().to_string(),
+                    plan,
                 };
-                match shared.task.validate(&plan) {
-                    Ok(_) => {
-                        let cost = shared.task.plan_cost(&plan);
-                        if let Ok(mut best) = st.best.lock() {
-                            if best.last().is_none_or(|b| cost < b.cost) {
-                                best.push(Found {
-                                    plan,
-                                    cost,
-                                    planner: name,
-                                    optimal,
-                                    found_after: st.start.elapsed(),
-                                });
-                                st.bound.lower_to(cost);
-                            }
-                        }
-                        if optimal || !opts.anytime {
-                            st.stop.store(true, Ordering::Relaxed);
-                            let _ = tx.send(());
-                        }
-                    }
-                    Err(e) => {
-                        tracing::error!(
-                            "planner {name} produced an invalid plan ({e}); member stopped"
-                        );
-                        r.done = true;
-                    }
+                if !accept(&shared, st, opts, tx, found) {
+                    r.done = true;
                 }
                 r.engine = None;
                 r.stage += 1;
@@ -525,21 +490,7 @@ fn worker(
                 r.stage += 1;
             }
             Step::Exhausted => {
-                if stage.complete() && st.bound.get() == u64::MAX {
-                    st.unsolvable.store(true, Ordering::Relaxed);
-                    st.stop.store(true, Ordering::Relaxed);
-                    let _ = tx.send(());
-                }
-                // An optimal engine exhausted under a bound proves the bound optimal.
-                if matches!(stage, Stage::AStar(_)) && st.bound.get() != u64::MAX {
-                    if let Ok(mut best) = st.best.lock() {
-                        if let Some(b) = best.last_mut() {
-                            b.optimal = true;
-                        }
-                    }
-                    st.stop.store(true, Ordering::Relaxed);
-                    let _ = tx.send(());
-                }
+                exhausted(&stage, st, tx);
                 r.engine = None;
                 r.stage += 1;
             }
@@ -551,6 +502,90 @@ fn worker(
     }
     // When every member of every thread is done, the others stop on their own; a thread
     // whose members are all done simply returns.
+}
+
+/// Adds one slice's counters to the run's.
+fn count(st: &Shared2, before: &Stats, after: &Stats) {
+    st.expanded
+        .fetch_add(after.expanded - before.expanded, Ordering::Relaxed);
+    st.generated
+        .fetch_add(after.generated - before.generated, Ordering::Relaxed);
+    st.evaluated
+        .fetch_add(after.evaluated - before.evaluated, Ordering::Relaxed);
+}
+
+/// A plan an engine found.
+struct Solution {
+    plan: Vec<OpId>,
+    name: String,
+    optimal: bool,
+}
+
+/// Shortens a satisficing plan by action elimination, validates it and records it when it
+/// is the cheapest yet (lowering the shared bound); stops the run when it is optimal or
+/// the run wants only a first plan. False when the plan is invalid (the member stops).
+fn accept(
+    shared: &Shared,
+    st: &Shared2,
+    opts: &PortfolioOptions,
+    tx: &std::sync::mpsc::Sender<()>,
+    found: Solution,
+) -> bool {
+    let Solution {
+        plan,
+        name,
+        optimal,
+    } = found;
+    let plan = if optimal {
+        plan
+    } else {
+        let budget = eliminate::Budget {
+            applications: ELIMINATION_APPLICATIONS,
+            deadline: opts.deadline,
+        };
+        eliminate::eliminate(&shared.task, &plan, budget)
+    };
+    if let Err(e) = shared.task.validate(&plan) {
+        tracing::error!("planner {name} produced an invalid plan ({e}); member stopped");
+        return false;
+    }
+    let cost = shared.task.plan_cost(&plan);
+    if let Ok(mut best) = st.best.lock() {
+        if best.last().is_none_or(|b| cost < b.cost) {
+            best.push(Found {
+                plan,
+                cost,
+                planner: name,
+                optimal,
+                found_after: st.start.elapsed(),
+            });
+            st.bound.lower_to(cost);
+        }
+    }
+    if optimal || !opts.anytime {
+        st.stop.store(true, Ordering::Relaxed);
+        let _ = tx.send(());
+    }
+    true
+}
+
+/// A stage searched its whole space: without a plan a complete stage proves the task
+/// unsolvable; under a plan's bound an optimal stage proves that plan optimal.
+fn exhausted(stage: &Stage, st: &Shared2, tx: &std::sync::mpsc::Sender<()>) {
+    if stage.complete() && st.bound.get() == u64::MAX {
+        st.unsolvable.store(true, Ordering::Relaxed);
+        st.stop.store(true, Ordering::Relaxed);
+        let _ = tx.send(());
+    }
+    if matches!(stage, Stage::AStar(_)) && st.bound.get() != u64::MAX {
+        if let Ok(mut best) = st.best.lock() {
+            if let Some(b) = best.last_mut() {
+                b.optimal = true;
+            }
+        }
+        st.stop.store(true, Ordering::Relaxed);
+        let _ = tx.send(());
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use super::landmarks::LandmarkGraph;
 use super::relaxed::{CostType, LmCut, RelaxedHeuristic, RelaxedKind};
 use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step, heap_bytes};
-use crate::planning::task::OpId;
+use crate::planning::task::{OpId, State};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cmp::Reverse;
@@ -184,93 +184,19 @@ impl LazySearch {
 
     /// Processes one open-list entry; returns Some(step) when the search ends.
     fn process(&mut self, parent: u32, op: OpId) -> Option<Step> {
-        let task = &self.shared.task;
-        let (node, g) = if parent == NO_NODE {
-            let s = task.initial_state();
-            (self.reg.insert(s, NO_NODE, 0, 0).0, 0)
-        } else {
-            let g = self.reg.g[parent as usize] + task.operators[op as usize].cost as u64;
-            if g >= self.bound.get() {
-                return None;
-            }
-            let s = task.apply(&self.reg.states[parent as usize], op);
-            let (id, new) = self.reg.insert(s, parent, op, g);
-            if !new {
-                if self.closed[id as usize]
-                    && (self.cfg.weight.is_none() || self.reg.g[id as usize] <= g)
-                {
-                    return None;
-                }
-                if g < self.reg.g[id as usize] {
-                    self.reg.parent[id as usize] = parent;
-                    self.reg.op[id as usize] = op;
-                    self.reg.g[id as usize] = g;
-                } else if self.closed[id as usize] {
-                    return None;
-                }
-            }
-            (id, g)
-        };
+        let (node, g) = self.register(parent, op)?;
         let n = node as usize;
         if self.closed.len() <= n {
             self.closed.resize(n + 1, false);
         }
-        let has_lm = self.insts.iter().any(|i| matches!(i, Inst::Lm(_)));
-        if has_lm && self.lm_acc.len() <= n {
-            let acc = self.insts.iter().find_map(|i| match i {
-                Inst::Lm(lg) => Some(if parent == NO_NODE {
-                    lg.initial_accepted(&self.reg.states[n])
-                } else {
-                    lg.progress(&self.lm_acc[parent as usize], &self.reg.states[n])
-                }),
-                _ => None,
-            });
-            if let Some(acc) = acc {
-                self.lm_acc.push(acc);
-            }
-        }
+        self.track_landmarks(n, parent);
         self.closed[n] = true;
         let state = self.reg.states[n].clone();
-        if task.is_goal(&state) {
+        if self.shared.task.is_goal(&state) {
             return Some(Step::Solved(self.reg.plan(node)));
         }
-        // Evaluate.
         self.stats.evaluated += 1;
-        for &p in &self.pref {
-            self.pref_mark[p as usize] = false;
-        }
-        self.pref.clear();
-        let mut hs = Vec::with_capacity(self.insts.len());
-        let mut tmp = Vec::new();
-        for inst in self.insts.iter_mut() {
-            let h = match inst {
-                Inst::Relaxed(r) => {
-                    r.evaluate(task, &state, self.cfg.preferred.then_some(&mut tmp))
-                }
-                Inst::LmCut(l) => l.evaluate(&state),
-                Inst::Lm(lg) => {
-                    // Dead end if some unaccepted landmark is unreachable: covered by the
-                    // relaxed heuristics; landmark counting alone never prunes.
-                    Some(lg.count(
-                        task,
-                        &self.lm_acc[n],
-                        &state,
-                        self.cfg.preferred.then_some(&mut tmp),
-                    ))
-                }
-            };
-            let Some(h) = h else {
-                return None; // dead end
-            };
-            hs.push(h);
-            for &o in &tmp {
-                if !self.pref_mark[o as usize] {
-                    self.pref_mark[o as usize] = true;
-                    self.pref.push(o);
-                }
-            }
-            tmp.clear();
-        }
+        let hs = self.evaluate(&state, n)?;
         let mut progress = false;
         for (i, &h) in hs.iter().enumerate() {
             if h < self.best_h[i] {
@@ -283,12 +209,103 @@ impl LazySearch {
                 self.priority[2 * i + 1] -= 1000;
             }
         }
-        // Expand.
+        self.expand(node, g, &hs, &state);
+        None
+    }
+
+    /// The node of the entry (the initial state for NO_NODE) and its g; None when it is
+    /// pruned (over the bound, or closed and not reached more cheaply).
+    fn register(&mut self, parent: u32, op: OpId) -> Option<(u32, u64)> {
+        let task = &self.shared.task;
+        if parent == NO_NODE {
+            let s = task.initial_state();
+            return Some((self.reg.insert(s, NO_NODE, 0, 0).0, 0));
+        }
+        let g = self.reg.g[parent as usize] + task.operators[op as usize].cost as u64;
+        if g >= self.bound.get() {
+            return None;
+        }
+        let s = task.apply(&self.reg.states[parent as usize], op);
+        let (id, new) = self.reg.insert(s, parent, op, g);
+        if !new {
+            if self.closed[id as usize]
+                && (self.cfg.weight.is_none() || self.reg.g[id as usize] <= g)
+            {
+                return None;
+            }
+            if g < self.reg.g[id as usize] {
+                self.reg.parent[id as usize] = parent;
+                self.reg.op[id as usize] = op;
+                self.reg.g[id as usize] = g;
+            } else if self.closed[id as usize] {
+                return None;
+            }
+        }
+        Some((id, g))
+    }
+
+    /// The accepted landmarks of a new node `n`, from its parent's.
+    fn track_landmarks(&mut self, n: usize, parent: u32) {
+        if self.lm_acc.len() > n {
+            return;
+        }
+        let acc = self.insts.iter().find_map(|i| match i {
+            Inst::Lm(lg) => Some(if parent == NO_NODE {
+                lg.initial_accepted(&self.reg.states[n])
+            } else {
+                lg.progress(&self.lm_acc[parent as usize], &self.reg.states[n])
+            }),
+            _ => None,
+        });
+        if let Some(acc) = acc {
+            self.lm_acc.push(acc);
+        }
+    }
+
+    /// Every heuristic's value of `state` (node `n`), collecting the preferred operators in
+    /// `pref`/`pref_mark`; None for a dead end.
+    fn evaluate(&mut self, state: &State, n: usize) -> Option<Vec<u64>> {
+        let task = &self.shared.task;
+        for &p in &self.pref {
+            self.pref_mark[p as usize] = false;
+        }
+        self.pref.clear();
+        let mut hs = Vec::with_capacity(self.insts.len());
+        let mut tmp = Vec::new();
+        for inst in self.insts.iter_mut() {
+            let h = match inst {
+                Inst::Relaxed(r) => r.evaluate(task, state, self.cfg.preferred.then_some(&mut tmp)),
+                Inst::LmCut(l) => l.evaluate(state),
+                // Dead end if some unaccepted landmark is unreachable: covered by the
+                // relaxed heuristics; landmark counting alone never prunes.
+                Inst::Lm(lg) => Some(lg.count(
+                    task,
+                    &self.lm_acc[n],
+                    state,
+                    self.cfg.preferred.then_some(&mut tmp),
+                )),
+            };
+            hs.push(h?);
+            for &o in &tmp {
+                if !self.pref_mark[o as usize] {
+                    self.pref_mark[o as usize] = true;
+                    self.pref.push(o);
+                }
+            }
+            tmp.clear();
+        }
+        Some(hs)
+    }
+
+    /// Pushes each applicable operator of `state` onto every open list (and the preferred
+    /// lists and type buckets).
+    fn expand(&mut self, node: u32, g: u64, hs: &[u64], state: &State) {
         self.stats.expanded += 1;
         let mut ops = std::mem::take(&mut self.ops);
-        self.shared.succ.applicable(task, &state, &mut ops);
+        self.shared
+            .succ
+            .applicable(&self.shared.task, state, &mut ops);
         self.stats.generated += ops.len() as u64;
-        let nh = self.insts.len();
         for &o in &ops {
             let preferred = self.cfg.preferred && self.pref_mark[o as usize];
             for (i, &h) in hs.iter().enumerate() {
@@ -307,13 +324,11 @@ impl LazySearch {
                     self.queues[i].push(e);
                 }
             }
-            let _ = nh;
             if let Some(t) = self.types.as_mut() {
                 t.push((hs[0], g), (node, o));
             }
         }
         self.ops = ops;
-        None
     }
 }
 
