@@ -10,7 +10,7 @@
 //! [`MAX_RULES`] conjunctions.
 
 use crate::planning::task::{FactId, Task};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The most rules one negated derived fact may get before it is left out.
 const MAX_RULES: usize = 64;
@@ -50,13 +50,13 @@ impl NegatedAxioms {
             layer_of,
         };
         let mut out = NegatedAxioms::default();
-        let mut tried: HashMap<FactId, bool> = HashMap::new();
+        let mut tried: HashSet<FactId> = HashSet::new();
         let mut work: Vec<FactId> = wanted
             .into_iter()
             .filter(|&f| ctx.is_derived[f as usize])
             .collect();
         while let Some(d) = work.pop() {
-            if tried.insert(d, true).is_some() {
+            if !tried.insert(d) {
                 continue;
             }
             if let Some(bodies) = ctx.negate(d) {

@@ -68,6 +68,11 @@ const BUCKET_MAX_OP_COST: u64 = 16;
 /// Fact costs at or above this go to the heap even in bucket mode (bounds the buckets).
 const BUCKET_LIMIT: u64 = 1 << 16;
 
+/// Whether every operator costs at most [`BUCKET_MAX_OP_COST`] (the bucket queue pays).
+fn bucket_sized(op_cost: &[u64]) -> bool {
+    op_cost.iter().all(|&c| c <= BUCKET_MAX_OP_COST)
+}
+
 impl Flat {
     fn new(num_facts: usize, actions: &[RelAction], op_cost: &[u64]) -> Flat {
         let mut count = vec![0u32; num_facts + 1];
@@ -107,7 +112,7 @@ impl Flat {
                     val: 0,
                 })
                 .collect(),
-            small_costs: op_cost.iter().all(|&c| c <= BUCKET_MAX_OP_COST),
+            small_costs: bucket_sized(op_cost),
         }
     }
 }
@@ -518,7 +523,7 @@ impl RelaxedHeuristic {
         cost_type: CostType,
     ) -> Self {
         let op_cost = cost_type.adapt(&rt.op_cost);
-        let small = op_cost.iter().all(|&c| c <= BUCKET_MAX_OP_COST);
+        let small = bucket_sized(&op_cost);
         RelaxedHeuristic {
             rt,
             kind,
