@@ -188,6 +188,31 @@ fn out_of_time_within_the_limit() {
     assert!(!dir.path().join("sas_plan").exists());
 }
 
+/// Grounding keeps the clock too: a schema with five parameters over 60 objects, each binding
+/// refused only by a static negative precondition (7.8·10⁸ bindings to examine), stops at the
+/// limit with "out of time".
+#[test]
+fn grounding_stops_at_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let domain = "(define (domain wide) (:predicates (o ?x) (p ?a ?b ?c ?d ?e))
+      (:action a :parameters (?a ?b ?c ?d ?e)
+        :precondition (and (o ?a) (o ?b) (o ?c) (o ?d) (not (o ?e))) :effect (p ?a ?b ?c ?d ?e)))";
+    let objects: Vec<String> = (0..60).map(|i| format!("x{i}")).collect();
+    let init: String = objects.iter().map(|x| format!("(o {x}) ")).collect();
+    let problem = format!(
+        "(define (problem w) (:domain wide) (:objects {}) (:init {init}) (:goal (p x1 x2 x3 x4 x5)))",
+        objects.join(" ")
+    );
+    std::fs::write(dir.path().join("d.pddl"), domain).unwrap();
+    std::fs::write(dir.path().join("p.pddl"), problem).unwrap();
+    let start = Instant::now();
+    let out = plan(dir.path(), &["d.pddl", "p.pddl", "--timeout", "0.5"]);
+    let took = start.elapsed();
+    assert_eq!(code(&out), 23, "{}", stderr(&out));
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert_eq!(json(&out)["message"], "grounding ran out of time");
+}
+
 #[test]
 fn out_of_memory_when_node_storage_reaches_the_bound() {
     let dir = tempfile::tempdir().unwrap();

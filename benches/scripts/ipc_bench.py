@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """tablero plan against Fast Downward on IPC tasks, side by side in one run.
 
-usage: ipc_bench.py TABLERO BENCHMARKS_DIR TIMEOUT_S PROBLEMS_PER_DOMAIN [sat|opt] [DOMAIN ...]
+usage: ipc_bench.py TABLERO BENCHMARKS_DIR TIMEOUT_S PROBLEMS_PER_DOMAIN
+                    [sat|opt|sat-strips|opt-strips] [DOMAIN ...]
 
-BENCHMARKS_DIR is a checkout of aibasel/downward-benchmarks. Without DOMAIN arguments, every
-domain whose domain file declares :action-costs, :adl or quantified/disjunctive preconditions
-is run. A DOMAIN argument runs the domain's first PROBLEMS_PER_DOMAIN problems;
-DOMAIN/PROBLEM.pddl runs that one problem. Each task runs tablero (`plan`, one thread; `--optimal` in opt mode) and then Fast
+BENCHMARKS_DIR is a checkout of aibasel/downward-benchmarks. Without DOMAIN arguments, `sat`
+and `opt` run every domain whose domain file declares :action-costs, :adl or
+quantified/disjunctive preconditions, each on its first PROBLEMS_PER_DOMAIN problems.
+`sat-strips` and `opt-strips` run the classic STRIPS domains instead (no such requirement;
+for `sat-strips` none named -opt or -mco, for `opt-strips` none named -sat, -agl or -mco),
+each on PROBLEMS_PER_DOMAIN problems spread over its sorted list (for 2: the ones at 1/3 and
+2/3), so that the harder middle of every domain is in the suite. A DOMAIN argument runs the
+domain's first PROBLEMS_PER_DOMAIN problems; DOMAIN/PROBLEM.pddl runs that one problem. Each task runs tablero (`plan`, one thread; `--optimal` in opt mode) and then Fast
 Downward (`--alias lama-first`, or `astar(lmcut())` falling back to `astar(blind())` in opt
 mode), each in its own process with the same wall-clock limit; CPU time is the child's user +
 system time. Fast Downward is found through TABLERO_FAST_DOWNWARD. Prints a Markdown table,
@@ -26,13 +31,35 @@ FEATURES = re.compile(r":action-costs|:adl|:disjunctive-preconditions|:existenti
 
 
 def domain_file(folder, problem):
-    for name in ("domain.pddl", problem.replace(".pddl", "-domain.pddl"), "domain_" + problem):
+    prefix = problem[:-len(".pddl")].split("-")[0]
+    for name in ("domain.pddl", problem.replace(".pddl", "-domain.pddl"), "domain_" + problem,
+                 prefix + "-domain.pddl", "domain-" + prefix + ".pddl"):
         if os.path.exists(os.path.join(folder, name)):
             return os.path.join(folder, name)
     return None
 
 
-def tasks(root, per_domain, only):
+def natural(name):
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def spread(problems, count):
+    """`count` problems at the quantiles k/(count+1) of the list in natural order."""
+    problems = sorted(problems, key=natural)
+    if len(problems) <= count:
+        return problems
+    picks = sorted({(k * len(problems)) // (count + 1) for k in range(1, count + 1)})
+    return [problems[i] for i in picks]
+
+
+def in_track(domain, track):
+    """Whether a STRIPS domain folder belongs to the satisficing or the optimal track."""
+    if track == "sat-strips":
+        return not re.search(r"-(opt|mco)\d", domain)
+    return not re.search(r"-(sat|agl|mco)\d", domain)
+
+
+def tasks(root, per_domain, only, track):
     picked = {}
     for o in only:
         d, _, p = o.partition("/")
@@ -44,12 +71,18 @@ def tasks(root, per_domain, only):
         problems = sorted(p for p in os.listdir(folder)
                           if p.endswith(".pddl") and "domain" not in p)
         named = picked.get(d, set()) - {""}
-        problems = [p for p in problems if p in named] if named else problems[:per_domain]
+        strips = track.endswith("-strips") and not only
+        if strips and not in_track(d, track):
+            continue
+        if named:
+            problems = [p for p in problems if p in named]
+        else:
+            problems = spread(problems, per_domain) if strips else problems[:per_domain]
         for p in problems:
             dom = domain_file(folder, p)
             if dom is None:
                 continue
-            if not only and not FEATURES.search(open(dom, errors="replace").read()):
+            if not only and strips == bool(FEATURES.search(open(dom, errors="replace").read())):
                 continue
             yield d, dom, os.path.join(folder, p)
 
@@ -109,7 +142,10 @@ def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     binary, root, timeout, per = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    optimal = len(sys.argv) > 5 and sys.argv[5] == "opt"
+    track = sys.argv[5] if len(sys.argv) > 5 else "sat"
+    if track not in ("sat", "opt", "sat-strips", "opt-strips"):
+        sys.exit(__doc__)
+    optimal = track.startswith("opt")
     only = set(sys.argv[6:])
     driver = os.environ.get("TABLERO_FAST_DOWNWARD")
     if not driver:
@@ -117,7 +153,7 @@ def main():
     rows, totals = [], {"tasks": 0, "tablero_solved": 0, "fd_solved": 0}
     common = []
     with tempfile.TemporaryDirectory() as tmp:
-        todo = list(tasks(root, per, only))
+        todo = list(tasks(root, per, only, track))
         for i, (d, dom, prob) in enumerate(todo, 1):
             t = tablero(os.path.abspath(binary), dom, prob, timeout, optimal, tmp)
             f = fast_downward(driver, dom, prob, timeout, optimal, tmp)
@@ -139,9 +175,13 @@ def main():
     ratios = sorted(max(t[2], 0.01) / max(f[2], 0.01) for t, f in common)
     totals["common"] = len(common)
     totals["median_cpu_ratio"] = ratios[len(ratios) // 2] if ratios else None
+    hard = sorted(max(t[2], 0.01) / f[2] for t, f in common if f[2] > 1.0)
+    totals["fd_over_1s"] = len(hard)
+    totals["median_cpu_ratio_fd_over_1s"] = hard[len(hard) // 2] if hard else None
     totals["cost_sum_tablero"] = sum(t[0] for t, _ in common)
     totals["cost_sum_fd"] = sum(f[0] for _, f in common)
-    totals["mode"] = "optimal" if optimal else "satisficing"
+    totals["mode"] = ("optimal" if optimal else "satisficing") + (
+        " strips" if track.endswith("-strips") else "")
     print(json.dumps(totals))
 
 

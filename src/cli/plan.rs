@@ -216,8 +216,12 @@ fn read(path: &Path, what: &str) -> Result<String, String> {
         .map_err(|e| format!("cannot read the {what} {}: {e}", path.display()))
 }
 
-/// Reads, parses and grounds; `Err` is the exit code and the message.
-fn load(domain_path: &Path, problem_path: &Path) -> Result<Task, (Exit, String)> {
+/// Reads, parses and grounds by `deadline`; `Err` is the exit code and the message.
+fn load(
+    domain_path: &Path,
+    problem_path: &Path,
+    deadline: Instant,
+) -> Result<Task, (Exit, String)> {
     let bad = |m: String| (Exit::Usage, m);
     let domain_text = read(domain_path, "domain").map_err(bad)?;
     let problem_text = read(problem_path, "problem").map_err(bad)?;
@@ -232,8 +236,13 @@ fn load(domain_path: &Path, problem_path: &Path) -> Result<Task, (Exit, String)>
         problem.name,
         problem.objects.len()
     );
-    ground::ground(&domain, &problem).map_err(|e| match e {
+    let limits = ground::GroundLimits {
+        deadline: Some(deadline),
+        ..ground::GroundLimits::default()
+    };
+    ground::ground_within(&domain, &problem, limits).map_err(|e| match e {
         ground::GroundError::GoalUnreachable(_) => (Exit::UnsolvableGround, e.to_string()),
+        ground::GroundError::OutOfTime => (Exit::OutOfTime, e.to_string()),
         ground::GroundError::TooLarge(_) | ground::GroundError::TooMuchWork(_) => {
             (Exit::Incomplete, e.to_string())
         }
@@ -289,7 +298,7 @@ pub fn run(args: PlanArgs) -> ExitCode {
     let (Some(domain), Some(problem)) = (&args.domain, &args.problem) else {
         return fail(Exit::Usage, "DOMAIN and PROBLEM are needed".into());
     };
-    let task = match load(domain, problem) {
+    let task = match load(domain, problem, start + opts.timeout) {
         Ok(t) => t,
         Err((exit, m)) => return fail(exit, m),
     };
@@ -387,7 +396,11 @@ fn bench_task(
         expanded: 0,
         seconds: 0.0,
     };
-    match load(&dir.join(&task.domain), &dir.join(&task.problem)) {
+    match load(
+        &dir.join(&task.domain),
+        &dir.join(&task.problem),
+        start + opts.timeout,
+    ) {
         Err((exit, message)) => {
             tracing::warn!("{}: {message}", task.problem);
             record.status = exit.reason().into();

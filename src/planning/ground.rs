@@ -5,7 +5,9 @@
 use super::normalize::{NormalAction, NormalEffect, NormalTask, normalize};
 use super::pddl::{Atom, Domain, Problem, Term, TypedName};
 use super::task::Task;
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
+use std::time::Instant;
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -28,6 +30,8 @@ pub enum GroundError {
     TooLarge(usize),
     #[error("grounding exceeded the limit of {0} candidate bindings examined")]
     TooMuchWork(u64),
+    #[error("grounding ran out of time")]
+    OutOfTime,
     #[error(
         "the derived predicate '{0}' depends on its own negation (the axioms are not stratified)"
     )]
@@ -43,13 +47,14 @@ pub enum GroundError {
 /// The maximum number of ground actions before grounding gives up.
 pub const MAX_GROUND_ACTIONS: usize = 2_000_000;
 
-/// How much grounding may do before it gives up: ground actions kept, and candidate bindings
+/// How much grounding may do before it gives up: ground actions kept, candidate bindings
 /// (of parameters, forall variables and joined facts) examined, which bounds the time spent on
-/// schemas that enumerate many bindings and keep few.
+/// schemas that enumerate many bindings and keep few, and the instant it must stop by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GroundLimits {
     pub max_actions: usize,
     pub max_bindings: u64,
+    pub deadline: Option<Instant>,
 }
 
 impl Default for GroundLimits {
@@ -57,24 +62,60 @@ impl Default for GroundLimits {
         GroundLimits {
             max_actions: MAX_GROUND_ACTIONS,
             max_bindings: 4_000_000_000,
+            deadline: None,
         }
     }
 }
 
-/// Candidate bindings examined so far, against the limit.
+/// How many bindings are examined between two looks at the clock.
+const CLOCK_EVERY: u64 = 4096;
+
+/// Candidate bindings examined so far, against the limits and the deadline.
 struct Work {
-    done: std::cell::Cell<u64>,
+    done: Cell<u64>,
     max: u64,
+    max_actions: usize,
+    deadline: Option<Instant>,
+    late: Cell<bool>,
+    /// Set once a round has found more actions than the limit allows (the round's list would
+    /// otherwise grow without bound before the limit is checked).
+    full: Cell<bool>,
 }
 
 impl Work {
-    /// Counts one binding; false once the limit is passed (the enumeration then stops).
+    fn new(limits: &GroundLimits) -> Work {
+        Work {
+            done: Cell::new(0),
+            max: limits.max_bindings,
+            max_actions: limits.max_actions,
+            deadline: limits.deadline,
+            late: Cell::new(false),
+            full: Cell::new(false),
+        }
+    }
+    /// Counts one binding; false once the limit or the deadline is passed (the enumeration
+    /// then stops).
     fn tick(&self) -> bool {
         let n = self.done.get() + 1;
         self.done.set(n);
-        n <= self.max
+        if n % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.late.set(true);
+        }
+        n <= self.max && !self.late.get() && !self.full.get()
+    }
+    /// Notes that `actions` ground actions are known; past the limit the enumeration stops.
+    fn found(&self, actions: usize) {
+        if actions > self.max_actions {
+            self.full.set(true);
+        }
     }
     fn check(&self) -> Result<(), GroundError> {
+        if self.late.get() {
+            return Err(GroundError::OutOfTime);
+        }
+        if self.full.get() {
+            return Err(GroundError::TooLarge(self.max_actions));
+        }
         if self.done.get() > self.max {
             return Err(GroundError::TooMuchWork(self.max));
         }
@@ -113,10 +154,7 @@ pub fn ground_within(
     let normal = normalize(domain, problem);
     let g = Grounder::new(domain, problem, &normal)?;
     let schemas = lift_schemas(&g, &normal)?;
-    let work = Work {
-        done: std::cell::Cell::new(0),
-        max: limits.max_bindings,
-    };
+    let work = Work::new(&limits);
     let mut reach = Reach {
         g: &g,
         schemas: &schemas,

@@ -116,9 +116,16 @@ pub fn solve(
     let start = Instant::now();
     let domain = pddl::parse_domain(domain_text).map_err(PlanError::Domain)?;
     let problem = pddl::parse_problem(problem_text).map_err(PlanError::Problem)?;
-    let task = match ground::ground(&domain, &problem) {
+    let limits = ground::GroundLimits {
+        deadline: Some(start + options.timeout),
+        ..ground::GroundLimits::default()
+    };
+    let task = match ground::ground_within(&domain, &problem, limits) {
         Ok(t) => t,
         Err(ground::GroundError::GoalUnreachable(_)) => return Err(PlanError::Unsolvable),
+        Err(ground::GroundError::OutOfTime) => {
+            return Err(PlanError::Timeout(options.timeout.as_secs_f64()));
+        }
         Err(e) => return Err(e.into()),
     };
     solve_task(task, options, start)

@@ -341,7 +341,7 @@ fn derived_predicates_are_evaluated_by_axioms() {
 }
 
 #[test]
-fn grounding_stops_at_the_binding_limit_before_enumerating_everything() {
+fn grounding_stops_at_its_limits_before_enumerating_everything() {
     // Six parameters over 20 objects without preconditions: 64 million bindings.
     let dom = "(define (domain wide) (:predicates (p ?a ?b ?c ?d ?e ?f))
       (:action a :parameters (?a ?b ?c ?d ?e ?f) :precondition (and) :effect (p ?a ?b ?c ?d ?e ?f)))";
@@ -350,19 +350,37 @@ fn grounding_stops_at_the_binding_limit_before_enumerating_everything() {
         "(define (problem w) (:domain wide) (:objects {}) (:init) (:goal (p o1 o2 o3 o4 o5 o6)))",
         objects.join(" ")
     );
+    let (dom, prob) = (parse_domain(dom).unwrap(), parse_problem(&prob).unwrap());
     let limits = crate::planning::ground::GroundLimits {
         max_actions: usize::MAX,
         max_bindings: 100_000,
+        deadline: None,
     };
     let start = std::time::Instant::now();
-    let e = crate::planning::ground::ground_within(
-        &parse_domain(dom).unwrap(),
-        &parse_problem(&prob).unwrap(),
-        limits,
-    )
-    .unwrap_err();
+    let e = crate::planning::ground::ground_within(&dom, &prob, limits).unwrap_err();
     assert_eq!(e, GroundError::TooMuchWork(100_000));
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    // Without a binding limit, the deadline stops it.
+    let start = std::time::Instant::now();
+    let limits = crate::planning::ground::GroundLimits {
+        max_actions: usize::MAX,
+        max_bindings: u64::MAX,
+        deadline: Some(start + std::time::Duration::from_millis(200)),
+    };
+    let e = crate::planning::ground::ground_within(&dom, &prob, limits).unwrap_err();
+    assert_eq!(e, GroundError::OutOfTime);
+    assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    // The action limit stops the enumeration as soon as one round has found more, before the
+    // round's 64 million bindings are all listed.
+    let limits = crate::planning::ground::GroundLimits {
+        max_actions: 10_000,
+        max_bindings: u64::MAX,
+        deadline: None,
+    };
+    let start = std::time::Instant::now();
+    let e = crate::planning::ground::ground_within(&dom, &prob, limits).unwrap_err();
+    assert_eq!(e, GroundError::TooLarge(10_000));
+    assert!(start.elapsed() < std::time::Duration::from_secs(2));
 }
 
 /// An expansion bound stops the search at exactly the bound, without a plan when the plan

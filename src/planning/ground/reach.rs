@@ -64,6 +64,7 @@ impl Reach<'_> {
                 };
                 if !s.neg.iter().any(static_false) {
                     found.push((si, full[..s.num_params].to_vec()));
+                    self.work.found(found.len() + self.actions.len());
                 }
             });
         };

@@ -228,31 +228,26 @@ pub struct Problem {
 }
 
 impl Domain {
-    /// The parent of a type (`None` for `object` or an undeclared type).
-    pub fn parent_of(&self, ty: &str) -> Option<&str> {
-        self.types
-            .iter()
-            .find(|t| t.name == ty)
-            .map(|t| t.parent.as_str())
-    }
-
     /// Whether `ty` is `ancestor` or a descendant of it (of one of its members, for an
-    /// `(either …)` type).
+    /// `(either …)` type). A type declared more than once (`area - object`, then
+    /// `area - surface`) descends from every parent it is given, as in Fast Downward.
     pub fn is_subtype(&self, ty: &str, ancestor: &str) -> bool {
         if let Some(mut members) = either_members(ancestor) {
             return members.any(|m| self.is_subtype(ty, m));
         }
-        let mut cur = ty;
-        for _ in 0..=self.types.len() {
+        let mut todo = vec![ty];
+        let mut seen: Vec<&str> = Vec::new();
+        while let Some(cur) = todo.pop() {
             if cur == ancestor {
                 return true;
             }
-            match self.parent_of(cur) {
-                Some(p) if p != cur => cur = p,
-                _ => return ancestor == "object",
+            if !seen.contains(&cur) {
+                seen.push(cur);
+                let parents = self.types.iter().filter(|t| t.name == cur);
+                todo.extend(parents.map(|t| t.parent.as_str()));
             }
         }
-        false
+        ancestor == "object"
     }
 }
 

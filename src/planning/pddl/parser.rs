@@ -463,7 +463,13 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
                         parent: t.ty,
                     });
                 }
-                check_duplicates(&ctx, s, d.types.iter().map(|t| t.name.as_str()), "type")?;
+                let decls = d.types.iter().map(|t| format!("{} - {}", t.name, t.parent));
+                check_duplicates(
+                    &ctx,
+                    s,
+                    decls.collect::<Vec<_>>().iter().map(String::as_str),
+                    "type",
+                )?;
             }
             ":constants" => {
                 d.constants = ctx.typed_list(body, false)?;

@@ -348,3 +348,24 @@ fn adl_and_action_costs_round_trip() {
     assert_eq!(p.values[1].value, 7);
     assert_eq!(parse_problem(&write_problem(&p)), Ok(p));
 }
+
+#[test]
+fn a_type_declared_under_two_parents_descends_from_both() {
+    // IPC 2006 Storage: `area` is declared under `object` and again under `surface`.
+    let d = parse_domain(
+        "(define (domain s) (:requirements :typing)
+           (:types hoist surface place area - object
+                   storearea transitarea - area
+                   area crate - surface)
+           (:predicates (on ?x - surface)))",
+    )
+    .unwrap();
+    assert!(d.is_subtype("storearea", "surface") && d.is_subtype("storearea", "area"));
+    assert!(d.is_subtype("area", "object") && !d.is_subtype("area", "place"));
+    assert_eq!(parse_domain(&write_domain(&d)), Ok(d.clone()));
+    let twice = parse_domain("(define (domain s) (:types a - object a - object))").unwrap_err();
+    assert!(
+        twice.message.contains("duplicate type 'a - object'"),
+        "{twice}"
+    );
+}
