@@ -341,7 +341,7 @@ fn derived_predicates_are_evaluated_by_axioms() {
 }
 
 #[test]
-fn grounding_stops_at_its_limits_before_enumerating_everything() {
+fn grounding_stops_at_the_binding_limit_before_enumerating_everything() {
     // Six parameters over 20 objects without preconditions: 64 million bindings.
     let dom = "(define (domain wide) (:predicates (p ?a ?b ?c ?d ?e ?f))
       (:action a :parameters (?a ?b ?c ?d ?e ?f) :precondition (and) :effect (p ?a ?b ?c ?d ?e ?f)))";

@@ -13,6 +13,7 @@ use crate::split_at;
 const LIMITS: GroundLimits = GroundLimits {
     max_actions: 5_000,
     max_bindings: 200_000,
+    deadline: None,
 };
 /// Most states expanded by the breadth-first search.
 const MAX_EXPANSIONS: usize = 200;
