@@ -9,8 +9,8 @@ and `opt` run every domain whose domain file declares :action-costs, :adl or
 quantified/disjunctive preconditions, each on its first PROBLEMS_PER_DOMAIN problems.
 `sat-strips` and `opt-strips` run the classic STRIPS domains instead (no such requirement;
 for `sat-strips` none named -opt or -mco, for `opt-strips` none named -sat, -agl or -mco),
-each on PROBLEMS_PER_DOMAIN problems spread over its sorted list (for 2: the ones at 1/3 and
-2/3), so that the harder middle of every domain is in the suite. A DOMAIN argument runs the
+each on PROBLEMS_PER_DOMAIN problems spread over its list in natural order (for 2: the ones
+at 1/3 and 2/3), so that the harder middle of every domain is in the suite. A DOMAIN argument runs the
 domain's first PROBLEMS_PER_DOMAIN problems; DOMAIN/PROBLEM.pddl runs that one problem. Each task runs tablero (`plan`, one thread; `--optimal` in opt mode) and then Fast
 Downward (`--alias lama-first`, or `astar(lmcut())` falling back to `astar(blind())` in opt
 mode), each in its own process with the same wall-clock limit; CPU time is the child's user +
@@ -60,6 +60,7 @@ def in_track(domain, track):
 
 
 def tasks(root, per_domain, only, track):
+    strips = track.endswith("-strips") and not only
     picked = {}
     for o in only:
         d, _, p = o.partition("/")
@@ -71,7 +72,6 @@ def tasks(root, per_domain, only, track):
         problems = sorted(p for p in os.listdir(folder)
                           if p.endswith(".pddl") and "domain" not in p)
         named = picked.get(d, set()) - {""}
-        strips = track.endswith("-strips") and not only
         if strips and not in_track(d, track):
             continue
         if named:
