@@ -301,10 +301,6 @@ impl RelaxedTask {
                 .map(move |(k, _)| base + k as u32),
         )
     }
-
-    fn cost_of(&self, a: &RelAction, op_cost: &[u64]) -> u64 {
-        op_cost_of(a.op, op_cost)
-    }
 }
 
 fn op_cost_of(op: u32, op_cost: &[u64]) -> u64 {
@@ -615,6 +611,9 @@ impl RelaxedHeuristic {
 /// LM-cut can count a cut of moves once for several goal cells (Zen Puzzle: it valued a
 /// state with 26 unvisited tiles at 14); the seed never counts less than the unvisited tiles.
 /// The result is also at least h_max.
+///
+/// After each cut, h_max is updated incrementally as in Fast Downward: only the facts whose
+/// cheapest support got cheaper are revisited, from the effects of the cut operators.
 pub struct LmCut {
     pub rt: std::sync::Arc<RelaxedTask>,
     /// Goal facts whose achievers achieve no other goal fact, with their achieving operators
@@ -624,20 +623,31 @@ pub struct LmCut {
     sc: Scratch,
     cost: Vec<u64>,
     adders: Vec<Vec<u32>>,
+    /// The relaxed actions of each operator (one per conditional effect).
+    op_actions: Vec<Vec<u32>>,
+    /// Each relaxed action's precondition choice (its dearest precondition under h_max;
+    /// `u32::MAX` when unreachable) and that precondition's h_max value.
     pcf: Vec<u32>,
+    pcf_cost: Vec<u64>,
+    /// The actions each fact is the chosen precondition of.
+    by_pcf: ByChoice,
     in_goal_zone: Vec<bool>,
     reached: Vec<bool>,
     queue: Vec<u32>,
+    /// The operators whose cost was lowered last (by the seeds or a cut).
     cut_ops: Vec<u32>,
-    by_pcf: Vec<Vec<u32>>,
 }
 
 impl LmCut {
     pub fn new(rt: std::sync::Arc<RelaxedTask>) -> Self {
         let mut adders = vec![Vec::new(); rt.num_facts];
+        let mut op_actions = vec![Vec::new(); rt.op_cost.len()];
         for (ai, a) in rt.actions.iter().enumerate() {
             for &q in &a.add {
                 adders[q as usize].push(ai as u32);
+            }
+            if a.op < AXIOM_OP {
+                op_actions[a.op as usize].push(ai as u32);
             }
         }
         // Goal facts: the preconditions of the goal action.
@@ -702,12 +712,14 @@ impl LmCut {
             sc: Scratch::default(),
             cost: Vec::new(),
             adders,
+            op_actions,
             pcf: Vec::new(),
+            pcf_cost: Vec::new(),
+            by_pcf: ByChoice::default(),
             in_goal_zone: Vec::new(),
             reached: Vec::new(),
             queue: Vec::new(),
             cut_ops: Vec::new(),
-            by_pcf: Vec::new(),
         }
     }
 
@@ -721,32 +733,103 @@ impl LmCut {
         if hmax == INF {
             return None;
         }
+        self.choose_preconditions(&rt);
         let mut h = self.seed(&rt, s);
-        let mut first = true;
-        loop {
-            if !first || h > 0 {
-                self.propagate(&rt, s);
-            }
-            first = false;
-            let hg = self.sc.fact_cost[rt.goal_fact as usize];
-            if hg == INF {
-                return None;
-            }
-            if hg == 0 {
-                return Some(h.max(hmax));
-            }
-            self.choose_preconditions(&rt);
+        self.update_hmax(&rt);
+        #[cfg(test)]
+        self.assert_hmax_exact(&rt, s);
+        while self.sc.fact_cost[rt.goal_fact as usize] > 0 {
             self.mark_goal_zone(&rt);
             let m = self.cut(&rt, s);
             if m == INF || m == 0 {
                 // Cannot happen for a correct cut; stay admissible by stopping here.
-                return Some(h.max(hmax));
+                break;
             }
             h += m;
             self.cut_ops.sort_unstable();
             self.cut_ops.dedup();
             for &o in &self.cut_ops {
                 self.cost[o as usize] -= m;
+            }
+            self.update_hmax(&rt);
+            #[cfg(test)]
+            self.assert_hmax_exact(&rt, s);
+        }
+        Some(h.max(hmax))
+    }
+
+    /// Test builds check every incremental update against a full propagation under the same
+    /// costs: the same h_max values and the same precondition choices.
+    #[cfg(test)]
+    fn assert_hmax_exact(&self, rt: &RelaxedTask, s: &State) {
+        let mut full = Scratch::default();
+        let costs = Costs {
+            op: &self.cost,
+            small: rt.flat.small_costs,
+        };
+        propagate_full(rt, s, costs, false, false, &mut full);
+        assert_eq!(
+            full.fact_cost, self.sc.fact_cost,
+            "incremental h_max is off"
+        );
+        for (ai, a) in rt.actions.iter().enumerate() {
+            let choice = dearest(&a.pre, &full.fact_cost);
+            assert_eq!(
+                choice,
+                (self.pcf[ai], self.pcf_cost[ai]),
+                "choice of {ai} is off"
+            );
+        }
+    }
+
+    /// Lowers the h_max values (and the precondition choices) after the operators in
+    /// `cut_ops` got cheaper: a Dijkstra from the effects of their actions that revisits an
+    /// action only when its chosen precondition got cheaper. The result equals a full
+    /// propagation under the new costs, choices included.
+    fn update_hmax(&mut self, rt: &RelaxedTask) {
+        let flat = &rt.flat;
+        let small = flat.small_costs;
+        let sc = &mut self.sc;
+        sc.queue.reset();
+        for &o in &self.cut_ops {
+            for &ai in &self.op_actions[o as usize] {
+                let ai = ai as usize;
+                if self.pcf[ai] != u32::MAX {
+                    lower_adds(
+                        flat,
+                        sc,
+                        ai,
+                        self.pcf_cost[ai] + self.cost[o as usize],
+                        small,
+                    );
+                }
+            }
+        }
+        while let Some((c, f)) = sc.queue.pop() {
+            if c > sc.fact_cost[f as usize] {
+                continue;
+            }
+            let (lo, hi) = (
+                flat.pre_of_start[f as usize] as usize,
+                flat.pre_of_start[f as usize + 1] as usize,
+            );
+            for &ai in &flat.pre_of[lo..hi] {
+                let ai = ai as usize;
+                if self.pcf[ai] != f || self.pcf_cost[ai] <= c {
+                    continue;
+                }
+                let old = self.pcf_cost[ai];
+                let (p, pc) = dearest(&rt.actions[ai].pre, &sc.fact_cost);
+                if p != f {
+                    self.by_pcf.unlink(f, ai as u32);
+                    self.by_pcf.link(p, ai as u32);
+                }
+                self.pcf[ai] = p;
+                self.pcf_cost[ai] = pc;
+                if pc < old {
+                    let v = pc + op_cost_of(flat.op[ai], &self.cost);
+                    lower_adds(flat, sc, ai, v, small);
+                }
             }
         }
     }
@@ -761,9 +844,10 @@ impl LmCut {
     }
 
     /// The seeds' share: each goal not true in `s` adds its cheapest achiever's cost, which
-    /// is taken off its achievers.
+    /// is taken off its achievers (listed in `cut_ops`).
     fn seed(&mut self, rt: &RelaxedTask, s: &State) -> u64 {
         let mut h = 0u64;
+        self.cut_ops.clear();
         if self.seeds.is_empty() {
             return h;
         }
@@ -779,6 +863,7 @@ impl LmCut {
                 h += c;
                 for &o in ops {
                     self.cost[o as usize] -= c;
+                    self.cut_ops.push(o);
                 }
             }
         }
@@ -788,28 +873,14 @@ impl LmCut {
     /// Each action's precondition choice function: its dearest precondition under h_max.
     fn choose_preconditions(&mut self, rt: &RelaxedTask) {
         self.pcf.clear();
-        self.pcf.resize(rt.actions.len(), u32::MAX);
-        // Keep the inner vectors' capacity between iterations and evaluations.
-        self.by_pcf.resize_with(rt.num_facts, Vec::new);
-        self.by_pcf.iter_mut().for_each(Vec::clear);
+        self.pcf_cost.clear();
+        self.by_pcf.reset(rt.num_facts, rt.actions.len());
         for (ai, a) in rt.actions.iter().enumerate() {
-            let mut best = u32::MAX;
-            let mut bc = 0u64;
-            let mut ok = true;
-            for &p in &a.pre {
-                let c = self.sc.fact_cost[p as usize];
-                if c == INF {
-                    ok = false;
-                    break;
-                }
-                if best == u32::MAX || c > bc {
-                    best = p;
-                    bc = c;
-                }
-            }
-            if ok {
-                self.pcf[ai] = best;
-                self.by_pcf[best as usize].push(ai as u32);
+            let (p, c) = dearest(&a.pre, &self.sc.fact_cost);
+            self.pcf.push(p);
+            self.pcf_cost.push(c);
+            if p != u32::MAX {
+                self.by_pcf.link(p, ai as u32);
             }
         }
     }
@@ -823,9 +894,8 @@ impl LmCut {
         self.queue.push(rt.goal_fact);
         while let Some(f) = self.queue.pop() {
             for &ai in &self.adders[f as usize] {
-                let a = &rt.actions[ai as usize];
                 let p = self.pcf[ai as usize];
-                if p == u32::MAX || rt.cost_of(a, &self.cost) != 0 {
+                if p == u32::MAX || op_cost_of(rt.flat.op[ai as usize], &self.cost) != 0 {
                     continue;
                 }
                 if !self.in_goal_zone[p as usize] {
@@ -851,25 +921,102 @@ impl LmCut {
         }
         self.cut_ops.clear();
         let mut m = INF;
+        let flat = &rt.flat;
         while let Some(f) = self.queue.pop() {
-            for &ai in &self.by_pcf[f as usize] {
-                let a = &rt.actions[ai as usize];
-                let mut in_cut = false;
-                for &q in &a.add {
-                    if self.in_goal_zone[q as usize] {
-                        in_cut = true;
-                    } else if !self.reached[q as usize] {
+            let mut next = self.by_pcf.head[f as usize];
+            while next != NIL {
+                let ai = next as usize;
+                next = self.by_pcf.next[ai];
+                let adds = &flat.add[flat.add_start[ai] as usize..flat.add_start[ai + 1] as usize];
+                if adds.iter().any(|&q| self.in_goal_zone[q as usize]) {
+                    // Into the goal zone: in the cut, and (as in Fast Downward) its other
+                    // effects are not explored.
+                    let op = flat.op[ai];
+                    if op < AXIOM_OP {
+                        m = m.min(self.cost[op as usize]);
+                        self.cut_ops.push(op);
+                    }
+                    continue;
+                }
+                for &q in adds {
+                    if !self.reached[q as usize] {
                         self.reached[q as usize] = true;
                         self.queue.push(q);
                     }
                 }
-                if in_cut && a.op < AXIOM_OP {
-                    m = m.min(self.cost[a.op as usize]);
-                    self.cut_ops.push(a.op);
-                }
             }
         }
         m
+    }
+}
+
+const NIL: u32 = u32::MAX;
+
+/// Relaxed actions grouped by a fact of theirs: one intrusive doubly linked list per fact, so
+/// an action moves between facts in O(1) and a walk visits exactly the actions of its fact.
+#[derive(Debug, Default)]
+struct ByChoice {
+    head: Vec<u32>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+}
+
+impl ByChoice {
+    /// Empty lists for `facts` facts and `actions` actions.
+    fn reset(&mut self, facts: usize, actions: usize) {
+        self.head.clear();
+        self.head.resize(facts, NIL);
+        self.next.resize(actions, NIL);
+        self.prev.resize(actions, NIL);
+    }
+
+    fn link(&mut self, f: u32, ai: u32) {
+        let h = self.head[f as usize];
+        self.next[ai as usize] = h;
+        self.prev[ai as usize] = NIL;
+        if h != NIL {
+            self.prev[h as usize] = ai;
+        }
+        self.head[f as usize] = ai;
+    }
+
+    fn unlink(&mut self, f: u32, ai: u32) {
+        let (p, n) = (self.prev[ai as usize], self.next[ai as usize]);
+        if p == NIL {
+            self.head[f as usize] = n;
+        } else {
+            self.next[p as usize] = n;
+        }
+        if n != NIL {
+            self.prev[n as usize] = p;
+        }
+    }
+}
+
+/// The first of the dearest preconditions and its cost, or `(u32::MAX, INF)` when one is
+/// unreachable.
+fn dearest(pre: &[u32], fact_cost: &[u64]) -> (u32, u64) {
+    let mut best = (u32::MAX, 0);
+    for &p in pre {
+        let c = fact_cost[p as usize];
+        if c == INF {
+            return (u32::MAX, INF);
+        }
+        if best.0 == u32::MAX || c > best.1 {
+            best = (p, c);
+        }
+    }
+    best
+}
+
+/// Lowers the cost of the facts relaxed action `ai` adds to `v` where that is cheaper.
+fn lower_adds(flat: &Flat, sc: &mut Scratch, ai: usize, v: u64, small: bool) {
+    let (lo, hi) = (flat.add_start[ai] as usize, flat.add_start[ai + 1] as usize);
+    for &q in &flat.add[lo..hi] {
+        if v < sc.fact_cost[q as usize] {
+            sc.fact_cost[q as usize] = v;
+            sc.queue.push(small, v, q);
+        }
     }
 }
 
