@@ -55,7 +55,7 @@ fn bench(c: &mut Criterion) {
     let map = Map::standard();
     let names = Names::new(&t, &map);
     let mdf = names.mdf(&map).expect("standard MDF");
-    let mdf_tokens = Message::Mdf(Some(Box::new(mdf.clone()))).to_tokens();
+    let mdf_tokens = Message::Mdf(Some(std::sync::Arc::new(mdf.clone()))).to_tokens();
     c.bench_function("daide/parse MDF + build map", |b| {
         b.iter(|| match parse_message(black_box(&mdf_tokens)) {
             Ok(Message::Mdf(Some(d))) => map_from_mdf(&d, &t).is_ok(),

@@ -126,7 +126,7 @@ fn leaf_message() -> impl Strategy<Value = Message> {
         Just(Message::Off),
         (power(), year()).prop_map(|(power, passcode)| Message::Iam { power, passcode }),
         prop::option::of(text()).prop_map(Message::Map),
-        prop::option::of(map_def()).prop_map(|m| Message::Mdf(m.map(Box::new))),
+        prop::option::of(map_def()).prop_map(|m| Message::Mdf(m.map(std::sync::Arc::new))),
         prop::option::of(
             (power(), year(), prop::collection::vec(variant, 0..4)).prop_map(
                 |(power, passcode, variant)| Hello {

@@ -522,7 +522,7 @@ mod tests {
         let t = TokenTable::standard();
         let toks = parse_text(STANDARD_MAP_TEXT, &t).unwrap();
         match parse_message(&toks).unwrap() {
-            Message::Mdf(Some(d)) => *d,
+            Message::Mdf(Some(d)) => (*d).clone(),
             other => panic!("{other:?}"),
         }
     }
@@ -575,7 +575,7 @@ mod tests {
         let back = map_from_mdf(&def, &t).unwrap();
         assert_eq!(describe(&back), describe(&m));
         // Through tokens too; the standard MDF is a few kilobytes.
-        let msg = Message::Mdf(Some(Box::new(def)));
+        let msg = Message::Mdf(Some(std::sync::Arc::new(def)));
         let toks = msg.to_tokens();
         assert!(
             toks.len() * 2 > 2000 && toks.len() * 2 < 4000,

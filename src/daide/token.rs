@@ -402,39 +402,34 @@ impl Token {
 
     /// Looks up a fixed (table-independent) token by its 3-letter name.
     pub fn from_fixed_name(s: &str) -> Option<Token> {
-        if let Some(t) = Command::from_name(s) {
-            return Some(Token::Command(t));
-        }
-        if let Some(t) = OrderToken::from_name(s) {
-            return Some(Token::Order(t));
-        }
-        if let Some(t) = Param::from_name(s) {
-            return Some(Token::Param(t));
-        }
-        if let Some(t) = UnitKind::from_name(s) {
-            return Some(Token::Unit(t));
-        }
-        if let Some(t) = PhaseToken::from_name(s) {
-            return Some(Token::Phase(t));
-        }
-        if let Some(t) = CoastToken::from_name(s) {
-            return Some(Token::Coast(t));
-        }
-        if let Some(t) = ThxNote::from_name(s) {
-            return Some(Token::Note(t));
-        }
-        if let Some(t) = OrdResult::from_name(s) {
-            return Some(Token::Result(t));
-        }
-        if let Some(t) = PressName::from_name(s) {
-            return Some(Token::Press(PressToken(t.value())));
-        }
-        match s {
-            "BRA" => Some(Token::Bra),
-            "KET" => Some(Token::Ket),
-            _ => None,
-        }
+        let table = fixed_names();
+        let at = table.binary_search_by(|(name, _)| (*name).cmp(s)).ok()?;
+        Some(table[at].1)
     }
+}
+
+/// Every fixed token with its name, sorted by name: built once, searched by bisection (a
+/// decoder looks up every word it reads).
+fn fixed_names() -> &'static [(&'static str, Token)] {
+    static TABLE: std::sync::OnceLock<Vec<(&'static str, Token)>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let presses = (0..=u8::MAX).map(|v| Token::Press(PressToken(v)));
+        let mut table: Vec<(&'static str, Token)> = [Token::Bra, Token::Ket]
+            .into_iter()
+            .chain(Command::ALL.iter().map(|&t| Token::Command(t)))
+            .chain(OrderToken::ALL.iter().map(|&t| Token::Order(t)))
+            .chain(Param::ALL.iter().map(|&t| Token::Param(t)))
+            .chain(UnitKind::ALL.iter().map(|&t| Token::Unit(t)))
+            .chain(PhaseToken::ALL.iter().map(|&t| Token::Phase(t)))
+            .chain(CoastToken::ALL.iter().map(|&t| Token::Coast(t)))
+            .chain(ThxNote::ALL.iter().map(|&t| Token::Note(t)))
+            .chain(OrdResult::ALL.iter().map(|&t| Token::Result(t)))
+            .chain(presses)
+            .filter_map(|t| t.fixed_name().map(|name| (name, t)))
+            .collect();
+        table.sort_by_key(|&(name, _)| name);
+        table
+    })
 }
 
 /// A 3-character token name from a representation table.
@@ -579,6 +574,11 @@ impl Default for TokenTable {
 impl TokenTable {
     /// The standard table (7 powers, 75 provinces).
     pub fn standard() -> TokenTable {
+        static STANDARD: std::sync::OnceLock<TokenTable> = std::sync::OnceLock::new();
+        STANDARD.get_or_init(Self::build_standard).clone()
+    }
+
+    fn build_standard() -> TokenTable {
         let entries = STANDARD_POWERS
             .iter()
             .map(|&(n, v)| (PowerToken(v).code(), n))
@@ -867,5 +867,8 @@ mod tests {
             }
         }
         assert!(seen.len() > 120);
+        for unknown in ["", "AAA", "ZZZ", "bra", "BR", "BRAX", "LON"] {
+            assert_eq!(Token::from_fixed_name(unknown), None, "{unknown:?}");
+        }
     }
 }

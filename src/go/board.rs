@@ -646,13 +646,21 @@ impl Board {
         let keys = zobrist();
         let mut hash = 0;
         let mut counts = [0u32; 2];
+        // Every chain is walked once, from its first stone: linear in the board size.
+        let mut walked = vec![false; self.cells.len()];
         for p in self.points() {
             match self.cells[p].color() {
                 Some(c) => {
                     hash ^= keys[c.index()][p];
                     counts[c.index()] += 1;
+                    if walked[p] {
+                        continue;
+                    }
                     let h = self.head[p] as usize;
                     let chain = self.chain(p);
+                    for &q in &chain {
+                        walked[q] = true;
+                    }
                     if chain.iter().any(|&q| self.head[q] as usize != h) {
                         return Err(format!("chain through {p} has mixed heads"));
                     }

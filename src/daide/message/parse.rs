@@ -452,7 +452,10 @@ fn message(i: In<'_>) -> PResult<'_, Message> {
         })
         .parse(i),
         Command::Map => map(opt_group(group(text)), Message::Map).parse(i),
-        Command::Mdf => map(opt_group(map_def), |m| Message::Mdf(m.map(Box::new))).parse(i),
+        Command::Mdf => map(opt_group(map_def), |m| {
+            Message::Mdf(m.map(std::sync::Arc::new))
+        })
+        .parse(i),
         Command::Yes => map(nested, Message::Yes).parse(i),
         Command::Rej => map(nested, Message::Rej).parse(i),
         Command::Not => map(nested, Message::Not).parse(i),

@@ -248,7 +248,7 @@ pub enum Message {
     /// `MAP` (query) or `MAP ('name')`
     Map(Option<String>),
     /// `MDF` (query) or a map definition.
-    Mdf(Option<Box<MapDef>>),
+    Mdf(Option<std::sync::Arc<MapDef>>),
     /// `YES (message)`
     Yes(Box<Parsed<Message>>),
     /// `REJ (message)`

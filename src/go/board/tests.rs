@@ -262,3 +262,26 @@ fn line_height_counts_from_the_edge() {
     assert_eq!(b.line_height(pt("J7", 9)), 0);
     assert_eq!(b.line_height(pt("G7", 9)), 2);
 }
+
+#[test]
+fn validate_finds_each_corrupted_structure() {
+    let good = setup(9, &["C3", "D3", "E3", "G7"], &["C4", "D4"]);
+    let (c3, d3, g7) = (pt("C3", 9), pt("D3", 9), pt("G7", 9));
+    let head = good.head[c3] as usize;
+    type Corrupt = fn(&mut Board, usize, Point, Point);
+    let corruptions: [(&str, Corrupt); 5] = [
+        ("mixed heads", |b, _, d3, g7| b.head[d3] = b.head[g7]),
+        ("chain size", |b, h, _, _| b.stones[h] += 1),
+        ("liberty stats", |b, h, _, _| b.lsum[h] += 1),
+        ("hash", |b, _, _, _| b.hash ^= 1),
+        ("liberty stats", |b, _, _, g7| {
+            b.plibs[b.head[g7] as usize] -= 1
+        }),
+    ];
+    for (what, corrupt) in corruptions {
+        let mut b = good.clone();
+        corrupt(&mut b, head, d3, g7);
+        let err = b.validate().unwrap_err();
+        assert!(err.contains(what), "{what}: {err}");
+    }
+}

@@ -3,13 +3,13 @@
 //! messages a server sends).
 
 use std::collections::HashSet;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use tablero::bots::RandBot;
 use tablero::budget::{Budget, CancelFlag};
 use tablero::daide::client::{ClientConfig, ClientEvent, ClientSession, ClientState};
-use tablero::daide::message::{Message, Order};
+use tablero::daide::message::{MapDef, Message, Order};
 use tablero::daide::server::{ClientId, Output, ServerConfig, ServerGame};
 use tablero::daide::text::parse_text;
 use tablero::daide::token::TokenTable;
@@ -111,7 +111,7 @@ impl Host {
                         self.connected.contains(&id) && !closed.contains(&id),
                         "message to client {id}, which is not connected: {m:?}"
                     );
-                    round_trip(&m);
+                    check_reply(&m);
                 }
                 Output::Close(id) => closed.push(id),
             }
@@ -139,6 +139,22 @@ impl Host {
             !was_over || self.game.ending().is_some(),
             "a finished game restarted"
         );
+    }
+}
+
+/// Checks that a message the host sends parses back to itself. The map definition is checked
+/// once: every game of a run answers `MDF` with the one the first game built, and its few
+/// thousand tokens would otherwise take most of the run.
+fn check_reply(m: &Message) {
+    static MDF: OnceLock<Arc<MapDef>> = OnceLock::new();
+    if let Message::Mdf(Some(def)) = m
+        && MDF.get().is_some_and(|seen| Arc::ptr_eq(seen, def))
+    {
+        return;
+    }
+    round_trip(m);
+    if let Message::Mdf(Some(def)) = m {
+        let _ = MDF.set(Arc::clone(def));
     }
 }
 

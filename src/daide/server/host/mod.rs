@@ -11,6 +11,7 @@ mod tests;
 mod turn;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -20,7 +21,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::{ClientId, Ending, Output, SeatStats, ServerConfig, ServerError};
 use crate::daide::convert::{Names, turn_from_phase};
 use crate::daide::message::{
-    CentreGroup, Hello, Message, Missing, Owners, Parsed, PlacedUnit, Position, Turn, parse_message,
+    CentreGroup, Hello, MapDef, Message, Missing, Owners, Parsed, PlacedUnit, Position, Turn,
+    parse_message,
 };
 use crate::daide::token::{Param, PowerToken, Token};
 use crate::diplomacy::game::Game;
@@ -75,6 +77,9 @@ enum Role {
 pub struct ServerGame {
     cfg: ServerConfig,
     names: Names,
+    /// The map definition every `MDF` query is answered with, built once (`None` when the
+    /// map cannot be described in the table's names: queries are then rejected).
+    mdf: Option<Arc<MapDef>>,
     game: Game,
     seats: Vec<Seat>,
     clients: HashMap<ClientId, Role>,
@@ -97,6 +102,7 @@ impl ServerGame {
         )
         .map_err(|e| ServerError::Opening(e.to_string()))?;
         let names = Names::new(&cfg.table, &cfg.map);
+        let mdf = names.mdf(&cfg.map).ok().map(Arc::new);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
         let mut powers: Vec<Power> = cfg.map.powers().map(|(p, _)| p).collect();
         powers.shuffle(&mut rng);
@@ -127,6 +133,7 @@ impl ServerGame {
         Ok(ServerGame {
             cfg,
             names,
+            mdf,
             game,
             seats,
             clients: HashMap::new(),
@@ -203,9 +210,9 @@ impl ServerGame {
                 self.rejoin(id, power, passcode, &mut out)
             }
             (Role::Joining, m) => send(&mut out, rej(m)),
-            (_, Message::Mdf(None)) => match self.names.mdf(&self.cfg.map) {
-                Ok(def) => send(&mut out, Message::Mdf(Some(Box::new(def)))),
-                Err(_) => send(&mut out, rej(Message::Mdf(None))),
+            (_, Message::Mdf(None)) => match &self.mdf {
+                Some(def) => send(&mut out, Message::Mdf(Some(Arc::clone(def)))),
+                None => send(&mut out, rej(Message::Mdf(None))),
             },
             (_, Message::Map(None)) => send(&mut out, map_name()),
             (role, Message::Yes(inner)) if matches!(*inner, Parsed::Ok(Message::Map(_))) => {
