@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 use tablero::config::Config;
-use tablero::planning::{self, PlanError, PlanOptions, PlanResult, ground, pddl, task::Task};
+use tablero::planning::{
+    self, PlanError, PlanOptions, PlanResult, ground, pddl, relevance, task::Task,
+};
 use tablero::tournament::plan_bench;
 
 use super::ConfigArgs;
@@ -240,14 +242,19 @@ fn load(
         deadline: Some(deadline),
         ..ground::GroundLimits::default()
     };
-    ground::ground_within(&domain, &problem, limits).map_err(|e| match e {
+    let mut task = ground::ground_within(&domain, &problem, limits).map_err(|e| match e {
         ground::GroundError::GoalUnreachable(_) => (Exit::UnsolvableGround, e.to_string()),
         ground::GroundError::OutOfTime => (Exit::OutOfTime, e.to_string()),
         ground::GroundError::TooLarge(_) | ground::GroundError::TooMuchWork(_) => {
             (Exit::Incomplete, e.to_string())
         }
         e => (Exit::Usage, format!("grounding: {e}")),
-    })
+    })?;
+    let (facts, operators) = relevance::prune_irrelevant(&mut task);
+    if facts + operators > 0 {
+        eprintln!("tablero plan: {facts} irrelevant facts and {operators} operators pruned");
+    }
+    Ok(task)
 }
 
 /// The exit code of a search that found no plan.

@@ -14,6 +14,7 @@ pub mod ground;
 pub mod normalize;
 pub mod pddl;
 pub mod portfolio;
+pub mod relevance;
 pub mod search;
 pub mod task;
 pub mod vgdl;
@@ -104,7 +105,8 @@ pub enum PlanError {
     UnknownPlanner(String),
 }
 
-/// Parses, grounds and plans. The plan is validated on the grounded task.
+/// Parses, grounds, prunes what is irrelevant to the goal ([`relevance`]) and plans. The plan
+/// is validated on the grounded task.
 ///
 /// Blocking and CPU-heavy (it runs the portfolio on its own std threads and returns by the
 /// deadline): call it from a std thread or `spawn_blocking`, never on a tokio worker.
@@ -120,7 +122,7 @@ pub fn solve(
         deadline: Some(start + options.timeout),
         ..ground::GroundLimits::default()
     };
-    let task = match ground::ground_within(&domain, &problem, limits) {
+    let mut task = match ground::ground_within(&domain, &problem, limits) {
         Ok(t) => t,
         Err(ground::GroundError::GoalUnreachable(_)) => return Err(PlanError::Unsolvable),
         Err(ground::GroundError::OutOfTime) => {
@@ -128,6 +130,7 @@ pub fn solve(
         }
         Err(e) => return Err(e.into()),
     };
+    relevance::prune_irrelevant(&mut task);
     solve_task(task, options, start)
 }
 

@@ -773,19 +773,24 @@ impl LmCut {
             "incremental h_max is off"
         );
         for (ai, a) in rt.actions.iter().enumerate() {
-            let choice = dearest(&a.pre, &full.fact_cost);
+            let (first, cost) = dearest(&a.pre, &full.fact_cost);
+            let chosen = self.pcf[ai];
+            assert_eq!(cost, self.pcf_cost[ai], "choice of {ai} is off");
             assert_eq!(
-                choice,
-                (self.pcf[ai], self.pcf_cost[ai]),
+                first == u32::MAX,
+                chosen == u32::MAX,
                 "choice of {ai} is off"
             );
+            if chosen != u32::MAX {
+                assert!(a.pre.contains(&chosen) && full.fact_cost[chosen as usize] == cost);
+            }
         }
     }
 
     /// Lowers the h_max values (and the precondition choices) after the operators in
     /// `cut_ops` got cheaper: a Dijkstra from the effects of their actions that revisits an
-    /// action only when its chosen precondition got cheaper. The result equals a full
-    /// propagation under the new costs, choices included.
+    /// action only when its chosen precondition got cheaper. The h_max values equal a full
+    /// propagation's under the new costs, and every choice is a dearest precondition.
     fn update_hmax(&mut self, rt: &RelaxedTask) {
         let flat = &rt.flat;
         let small = flat.small_costs;
@@ -893,15 +898,43 @@ impl LmCut {
         self.queue.clear();
         self.queue.push(rt.goal_fact);
         while let Some(f) = self.queue.pop() {
-            for &ai in &self.adders[f as usize] {
-                let p = self.pcf[ai as usize];
-                if p == u32::MAX || op_cost_of(rt.flat.op[ai as usize], &self.cost) != 0 {
+            for k in 0..self.adders[f as usize].len() {
+                let ai = self.adders[f as usize][k] as usize;
+                if self.pcf[ai] == u32::MAX || op_cost_of(rt.flat.op[ai], &self.cost) != 0 {
                     continue;
                 }
+                self.break_ties(rt, ai);
+                let p = self.pcf[ai];
                 if !self.in_goal_zone[p as usize] {
                     self.in_goal_zone[p as usize] = true;
                     self.queue.push(p);
                 }
+            }
+        }
+    }
+
+    /// Among the dearest preconditions of the zero-cost action `ai`, prefers one that is
+    /// already in the goal zone or that only operators with a cost achieve (Fast Downward's
+    /// goal-zone and border detection): the zone then grows less, and the cuts stay small.
+    fn break_ties(&mut self, rt: &RelaxedTask, ai: usize) {
+        let cost = self.pcf_cost[ai];
+        for &p in &rt.actions[ai].pre {
+            if self.sc.fact_cost[p as usize] != cost {
+                continue;
+            }
+            let border = || {
+                self.adders[p as usize]
+                    .iter()
+                    .all(|&a| op_cost_of(rt.flat.op[a as usize], &self.cost) != 0)
+            };
+            if self.in_goal_zone[p as usize] || border() {
+                let old = self.pcf[ai];
+                if p != old {
+                    self.by_pcf.unlink(old, ai as u32);
+                    self.by_pcf.link(p, ai as u32);
+                    self.pcf[ai] = p;
+                }
+                return;
             }
         }
     }
