@@ -6,6 +6,7 @@
 pub mod astar;
 pub mod gbfs;
 pub mod landmarks;
+pub mod lmcut;
 pub mod negaxioms;
 pub mod relaxed;
 pub mod structure;

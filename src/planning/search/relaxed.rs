@@ -5,15 +5,16 @@
 //! effects that delete f. So a condition on a fact nothing can delete any more (Zen Puzzle's
 //! walked tiles) makes its action unreachable, and dead ends become visible.
 
+pub use super::lmcut::LmCut;
 use super::negaxioms::NegatedAxioms;
 use crate::planning::task::{FactId, OpId, State, Task};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 pub const INF: u64 = u64::MAX;
-const GOAL_OP: u32 = u32::MAX;
+pub(super) const GOAL_OP: u32 = u32::MAX;
 /// The operator id of relaxed actions that come from axioms (cost 0).
-const AXIOM_OP: u32 = u32::MAX - 1;
+pub(super) const AXIOM_OP: u32 = u32::MAX - 1;
 
 /// A relaxed action: one effect of one operator.
 #[derive(Debug, Clone)]
@@ -36,23 +37,23 @@ pub struct RelaxedTask {
     /// Negated facts: relaxed fact `num_task_facts + 2 + k` is ¬`neg_of[k]`.
     pub neg_of: Vec<u32>,
     /// The propagation's flat layout (see [`Flat`]).
-    flat: Flat,
+    pub(super) flat: Flat,
 }
 
 /// The relaxed task laid out for cost propagation: the actions each fact is a precondition
 /// of, and each action's add list, as contiguous slices (`start[i]..start[i + 1]`), and the
 /// per-action counters an evaluation starts from (copied in one pass).
 #[derive(Debug, Clone, Default)]
-struct Flat {
+pub(super) struct Flat {
     pre_of_start: Vec<u32>,
     pre_of: Vec<u32>,
     add_start: Vec<u32>,
     add: Vec<u32>,
-    op: Vec<u32>,
+    pub(super) op: Vec<u32>,
     counters: Vec<Counter>,
     /// Every operator costs at most [`BUCKET_MAX_OP_COST`]: costs stay small and dense, so
     /// the propagation queue is a bucket queue.
-    small_costs: bool,
+    pub(super) small_costs: bool,
 }
 
 /// One relaxed action's state during propagation: preconditions not yet reached and the
@@ -74,6 +75,17 @@ fn bucket_sized(op_cost: &[u64]) -> bool {
 }
 
 impl Flat {
+    /// The relaxed actions `f` is a precondition of.
+    pub(super) fn users(&self, f: u32) -> &[u32] {
+        let f = f as usize;
+        &self.pre_of[self.pre_of_start[f] as usize..self.pre_of_start[f + 1] as usize]
+    }
+
+    /// The facts relaxed action `ai` adds.
+    pub(super) fn adds(&self, ai: usize) -> &[u32] {
+        &self.add[self.add_start[ai] as usize..self.add_start[ai + 1] as usize]
+    }
+
     fn new(num_facts: usize, actions: &[RelAction], op_cost: &[u64]) -> Flat {
         let mut count = vec![0u32; num_facts + 1];
         for a in actions {
@@ -303,7 +315,7 @@ impl RelaxedTask {
     }
 }
 
-fn op_cost_of(op: u32, op_cost: &[u64]) -> u64 {
+pub(super) fn op_cost_of(op: u32, op_cost: &[u64]) -> u64 {
     if op >= AXIOM_OP {
         0
     } else {
@@ -315,7 +327,7 @@ fn op_cost_of(op: u32, op_cost: &[u64]) -> u64 {
 /// in cost order, as the costs pushed never fall below the cost last popped), a binary heap
 /// for the rest. Each bucket is a stack.
 #[derive(Debug, Clone, Default)]
-struct CostQueue {
+pub(super) struct CostQueue {
     buckets: Vec<Vec<u32>>,
     /// The lowest bucket that may hold entries.
     current: usize,
@@ -326,7 +338,7 @@ struct CostQueue {
 }
 
 impl CostQueue {
-    fn reset(&mut self) {
+    pub(super) fn reset(&mut self) {
         for b in &mut self.buckets[..self.used] {
             b.clear();
         }
@@ -336,7 +348,7 @@ impl CostQueue {
         self.heap.clear();
     }
 
-    fn push(&mut self, buckets: bool, cost: u64, fact: u32) {
+    pub(super) fn push(&mut self, buckets: bool, cost: u64, fact: u32) {
         if buckets && cost < BUCKET_LIMIT {
             let i = cost as usize;
             if i >= self.buckets.len() {
@@ -350,7 +362,7 @@ impl CostQueue {
         }
     }
 
-    fn pop(&mut self) -> Option<(u64, u32)> {
+    pub(super) fn pop(&mut self) -> Option<(u64, u32)> {
         if self.in_buckets > 0 {
             while self.current < self.used {
                 if let Some(f) = self.buckets[self.current].pop() {
@@ -370,7 +382,7 @@ pub struct Scratch {
     pub fact_cost: Vec<u64>,
     pub supporter: Vec<u32>,
     counters: Vec<Counter>,
-    queue: CostQueue,
+    pub(super) queue: CostQueue,
     marked: Vec<bool>,
     op_marked: Vec<bool>,
     seen_fact: Vec<bool>,
@@ -461,11 +473,7 @@ pub fn propagate_full(
         if f == rt.goal_fact && stop_at_goal {
             break;
         }
-        let (lo, hi) = (
-            flat.pre_of_start[f as usize] as usize,
-            flat.pre_of_start[f as usize + 1] as usize,
-        );
-        for &ai in &flat.pre_of[lo..hi] {
+        for &ai in flat.users(f) {
             let ai = ai as usize;
             let counter = &mut sc.counters[ai];
             counter.val = if additive {
@@ -476,8 +484,7 @@ pub fn propagate_full(
             counter.unsat -= 1;
             if counter.unsat == 0 {
                 let v = counter.val.saturating_add(op_cost_of(flat.op[ai], op_cost));
-                let (alo, ahi) = (flat.add_start[ai] as usize, flat.add_start[ai + 1] as usize);
-                for &q in &flat.add[alo..ahi] {
+                for &q in flat.adds(ai) {
                     if v < sc.fact_cost[q as usize] {
                         sc.fact_cost[q as usize] = v;
                         sc.supporter[q as usize] = ai as u32;
@@ -600,456 +607,6 @@ impl RelaxedHeuristic {
             RelaxedKind::FF => ff,
             _ => hg,
         })
-    }
-}
-
-/// LM-cut (Helmert & Domshlak 2009) on the split relaxation with shared operator costs,
-/// seeded with the goal landmarks that need no search: a goal fact false in the state needs
-/// one of its achievers, and when no operator achieves two goal facts these landmarks are
-/// disjoint. Each gets its cheapest achiever's cost, which is subtracted from its achievers
-/// (a cost partitioning, so the sum stays admissible) before LM-cut runs on the rest. Plain
-/// LM-cut can count a cut of moves once for several goal cells (Zen Puzzle: it valued a
-/// state with 26 unvisited tiles at 14); the seed never counts less than the unvisited tiles.
-/// The result is also at least h_max.
-///
-/// After each cut, h_max is updated incrementally as in Fast Downward: only the facts whose
-/// cheapest support got cheaper are revisited, from the effects of the cut operators.
-pub struct LmCut {
-    pub rt: std::sync::Arc<RelaxedTask>,
-    /// Goal facts whose achievers achieve no other goal fact, with their achieving operators
-    /// and the cheapest achiever's cost.
-    seeds: Vec<(u32, Vec<u32>, u64)>,
-    in_state: Vec<bool>,
-    sc: Scratch,
-    cost: Vec<u64>,
-    adders: Vec<Vec<u32>>,
-    /// The relaxed actions of each operator (one per conditional effect).
-    op_actions: Vec<Vec<u32>>,
-    /// Each relaxed action's precondition choice (its dearest precondition under h_max;
-    /// `u32::MAX` when unreachable) and that precondition's h_max value.
-    pcf: Vec<u32>,
-    pcf_cost: Vec<u64>,
-    /// The actions each fact is the chosen precondition of.
-    by_pcf: ByChoice,
-    in_goal_zone: Vec<bool>,
-    reached: Vec<bool>,
-    queue: Vec<u32>,
-    /// The operators whose cost was lowered last (by the seeds or a cut).
-    cut_ops: Vec<u32>,
-}
-
-impl LmCut {
-    pub fn new(rt: std::sync::Arc<RelaxedTask>) -> Self {
-        let mut adders = vec![Vec::new(); rt.num_facts];
-        let mut op_actions = vec![Vec::new(); rt.op_cost.len()];
-        for (ai, a) in rt.actions.iter().enumerate() {
-            for &q in &a.add {
-                adders[q as usize].push(ai as u32);
-            }
-            if a.op < AXIOM_OP {
-                op_actions[a.op as usize].push(ai as u32);
-            }
-        }
-        // Goal facts: the preconditions of the goal action.
-        let goals: Vec<u32> = rt
-            .actions
-            .iter()
-            .find(|a| a.op == GOAL_OP)
-            .map(|a| {
-                a.pre
-                    .iter()
-                    .copied()
-                    .filter(|&f| f != rt.true_fact)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut is_goal = vec![false; rt.num_facts];
-        for &g in &goals {
-            is_goal[g as usize] = true;
-        }
-        // Goal facts added by each operator (over all its effects).
-        let mut op_goals: Vec<Vec<u32>> = vec![Vec::new(); rt.op_cost.len()];
-        for a in &rt.actions {
-            if a.op < AXIOM_OP {
-                for &q in &a.add {
-                    if is_goal[q as usize] && !op_goals[a.op as usize].contains(&q) {
-                        op_goals[a.op as usize].push(q);
-                    }
-                }
-            }
-        }
-        let mut seeds = Vec::new();
-        for &g in &goals {
-            let mut ops: Vec<u32> = Vec::new();
-            let mut exclusive = true;
-            for &ai in &adders[g as usize] {
-                let a = &rt.actions[ai as usize];
-                if a.op >= AXIOM_OP {
-                    exclusive = false; // derived: no operator landmark
-                    break;
-                }
-                if op_goals[a.op as usize].len() > 1 {
-                    exclusive = false;
-                    break;
-                }
-                ops.push(a.op);
-            }
-            ops.sort_unstable();
-            ops.dedup();
-            if exclusive && !ops.is_empty() {
-                let c = ops
-                    .iter()
-                    .map(|&o| rt.op_cost[o as usize])
-                    .min()
-                    .unwrap_or(0);
-                seeds.push((g, ops, c));
-            }
-        }
-        LmCut {
-            seeds,
-            in_state: Vec::new(),
-            rt,
-            sc: Scratch::default(),
-            cost: Vec::new(),
-            adders,
-            op_actions,
-            pcf: Vec::new(),
-            pcf_cost: Vec::new(),
-            by_pcf: ByChoice::default(),
-            in_goal_zone: Vec::new(),
-            reached: Vec::new(),
-            queue: Vec::new(),
-            cut_ops: Vec::new(),
-        }
-    }
-
-    pub fn evaluate(&mut self, s: &State) -> Option<u64> {
-        let rt = self.rt.clone();
-        self.cost.clear();
-        self.cost.extend_from_slice(&rt.op_cost);
-        // h_max under the full costs (also the dead-end test).
-        self.propagate(&rt, s);
-        let hmax = self.sc.fact_cost[rt.goal_fact as usize];
-        if hmax == INF {
-            return None;
-        }
-        self.choose_preconditions(&rt);
-        let mut h = self.seed(&rt, s);
-        self.update_hmax(&rt);
-        #[cfg(test)]
-        self.assert_hmax_exact(&rt, s);
-        while self.sc.fact_cost[rt.goal_fact as usize] > 0 {
-            self.mark_goal_zone(&rt);
-            let m = self.cut(&rt, s);
-            if m == INF || m == 0 {
-                // Cannot happen for a correct cut; stay admissible by stopping here.
-                break;
-            }
-            h += m;
-            self.cut_ops.sort_unstable();
-            self.cut_ops.dedup();
-            for &o in &self.cut_ops {
-                self.cost[o as usize] -= m;
-            }
-            self.update_hmax(&rt);
-            #[cfg(test)]
-            self.assert_hmax_exact(&rt, s);
-        }
-        Some(h.max(hmax))
-    }
-
-    /// Test builds check every incremental update against a full propagation under the same
-    /// costs: the same h_max values and the same precondition choices.
-    #[cfg(test)]
-    fn assert_hmax_exact(&self, rt: &RelaxedTask, s: &State) {
-        let mut full = Scratch::default();
-        let costs = Costs {
-            op: &self.cost,
-            small: rt.flat.small_costs,
-        };
-        propagate_full(rt, s, costs, false, false, &mut full);
-        assert_eq!(
-            full.fact_cost, self.sc.fact_cost,
-            "incremental h_max is off"
-        );
-        for (ai, a) in rt.actions.iter().enumerate() {
-            let (first, cost) = dearest(&a.pre, &full.fact_cost);
-            let chosen = self.pcf[ai];
-            assert_eq!(cost, self.pcf_cost[ai], "choice of {ai} is off");
-            assert_eq!(
-                first == u32::MAX,
-                chosen == u32::MAX,
-                "choice of {ai} is off"
-            );
-            if chosen != u32::MAX {
-                assert!(a.pre.contains(&chosen) && full.fact_cost[chosen as usize] == cost);
-            }
-        }
-    }
-
-    /// Lowers the h_max values (and the precondition choices) after the operators in
-    /// `cut_ops` got cheaper: a Dijkstra from the effects of their actions that revisits an
-    /// action only when its chosen precondition got cheaper. The h_max values equal a full
-    /// propagation's under the new costs, and every choice is a dearest precondition.
-    fn update_hmax(&mut self, rt: &RelaxedTask) {
-        let flat = &rt.flat;
-        let small = flat.small_costs;
-        let sc = &mut self.sc;
-        sc.queue.reset();
-        for &o in &self.cut_ops {
-            for &ai in &self.op_actions[o as usize] {
-                let ai = ai as usize;
-                if self.pcf[ai] != u32::MAX {
-                    lower_adds(
-                        flat,
-                        sc,
-                        ai,
-                        self.pcf_cost[ai] + self.cost[o as usize],
-                        small,
-                    );
-                }
-            }
-        }
-        while let Some((c, f)) = sc.queue.pop() {
-            if c > sc.fact_cost[f as usize] {
-                continue;
-            }
-            let (lo, hi) = (
-                flat.pre_of_start[f as usize] as usize,
-                flat.pre_of_start[f as usize + 1] as usize,
-            );
-            for &ai in &flat.pre_of[lo..hi] {
-                let ai = ai as usize;
-                if self.pcf[ai] != f || self.pcf_cost[ai] <= c {
-                    continue;
-                }
-                let old = self.pcf_cost[ai];
-                let (p, pc) = dearest(&rt.actions[ai].pre, &sc.fact_cost);
-                if p != f {
-                    self.by_pcf.unlink(f, ai as u32);
-                    self.by_pcf.link(p, ai as u32);
-                }
-                self.pcf[ai] = p;
-                self.pcf_cost[ai] = pc;
-                if pc < old {
-                    let v = pc + op_cost_of(flat.op[ai], &self.cost);
-                    lower_adds(flat, sc, ai, v, small);
-                }
-            }
-        }
-    }
-
-    /// h_max under the current (reduced) costs.
-    fn propagate(&mut self, rt: &RelaxedTask, s: &State) {
-        let costs = Costs {
-            op: &self.cost,
-            small: rt.flat.small_costs,
-        };
-        propagate_full(rt, s, costs, false, false, &mut self.sc);
-    }
-
-    /// The seeds' share: each goal not true in `s` adds its cheapest achiever's cost, which
-    /// is taken off its achievers (listed in `cut_ops`).
-    fn seed(&mut self, rt: &RelaxedTask, s: &State) -> u64 {
-        let mut h = 0u64;
-        self.cut_ops.clear();
-        if self.seeds.is_empty() {
-            return h;
-        }
-        self.in_state.clear();
-        self.in_state.resize(rt.num_facts, false);
-        for f in rt.state_facts(s) {
-            if (f as usize) < rt.num_facts {
-                self.in_state[f as usize] = true;
-            }
-        }
-        for (g, ops, c) in &self.seeds {
-            if !self.in_state[*g as usize] && *c > 0 {
-                h += c;
-                for &o in ops {
-                    self.cost[o as usize] -= c;
-                    self.cut_ops.push(o);
-                }
-            }
-        }
-        h
-    }
-
-    /// Each action's precondition choice function: its dearest precondition under h_max.
-    fn choose_preconditions(&mut self, rt: &RelaxedTask) {
-        self.pcf.clear();
-        self.pcf_cost.clear();
-        self.by_pcf.reset(rt.num_facts, rt.actions.len());
-        for (ai, a) in rt.actions.iter().enumerate() {
-            let (p, c) = dearest(&a.pre, &self.sc.fact_cost);
-            self.pcf.push(p);
-            self.pcf_cost.push(c);
-            if p != u32::MAX {
-                self.by_pcf.link(p, ai as u32);
-            }
-        }
-    }
-
-    /// The goal zone: backwards from GOAL over zero-cost actions.
-    fn mark_goal_zone(&mut self, rt: &RelaxedTask) {
-        self.in_goal_zone.clear();
-        self.in_goal_zone.resize(rt.num_facts, false);
-        self.in_goal_zone[rt.goal_fact as usize] = true;
-        self.queue.clear();
-        self.queue.push(rt.goal_fact);
-        while let Some(f) = self.queue.pop() {
-            for k in 0..self.adders[f as usize].len() {
-                let ai = self.adders[f as usize][k] as usize;
-                if self.pcf[ai] == u32::MAX || op_cost_of(rt.flat.op[ai], &self.cost) != 0 {
-                    continue;
-                }
-                self.break_ties(rt, ai);
-                let p = self.pcf[ai];
-                if !self.in_goal_zone[p as usize] {
-                    self.in_goal_zone[p as usize] = true;
-                    self.queue.push(p);
-                }
-            }
-        }
-    }
-
-    /// Among the dearest preconditions of the zero-cost action `ai`, prefers one that is
-    /// already in the goal zone or that only operators with a cost achieve (Fast Downward's
-    /// goal-zone and border detection): the zone then grows less, and the cuts stay small.
-    fn break_ties(&mut self, rt: &RelaxedTask, ai: usize) {
-        let cost = self.pcf_cost[ai];
-        for &p in &rt.actions[ai].pre {
-            if self.sc.fact_cost[p as usize] != cost {
-                continue;
-            }
-            let border = || {
-                self.adders[p as usize]
-                    .iter()
-                    .all(|&a| op_cost_of(rt.flat.op[a as usize], &self.cost) != 0)
-            };
-            if self.in_goal_zone[p as usize] || border() {
-                let old = self.pcf[ai];
-                if p != old {
-                    self.by_pcf.unlink(old, ai as u32);
-                    self.by_pcf.link(p, ai as u32);
-                    self.pcf[ai] = p;
-                }
-                return;
-            }
-        }
-    }
-
-    /// The cut: forward from the state without entering the goal zone, the operators of
-    /// the actions crossing into it (in `cut_ops`); their least cost.
-    fn cut(&mut self, rt: &RelaxedTask, s: &State) -> u64 {
-        let nf = rt.num_facts;
-        self.reached.clear();
-        self.reached.resize(nf, false);
-        self.queue.clear();
-        for f in rt.state_facts(s) {
-            if (f as usize) < nf && !self.reached[f as usize] {
-                self.reached[f as usize] = true;
-                self.queue.push(f);
-            }
-        }
-        self.cut_ops.clear();
-        let mut m = INF;
-        let flat = &rt.flat;
-        while let Some(f) = self.queue.pop() {
-            let mut next = self.by_pcf.head[f as usize];
-            while next != NIL {
-                let ai = next as usize;
-                next = self.by_pcf.next[ai];
-                let adds = &flat.add[flat.add_start[ai] as usize..flat.add_start[ai + 1] as usize];
-                if adds.iter().any(|&q| self.in_goal_zone[q as usize]) {
-                    // Into the goal zone: in the cut, and (as in Fast Downward) its other
-                    // effects are not explored.
-                    let op = flat.op[ai];
-                    if op < AXIOM_OP {
-                        m = m.min(self.cost[op as usize]);
-                        self.cut_ops.push(op);
-                    }
-                    continue;
-                }
-                for &q in adds {
-                    if !self.reached[q as usize] {
-                        self.reached[q as usize] = true;
-                        self.queue.push(q);
-                    }
-                }
-            }
-        }
-        m
-    }
-}
-
-const NIL: u32 = u32::MAX;
-
-/// Relaxed actions grouped by a fact of theirs: one intrusive doubly linked list per fact, so
-/// an action moves between facts in O(1) and a walk visits exactly the actions of its fact.
-#[derive(Debug, Default)]
-struct ByChoice {
-    head: Vec<u32>,
-    next: Vec<u32>,
-    prev: Vec<u32>,
-}
-
-impl ByChoice {
-    /// Empty lists for `facts` facts and `actions` actions.
-    fn reset(&mut self, facts: usize, actions: usize) {
-        self.head.clear();
-        self.head.resize(facts, NIL);
-        self.next.resize(actions, NIL);
-        self.prev.resize(actions, NIL);
-    }
-
-    fn link(&mut self, f: u32, ai: u32) {
-        let h = self.head[f as usize];
-        self.next[ai as usize] = h;
-        self.prev[ai as usize] = NIL;
-        if h != NIL {
-            self.prev[h as usize] = ai;
-        }
-        self.head[f as usize] = ai;
-    }
-
-    fn unlink(&mut self, f: u32, ai: u32) {
-        let (p, n) = (self.prev[ai as usize], self.next[ai as usize]);
-        if p == NIL {
-            self.head[f as usize] = n;
-        } else {
-            self.next[p as usize] = n;
-        }
-        if n != NIL {
-            self.prev[n as usize] = p;
-        }
-    }
-}
-
-/// The first of the dearest preconditions and its cost, or `(u32::MAX, INF)` when one is
-/// unreachable.
-fn dearest(pre: &[u32], fact_cost: &[u64]) -> (u32, u64) {
-    let mut best = (u32::MAX, 0);
-    for &p in pre {
-        let c = fact_cost[p as usize];
-        if c == INF {
-            return (u32::MAX, INF);
-        }
-        if best.0 == u32::MAX || c > best.1 {
-            best = (p, c);
-        }
-    }
-    best
-}
-
-/// Lowers the cost of the facts relaxed action `ai` adds to `v` where that is cheaper.
-fn lower_adds(flat: &Flat, sc: &mut Scratch, ai: usize, v: u64, small: bool) {
-    let (lo, hi) = (flat.add_start[ai] as usize, flat.add_start[ai + 1] as usize);
-    for &q in &flat.add[lo..hi] {
-        if v < sc.fact_cost[q as usize] {
-            sc.fact_cost[q as usize] = v;
-            sc.queue.push(small, v, q);
-        }
     }
 }
 
