@@ -12,9 +12,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 use tablero::config::Config;
-use tablero::planning::{
-    self, PlanError, PlanOptions, PlanResult, ground, pddl, relevance, task::Task,
-};
+use tablero::planning::{self, PlanError, PlanOptions, PlanResult, ground, pddl, task::Task};
 use tablero::tournament::plan_bench;
 
 use super::ConfigArgs;
@@ -238,19 +236,15 @@ fn load(
         problem.name,
         problem.objects.len()
     );
-    let limits = ground::GroundLimits {
-        deadline: Some(deadline),
-        ..ground::GroundLimits::default()
-    };
-    let mut task = ground::ground_within(&domain, &problem, limits).map_err(|e| match e {
-        ground::GroundError::GoalUnreachable(_) => (Exit::UnsolvableGround, e.to_string()),
-        ground::GroundError::OutOfTime => (Exit::OutOfTime, e.to_string()),
-        ground::GroundError::TooLarge(_) | ground::GroundError::TooMuchWork(_) => {
-            (Exit::Incomplete, e.to_string())
-        }
-        e => (Exit::Usage, format!("grounding: {e}")),
-    })?;
-    let (facts, operators) = relevance::prune_irrelevant(&mut task);
+    let (task, (facts, operators)) = planning::ground_relevant(&domain, &problem, deadline)
+        .map_err(|e| match e {
+            ground::GroundError::GoalUnreachable(_) => (Exit::UnsolvableGround, e.to_string()),
+            ground::GroundError::OutOfTime => (Exit::OutOfTime, e.to_string()),
+            ground::GroundError::TooLarge(_) | ground::GroundError::TooMuchWork(_) => {
+                (Exit::Incomplete, e.to_string())
+            }
+            e => (Exit::Usage, format!("grounding: {e}")),
+        })?;
     if facts + operators > 0 {
         eprintln!("tablero plan: {facts} irrelevant facts and {operators} operators pruned");
     }

@@ -118,20 +118,32 @@ pub fn solve(
     let start = Instant::now();
     let domain = pddl::parse_domain(domain_text).map_err(PlanError::Domain)?;
     let problem = pddl::parse_problem(problem_text).map_err(PlanError::Problem)?;
-    let limits = ground::GroundLimits {
-        deadline: Some(start + options.timeout),
-        ..ground::GroundLimits::default()
-    };
-    let mut task = match ground::ground_within(&domain, &problem, limits) {
-        Ok(t) => t,
+    let task = match ground_relevant(&domain, &problem, start + options.timeout) {
+        Ok((t, _)) => t,
         Err(ground::GroundError::GoalUnreachable(_)) => return Err(PlanError::Unsolvable),
         Err(ground::GroundError::OutOfTime) => {
             return Err(PlanError::Timeout(options.timeout.as_secs_f64()));
         }
         Err(e) => return Err(e.into()),
     };
-    relevance::prune_irrelevant(&mut task);
     solve_task(task, options, start)
+}
+
+/// Grounds a PDDL task within the default limits and `deadline`, then prunes what is
+/// irrelevant to its goal ([`relevance`]); with the task, how many facts and operators were
+/// irrelevant.
+pub fn ground_relevant(
+    domain: &pddl::Domain,
+    problem: &pddl::Problem,
+    deadline: Instant,
+) -> Result<(task::Task, (usize, usize)), ground::GroundError> {
+    let limits = ground::GroundLimits {
+        deadline: Some(deadline),
+        ..ground::GroundLimits::default()
+    };
+    let mut task = ground::ground_within(domain, problem, limits)?;
+    let pruned = relevance::prune_irrelevant(&mut task);
+    Ok((task, pruned))
 }
 
 /// Plans on a grounded task; `start` is when the caller's clock started (for the deadline).
