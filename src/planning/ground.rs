@@ -103,6 +103,10 @@ impl Work {
         }
         n <= self.max && !self.late.get() && !self.full.get()
     }
+    /// True once any limit or the deadline has stopped the enumeration.
+    fn stopped(&self) -> bool {
+        self.done.get() > self.max || self.late.get() || self.full.get()
+    }
     /// Notes that `actions` ground actions are known; past the limit the enumeration stops.
     fn found(&self, actions: usize) {
         if actions > self.max_actions {

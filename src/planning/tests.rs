@@ -383,6 +383,47 @@ fn grounding_stops_at_the_binding_limit_before_enumerating_everything() {
     assert!(start.elapsed() < std::time::Duration::from_secs(2));
 }
 
+/// A schema with many parameters joined over a symmetric relation between objects of several
+/// types (organic-synthesis's bonds): the join checks each variable's type and the
+/// inequalities as soon as they are bound, so the bindings it tries stay near the 24
+/// orderings per carbon instead of branching over every neighbour of every type.
+#[test]
+fn grounding_prunes_bindings_by_type_and_inequality_as_it_joins() {
+    let dom = "(define (domain bonds) (:requirements :typing :equality)
+      (:types carbon hydrogen - object) (:predicates (bond ?x ?y) (done ?c))
+      (:action strip :parameters (?c - carbon ?h1 ?h2 ?h3 ?h4 - hydrogen)
+        :precondition (and (bond ?h1 ?c) (bond ?h2 ?c) (bond ?h3 ?c) (bond ?h4 ?c)
+          (not (= ?h1 ?h2)) (not (= ?h1 ?h3)) (not (= ?h1 ?h4))
+          (not (= ?h2 ?h3)) (not (= ?h2 ?h4)) (not (= ?h3 ?h4)))
+        :effect (done ?c)))";
+    let (carbons, per) = (12, 4);
+    let mut objects = String::new();
+    let mut init = String::new();
+    for c in 0..carbons {
+        objects += &format!(" c{c} - carbon");
+        for d in 0..carbons {
+            if d != c {
+                init += &format!(" (bond c{c} c{d})");
+            }
+        }
+        for h in 0..per {
+            objects += &format!(" h{c}x{h} - hydrogen");
+            init += &format!(" (bond c{c} h{c}x{h}) (bond h{c}x{h} c{c})");
+        }
+    }
+    let prob = format!(
+        "(define (problem p) (:domain bonds) (:objects{objects}) (:init{init}) (:goal (done c0)))"
+    );
+    let (dom, prob) = (parse_domain(dom).unwrap(), parse_problem(&prob).unwrap());
+    let limits = crate::planning::ground::GroundLimits {
+        max_actions: usize::MAX,
+        max_bindings: 20_000,
+        deadline: None,
+    };
+    let task = crate::planning::ground::ground_within(&dom, &prob, limits).unwrap();
+    assert_eq!(task.operators.len(), carbons * 24);
+}
+
 /// An expansion bound stops the search at exactly the bound, without a plan when the plan
 /// needs more, and one planner on one thread expands the same nodes every time.
 #[test]

@@ -60,11 +60,57 @@ pub(super) fn bound_value(a: Arg, binding: &[Option<u32>]) -> Option<u32> {
     }
 }
 
+/// What a partial binding must satisfy as soon as its variables are bound: each variable's
+/// declared type and the schema's (in)equalities, so that the join never extends a binding
+/// that cannot complete.
+pub(super) struct Filter<'a> {
+    pub(super) domains: &'a [Vec<u32>],
+    pub(super) eqs: &'a [(Arg, Arg, bool)],
+}
+
+impl Filter<'_> {
+    /// Binds `atom`'s variables to the fact arguments `args`, recording them in `newly`;
+    /// false (with `newly` still to be unbound by the caller) if the fact does not match or
+    /// the extended binding breaks a type or an (in)equality.
+    pub(super) fn bind(
+        &self,
+        atom: &LAtom,
+        args: &[u32],
+        binding: &mut [Option<u32>],
+        newly: &mut Vec<usize>,
+    ) -> bool {
+        for (a, &o) in atom.args.iter().zip(args) {
+            match *a {
+                Arg::Obj(x) if x != o => return false,
+                Arg::Obj(_) => {}
+                Arg::Var(i) => match binding[i] {
+                    Some(x) if x != o => return false,
+                    Some(_) => {}
+                    None => {
+                        if self.domains[i].binary_search(&o).is_err() {
+                            return false;
+                        }
+                        binding[i] = Some(o);
+                        newly.push(i);
+                    }
+                },
+            }
+        }
+        self.eqs.iter().all(|&(x, y, eq)| {
+            match (bound_value(x, binding), bound_value(y, binding)) {
+                (Some(a), Some(b)) => (a == b) == eq,
+                _ => true,
+            }
+        })
+    }
+}
+
 /// Joins the atoms not yet `used`, picking at each level the atom with the most bound
 /// arguments and scanning only the facts indexed under its most selective bound argument.
 pub(super) fn join(
     facts: &FactTable,
     atoms: &[(&LAtom, Window)],
+    filter: &Filter,
     used: &mut Vec<bool>,
     binding: &mut Vec<Option<u32>>,
     work: &Work,
@@ -103,6 +149,7 @@ pub(super) fn join(
             }
         }
     }
+    let mut newly = Vec::new();
     for &fid in candidates {
         if !work.tick() {
             break;
@@ -111,33 +158,10 @@ pub(super) fn join(
             continue;
         }
         let args = &facts.keys[fid as usize].1;
-        let mut newly = Vec::new();
-        let mut ok = true;
-        for (a, &o) in atom.args.iter().zip(args) {
-            match *a {
-                Arg::Obj(x) => {
-                    if x != o {
-                        ok = false;
-                        break;
-                    }
-                }
-                Arg::Var(i) => match binding[i] {
-                    Some(x) if x != o => {
-                        ok = false;
-                        break;
-                    }
-                    Some(_) => {}
-                    None => {
-                        binding[i] = Some(o);
-                        newly.push(i);
-                    }
-                },
-            }
+        if filter.bind(atom, args, binding, &mut newly) {
+            join(facts, atoms, filter, used, binding, work, out);
         }
-        if ok {
-            join(facts, atoms, used, binding, work, out);
-        }
-        for i in newly {
+        for i in newly.drain(..) {
             binding[i] = None;
         }
     }
@@ -180,7 +204,7 @@ pub(super) fn complete(
             return;
         };
         for &o in &domains[v] {
-            if work.done.get() > work.max {
+            if work.stopped() {
                 return;
             }
             b[v] = o;

@@ -3,8 +3,8 @@
 
 use std::collections::HashSet;
 
-use super::join::{FactTable, Window, complete, join};
-use super::lift::{Arg, Grounder, Key, LAction, LAtom, LEffect, LLit, val};
+use super::join::{FactTable, Filter, Window, complete, join};
+use super::lift::{Grounder, Key, LAction, LAtom, LEffect, LLit, val};
 use super::{GroundError, Work};
 
 /// The head parameters of a derived rule plus its free (existential) body variables.
@@ -68,6 +68,10 @@ impl Reach<'_> {
                 }
             });
         };
+        let filter = Filter {
+            domains: &s.domains,
+            eqs: &s.eqs,
+        };
         let mut binding = vec![None; s.domains.len()];
         if s.pos.is_empty() {
             if round == 1 {
@@ -88,29 +92,17 @@ impl Reach<'_> {
             // The delta atom goes first: it has the fewest candidate facts.
             used[0] = true;
             let (a0, w0) = order[0];
+            let mut newly = Vec::new();
             for &fid in &facts.by_pred[a0.pred as usize] {
                 if !w0.ok(facts.round[fid as usize]) {
                     continue;
                 }
                 let args = &facts.keys[fid as usize].1;
-                let mut ok = true;
-                let mut newly = Vec::new();
-                for (a, &o) in a0.args.iter().zip(args) {
-                    match *a {
-                        Arg::Obj(x) => ok &= x == o,
-                        Arg::Var(v) => match binding[v] {
-                            Some(x) => ok &= x == o,
-                            None => {
-                                binding[v] = Some(o);
-                                newly.push(v);
-                            }
-                        },
-                    }
+                if filter.bind(a0, args, &mut binding, &mut newly) {
+                    let (w, out) = (self.work, &mut emit);
+                    join(facts, &order, &filter, &mut used, &mut binding, w, out);
                 }
-                if ok {
-                    join(facts, &order, &mut used, &mut binding, self.work, &mut emit);
-                }
-                for v in newly {
+                for v in newly.drain(..) {
                     binding[v] = None;
                 }
             }
