@@ -1,5 +1,12 @@
-//! Eager A* with an admissible heuristic (LM-cut, h_max or blind), with re-opening, so its
-//! plans are optimal. Nodes whose heuristic is infinite are pruned as dead ends.
+//! A* with an admissible heuristic (LM-cut, h_max or blind), with re-opening, so its plans
+//! are optimal. Nodes whose heuristic is infinite are pruned as dead ends.
+//!
+//! Evaluation is lazy: a child enters the open list with its parent's h less the step's cost
+//! (a lower bound on its own h*, by the parent's admissibility, even for an inconsistent
+//! heuristic) and is evaluated only when it is popped; if its h is higher it goes back with
+//! its true key. The order of expansions is A*'s (lowest f, then lowest h), but the children
+//! left in the open list when the goal comes out, most of the last f layer, are never
+//! evaluated.
 //!
 //! The LM-cut kind also uses the task's structural bound ([`StructureBound`]: the maximum
 //! with LM-cut, or the bound alone when it is at least LM-cut's value in the initial state)
@@ -38,7 +45,9 @@ pub struct AStar {
     shared: Arc<Shared>,
     bound: Bound,
     reg: Registry,
+    /// Per node: its heuristic value, or while not `known` the lower bound it inherited.
     h: Vec<u64>,
+    known: Vec<bool>,
     open: OpenList,
     inst: Inst,
     seq: u64,
@@ -141,6 +150,7 @@ impl AStar {
             bound,
             reg: Registry::new(),
             h: Vec::new(),
+            known: Vec::new(),
             open: OpenList::default(),
             inst,
             seq: 0,
@@ -208,22 +218,46 @@ impl AStar {
         self.open.push(g + h, h, self.seq, node);
     }
 
-    /// Adds or improves a child reached with cost `cg` by `op` after `walk`.
+    /// Adds or improves a child reached with cost `cg` by `op` after `walk`, unevaluated: its
+    /// key inherits the parent's h less the step's cost.
     fn add_child(&mut self, child: State, parent: u32, op: OpId, walk: WalkEnd, cg: u64) {
+        let p = parent as usize;
+        let inherited = self.h[p].saturating_sub(cg - self.reg.g[p]);
         let (id, new) = self.reg.insert(child, parent, op, cg);
+        let c = id as usize;
         if new {
             self.walk_end.push(walk);
-            let cs = self.reg.states[id as usize].clone();
-            let h = self.eval(&cs);
-            self.h.push(h);
+            self.h.push(inherited);
+            self.known.push(false);
             self.push(id);
-        } else if cg < self.reg.g[id as usize] {
-            self.reg.g[id as usize] = cg;
-            self.reg.parent[id as usize] = parent;
-            self.reg.op[id as usize] = op;
-            self.walk_end[id as usize] = walk;
+        } else if cg < self.reg.g[c] {
+            self.reg.g[c] = cg;
+            self.reg.parent[c] = parent;
+            self.reg.op[c] = op;
+            self.walk_end[c] = walk;
+            if !self.known[c] {
+                self.h[c] = self.h[c].max(inherited);
+            }
             self.push(id);
         }
+    }
+
+    /// Evaluates a popped node that was not yet; true if its key rose (it went back to the
+    /// open list, or was pruned as a dead end) and it must not be expanded now.
+    fn evaluate_popped(&mut self, node: u32, state: &State) -> bool {
+        let n = node as usize;
+        if self.known[n] {
+            return false;
+        }
+        self.known[n] = true;
+        let h = self.eval(state);
+        if h <= self.h[n] {
+            // Lower than the inherited bound only for an inconsistent heuristic: keep the bound.
+            return false;
+        }
+        self.h[n] = h;
+        self.push(node);
+        true
     }
 
     /// The operator sequence to `node`, walks expanded.
@@ -318,6 +352,7 @@ impl Engine for AStar {
             self.reg.insert(s, NO_NODE, 0, 0);
             self.walk_end.push(NO_WALK);
             self.h.push(h);
+            self.known.push(true);
             self.push(0);
         }
         for _ in 0..expansions {
@@ -348,7 +383,15 @@ impl Engine for AStar {
             }
             let state = self.reg.states[n].clone();
             if self.shared.task.is_goal(&state) {
+                if self.trace {
+                    let st = &self.stats;
+                    let (x, e) = (st.expanded, st.evaluated);
+                    eprintln!("{}: goal at f={f} expanded={x} evaluated={e}", self.name);
+                }
                 return Step::Solved(self.plan(node));
+            }
+            if self.evaluate_popped(node, &state) {
+                continue;
             }
             self.stats.expanded += 1;
             if self.walks.is_some() {
@@ -376,6 +419,7 @@ impl Engine for AStar {
             .sum();
         self.reg.memory_bytes()
             + heap_bytes(&self.h, self.h.capacity())
+            + heap_bytes(&self.known, self.known.capacity())
             + heap_bytes(&self.walk_end, self.walk_end.capacity())
             + buckets
             + self.open.heap.capacity() * std::mem::size_of::<Reverse<(u64, u64, u64, u32)>>()

@@ -313,8 +313,9 @@ impl LmCut {
     }
 
     /// Among the dearest preconditions of the zero-cost action `ai`, prefers one that is
-    /// already in the goal zone or that only operators with a cost achieve (Fast Downward's
-    /// goal-zone and border detection): the zone then grows less, and the cuts stay small.
+    /// already in the goal zone or that only operators with a cost achieve (on the zone's
+    /// border): the zone then grows less, and the cuts stay small. Fast Downward keeps the
+    /// precondition its h_max exploration happened to reach last.
     fn break_ties(&mut self, rt: &RelaxedTask, ai: usize) {
         let cost = self.pcf_cost[ai];
         for &p in &rt.actions[ai].pre {

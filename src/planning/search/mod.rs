@@ -1,6 +1,6 @@
 //! Search engines over a grounded [`Task`]: lazy greedy best-first search with several
-//! heuristics and preferred operators (also weighted A*), eager A* (LM-cut, h_max, blind),
-//! and width-based search (IW(k), BFWS). Engines are stepped in slices of expansions so a
+//! heuristics and preferred operators (also weighted A*), A* with lazy evaluation (LM-cut,
+//! h_max, blind), and width-based search (IW(k), BFWS). Engines are stepped in slices of expansions so a
 //! portfolio can interleave them on few threads and stop them at a deadline.
 
 pub mod astar;

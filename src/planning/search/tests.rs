@@ -351,3 +351,41 @@ fn cost_types_count_free_actions_as_lama_does() {
         }
     }
 }
+
+/// A* evaluates a node only when it leaves the open list: on a grid where LM-cut is exact, the
+/// search walks straight to the goal and most children generated beside the path are never
+/// evaluated (eager evaluation would compute LM-cut for every one of them).
+#[test]
+fn astar_evaluates_only_the_nodes_it_pops() {
+    let k = 12;
+    let cell = |x: usize, y: usize| format!("c{x}_{y}");
+    let (mut objects, mut adj) = (String::new(), String::new());
+    for x in 0..k {
+        for y in 0..k {
+            objects += &format!(" {}", cell(x, y));
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                if x + dx < k && y + dy < k {
+                    let (a, b) = (cell(x, y), cell(x + dx, y + dy));
+                    adj += &format!(" (adj {a} {b}) (adj {b} {a})");
+                }
+            }
+        }
+    }
+    let domain = "(define (domain grid) (:predicates (at ?c) (adj ?a ?b))
+      (:action move :parameters (?a ?b) :precondition (and (at ?a) (adj ?a ?b))
+        :effect (and (at ?b) (not (at ?a)))))";
+    let problem = format!(
+        "(define (problem g) (:domain grid) (:objects{objects}) (:init (at {}){adj})
+           (:goal (at {})))",
+        cell(0, 0),
+        cell(k - 1, k - 1)
+    );
+    let shared = Shared::new(task_of(domain, &problem));
+    let mut e = AStar::new(shared.clone(), AdmissibleKind::PlainLmCut, Bound::default());
+    let plan = run_to_end(&mut e, 100_000).unwrap();
+    assert_eq!(plan.len(), 2 * (k - 1));
+    let st = e.stats();
+    assert_eq!(st.expanded, plan.len() as u64, "{st:?}");
+    // The initial state and each expanded node; none of the other children (eager: 43).
+    assert!(st.evaluated <= st.expanded + 1, "{st:?}");
+}
