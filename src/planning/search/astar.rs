@@ -37,7 +37,8 @@ enum Inst {
     /// LM-cut (None once the structural bound is known to dominate it), structural bound.
     LmCut(Option<Box<LmCut>>, Option<Box<StructureBound>>),
     HMax(RelaxedHeuristic),
-    Blind,
+    /// 0 in a goal state, else the cheapest operator's cost (0 when an operator is free).
+    Blind(u64),
 }
 
 pub struct AStar {
@@ -136,7 +137,11 @@ impl AStar {
                 Inst::HMax(RelaxedHeuristic::new(shared.admissible(), RelaxedKind::Max)),
                 None,
             ),
-            AdmissibleKind::Blind => (Inst::Blind, None),
+            AdmissibleKind::Blind => {
+                let ops = &shared.task.operators;
+                let cheapest = ops.iter().map(|o| o.cost as u64).min().unwrap_or(0);
+                (Inst::Blind(cheapest), None)
+            }
         };
         let name = match kind {
             AdmissibleKind::LmCut => "astar-lmcut",
@@ -182,7 +187,7 @@ impl AStar {
                 (None, None) => Some(0),
             },
             Inst::HMax(r) => r.evaluate(task, s, None),
-            Inst::Blind => Some(if task.is_goal(s) { 0 } else { 1 }),
+            Inst::Blind(cheapest) => Some(if task.is_goal(s) { 0 } else { *cheapest }),
         };
         v.unwrap_or(DEAD)
     }

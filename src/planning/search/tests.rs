@@ -389,3 +389,66 @@ fn astar_evaluates_only_the_nodes_it_pops() {
     // The initial state and each expanded node; none of the other children (eager: 43).
     assert!(st.evaluated <= st.expanded + 1, "{st:?}");
 }
+
+/// The cheapest plan's cost by Dijkstra over the state space (an oracle independent of the
+/// engines), or None when no goal state is reachable.
+fn dijkstra_cost(task: &Task) -> Option<u64> {
+    use std::cmp::Reverse;
+    let mut best: StateMap<u64> = StateMap::default();
+    let mut open = std::collections::BinaryHeap::new();
+    let s0 = task.initial_state();
+    best.insert(s0.clone(), 0);
+    open.push(Reverse((0u64, s0.0.to_vec())));
+    while let Some(Reverse((g, bits))) = open.pop() {
+        let s = crate::planning::task::State(bits.into_boxed_slice());
+        if best.get(&s).is_some_and(|&b| b < g) {
+            continue;
+        }
+        if task.is_goal(&s) {
+            return Some(g);
+        }
+        for op in 0..task.operators.len() as OpId {
+            if task.applicable(&s, op) {
+                let t = task.apply(&s, op);
+                let tg = g + task.operators[op as usize].cost as u64;
+                if best.get(&t).is_none_or(|&b| tg < b) {
+                    best.insert(t.clone(), tg);
+                    open.push(Reverse((tg, t.0.to_vec())));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// With action costs from 0 to 3, the optimal engines (lazy A* with LM-cut, h_max and blind)
+/// find plans exactly as cheap as Dijkstra's.
+#[test]
+fn random_tasks_with_costs_optimal_engines_agree_with_dijkstra() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut solved = 0;
+    for _ in 0..1000 {
+        let mut task = random_task(&mut rng);
+        for o in &mut task.operators {
+            o.cost = rng.gen_range(0..4);
+        }
+        let best = dijkstra_cost(&task);
+        let shared = Shared::new(task);
+        for kind in [
+            AdmissibleKind::LmCut,
+            AdmissibleKind::PlainLmCut,
+            AdmissibleKind::HMax,
+            AdmissibleKind::Blind,
+        ] {
+            let mut e = AStar::new(shared.clone(), kind, Bound::default());
+            let plan = run_to_end(&mut e, 100_000);
+            let cost = plan.as_ref().map(|p| {
+                shared.task.validate(p).unwrap();
+                shared.task.plan_cost(p)
+            });
+            assert_eq!(cost, best, "{kind:?} on {:?}", shared.task);
+        }
+        solved += best.is_some() as usize;
+    }
+    assert!(solved > 50, "only {solved} random tasks solvable");
+}
