@@ -115,7 +115,7 @@ def tablero(binary, dom, prob, timeout, optimal, tmp):
     cmd = [binary, "plan", dom, prob, "--timeout", str(timeout), "--threads", "1",
            "--plan-file", plan] + (["--optimal"] if optimal else [])
     code, _, wall, cpu = run(cmd, timeout, tmp)
-    return (plan_cost(plan) if code == 0 else None), wall, cpu
+    return (plan_cost(plan) if code == 0 else None), wall, cpu, code
 
 
 def fast_downward(driver, dom, prob, timeout, optimal, tmp):
@@ -132,10 +132,21 @@ def fast_downward(driver, dom, prob, timeout, optimal, tmp):
             cmd = [sys.executable, driver] + limit + [dom, prob] + search
         code, text, wall, cpu = run(cmd, timeout, tmp)
         if code == 0:
-            return plan_cost(plan), wall, cpu
+            return plan_cost(plan), wall, cpu, code
         if "unsupported" not in text.lower() and code not in (34,):
-            return None, wall, cpu
-    return None, wall, cpu
+            return None, wall, cpu, code
+    return None, wall, cpu, code
+
+
+def failure(result, timeout):
+    """How a planner failed: both tablero and Fast Downward exit with 22 out of memory and 23
+    out of time (a search process killed at its limit is not always in the CPU count)."""
+    _, wall, cpu, code = result
+    if code == 23 or wall >= timeout:
+        return "timeout"
+    if code in (22, 24):
+        return "out of memory"
+    return f"failed ({cpu:.2f})"
 
 
 def main():
@@ -164,13 +175,13 @@ def main():
                 common.append((t, f))
             rows.append((d, os.path.basename(prob), t, f))
             print(f"[{i}/{len(todo)}] {d}/{os.path.basename(prob)}: tablero {t[0]} "
-                  f"{t[2]:.2f}s, FD {f[0]} {f[2]:.2f}s", file=sys.stderr, flush=True)
+                  f"{t[2]:.2f}s (exit {t[3]}), FD {f[0]} {f[2]:.2f}s (exit {f[3]})",
+                  file=sys.stderr, flush=True)
     print("| domain | problem | tablero cost | CPU s | FD cost | CPU s | CPU ratio tablero/FD |")
     print("|---|---|---|---|---|---|---|")
     for d, p, t, f in rows:
         ratio = f"{max(t[2], 0.01) / max(f[2], 0.01):.2f}" if t[0] is not None and f[0] is not None else "—"
-        show = lambda r: ("—", "timeout" if r[1] >= timeout else f"{r[2]:.2f}") if r[0] is None \
-            else (str(r[0]), f"{r[2]:.2f}")
+        show = lambda r: ("—", failure(r, timeout)) if r[0] is None else (str(r[0]), f"{r[2]:.2f}")
         print(f"| {d} | {p} | {show(t)[0]} | {show(t)[1]} | {show(f)[0]} | {show(f)[1]} | {ratio} |")
     ratios = sorted(max(t[2], 0.01) / max(f[2], 0.01) for t, f in common)
     totals["common"] = len(common)

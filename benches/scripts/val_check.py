@@ -59,7 +59,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         todo = list(tasks(root, per, only))
         for i, (d, dom, prob) in enumerate(todo, 1):
-            cost, _, cpu = tablero(binary, dom, prob, timeout, optimal, tmp)
+            cost, _, cpu, _ = tablero(binary, dom, prob, timeout, optimal, tmp)
             counts["tasks"] += 1
             row = [d, os.path.basename(prob), cost, "—", None, ""]
             if cost is not None:
