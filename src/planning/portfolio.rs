@@ -432,7 +432,9 @@ fn worker(
             member,
             stage: 0,
             engine: None,
-            batch: 16,
+            // One expansion first: a member whose expansions are slow (every successor
+            // evaluated by an expensive heuristic) must not hold the thread for long.
+            batch: 1,
             used: Duration::ZERO,
             done: false,
         })
@@ -464,12 +466,7 @@ fn worker(
         let dt = t0.elapsed();
         r.used += dt;
         count(st, &before, &engine.stats());
-        // Slices of 4-25 ms: short enough to share the thread, long enough to be cheap.
-        if dt < Duration::from_millis(4) {
-            r.batch = (r.batch * 2).min(1 << 20);
-        } else if dt > Duration::from_millis(25) {
-            r.batch = (r.batch / 2).max(1);
-        }
+        r.batch = next_batch(r.batch, dt);
         match res {
             Step::Running => {}
             Step::Solved(plan) => {
@@ -502,6 +499,20 @@ fn worker(
     }
     // When every member of every thread is done, the others stop on their own; a thread
     // whose members are all done simply returns.
+}
+
+/// The expansions of a member's next slice after `batch` took `dt`: slices of 4-25 ms are
+/// short enough to share the thread and long enough to be cheap; a slice too long is cut in
+/// proportion (to about 10 ms), not only halved.
+fn next_batch(batch: u64, dt: Duration) -> u64 {
+    if dt < Duration::from_millis(4) {
+        (batch * 2).min(1 << 20)
+    } else if dt > Duration::from_millis(25) {
+        let scaled = batch as u128 * 10_000 / dt.as_micros().max(1);
+        (scaled as u64).min(batch / 2).max(1)
+    } else {
+        batch
+    }
 }
 
 /// Adds one slice's counters to the run's.
@@ -594,6 +605,17 @@ mod tests {
     use crate::planning::examples;
     use crate::planning::ground::ground;
     use crate::planning::pddl::{parse_domain, parse_problem};
+
+    #[test]
+    fn a_slow_slice_is_cut_in_proportion() {
+        let ms = Duration::from_millis;
+        // 16 expansions took half a second: the next slice is one expansion, not eight.
+        assert_eq!(next_batch(16, ms(500)), 1);
+        assert_eq!(next_batch(100, ms(40)), 25);
+        assert_eq!(next_batch(1, ms(900)), 1);
+        assert_eq!(next_batch(100, ms(10)), 100);
+        assert_eq!(next_batch(100, ms(1)), 200);
+    }
 
     fn shared(domain: &str, problem: &str) -> Arc<Shared> {
         Shared::new(

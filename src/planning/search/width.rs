@@ -1,17 +1,20 @@
 //! Width-based search: IW(k) (breadth-first search pruning states of novelty > k) and
 //! BFWS (best-first search on (novelty, #unachieved goals), novelty counted per #goals).
 
-use super::{Bound, Engine, NO_NODE, Registry, Shared, Stats, Step};
+use super::{Bound, Engine, NO_NODE, Registry, Shared, StateHasher, Stats, Step};
 use crate::planning::task::{FactId, OpId, State, Task};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
-/// Seen atoms and atom pairs.
+/// Seen atoms and atom pairs. Pairs are counted over the basic facts only: a derived fact is
+/// a function of the basic ones, and pairs over derived facts grow with the square of the
+/// axioms' output (PSR has a thousand derived facts beside a few dozen basic ones).
 #[derive(Default)]
 struct NoveltyTable {
     facts: Vec<bool>,
-    pairs: HashSet<u64>,
+    pairs: HashSet<u64, BuildHasherDefault<StateHasher>>,
 }
 
 impl NoveltyTable {
@@ -21,18 +24,21 @@ impl NoveltyTable {
     }
 
     /// The novelty of `s` (1, 2, or k_max + 1 when neither a new atom nor pair exists), and
-    /// records its atoms (and pairs if `k_max >= 2`).
-    fn novelty(&mut self, s: &State, n: usize, k_max: u32, buf: &mut Vec<FactId>) -> u32 {
+    /// records its atoms (and pairs of basic atoms, those not in `derived`, if `k_max >= 2`).
+    fn novelty(&mut self, s: &State, derived: &State, k_max: u32, buf: &mut Vec<FactId>) -> u32 {
+        let n = derived.0.len() * 64;
         if self.facts.len() < n {
             self.facts.resize(n, false);
         }
         buf.clear();
-        buf.extend(s.facts());
         let mut w = k_max + 1;
-        for &f in buf.iter() {
+        for f in s.facts() {
             if !self.facts[f as usize] {
                 self.facts[f as usize] = true;
                 w = 1;
+            }
+            if !derived.has(f) {
+                buf.push(f);
             }
         }
         if k_max >= 2 {
@@ -46,6 +52,15 @@ impl NoveltyTable {
         }
         w
     }
+}
+
+/// The derived facts of `task` as a bit set the size of its states.
+fn derived_set(task: &Task) -> State {
+    let mut d = State::empty(task.facts.len());
+    for &f in &task.derived_facts {
+        d.set(f, true);
+    }
+    d
 }
 
 fn unachieved(task: &Task, s: &State) -> u32 {
@@ -62,6 +77,7 @@ pub struct Iw {
     reg: Registry,
     queue: VecDeque<u32>,
     table: NoveltyTable,
+    derived: State,
     started: bool,
     stats: Stats,
     buf: Vec<FactId>,
@@ -72,6 +88,7 @@ pub struct Iw {
 
 impl Iw {
     pub fn new(shared: Arc<Shared>, k: u32, bound: Bound) -> Iw {
+        let derived = derived_set(&shared.task);
         Iw {
             name: format!("iw{k}"),
             shared,
@@ -80,6 +97,7 @@ impl Iw {
             reg: Registry::new(),
             queue: VecDeque::new(),
             table: NoveltyTable::default(),
+            derived,
             started: false,
             stats: Stats::default(),
             buf: Vec::new(),
@@ -114,14 +132,13 @@ impl Engine for Iw {
     fn step(&mut self, expansions: u64) -> Step {
         let shared = self.shared.clone();
         let task = &shared.task;
-        let n = task.facts.len();
         if !self.started {
             self.started = true;
             let s = self.start.clone().unwrap_or_else(|| task.initial_state());
             if self.success(task, &s) {
                 return Step::Solved(Vec::new());
             }
-            self.table.novelty(&s, n, self.k, &mut self.buf);
+            self.table.novelty(&s, &self.derived, self.k, &mut self.buf);
             self.reg.insert(s, NO_NODE, 0, 0);
             self.queue.push_back(0);
         }
@@ -148,7 +165,9 @@ impl Engine for Iw {
                 }
                 self.stats.generated += 1;
                 let goal = self.success(task, &child);
-                let w = self.table.novelty(&child, n, self.k, &mut self.buf);
+                let w = self
+                    .table
+                    .novelty(&child, &self.derived, self.k, &mut self.buf);
                 if w > self.k && !goal {
                     continue;
                 }
@@ -179,6 +198,7 @@ pub struct Bfws {
     reg: Registry,
     open: BinaryHeap<Reverse<(u32, u32, u64, u32)>>,
     tables: HashMap<u32, NoveltyTable>,
+    derived: State,
     seq: u64,
     started: bool,
     stats: Stats,
@@ -188,12 +208,14 @@ pub struct Bfws {
 
 impl Bfws {
     pub fn new(shared: Arc<Shared>, bound: Bound) -> Bfws {
+        let derived = derived_set(&shared.task);
         Bfws {
             shared,
             bound,
             reg: Registry::new(),
             open: BinaryHeap::new(),
             tables: HashMap::new(),
+            derived,
             seq: 0,
             started: false,
             stats: Stats::default(),
@@ -203,14 +225,13 @@ impl Bfws {
     }
 
     fn push(&mut self, node: u32) {
-        let n = self.shared.task.facts.len();
         let s = &self.reg.states[node as usize];
         let gc = unachieved(&self.shared.task, s);
         let w = self
             .tables
             .entry(gc)
             .or_default()
-            .novelty(s, n, 2, &mut self.buf);
+            .novelty(s, &self.derived, 2, &mut self.buf);
         self.seq += 1;
         self.open.push(Reverse((w, gc, self.seq, node)));
     }
@@ -373,5 +394,37 @@ impl Engine for Siw {
     fn memory_bytes(&self) -> usize {
         self.inner.as_ref().map_or(0, |i| i.memory_bytes())
             + self.prefix.capacity() * std::mem::size_of::<OpId>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(n: usize, facts: &[FactId]) -> State {
+        let mut s = State::empty(n);
+        for &f in facts {
+            s.set(f, true);
+        }
+        s
+    }
+
+    #[test]
+    fn novelty_pairs_leave_derived_facts_out() {
+        let n = 4;
+        // Facts 2 and 3 are derived.
+        let derived = state(n, &[2, 3]);
+        let mut table = NoveltyTable::default();
+        let mut buf = Vec::new();
+        assert_eq!(table.novelty(&state(n, &[0, 2]), &derived, 2, &mut buf), 1);
+        assert_eq!(table.novelty(&state(n, &[1, 3]), &derived, 2, &mut buf), 1);
+        // Every atom seen; the pair (0, 3) is new but 3 is derived: nothing new.
+        assert_eq!(table.novelty(&state(n, &[0, 3]), &derived, 2, &mut buf), 3);
+        // The basic pair (0, 1) is new.
+        assert_eq!(table.novelty(&state(n, &[0, 1]), &derived, 2, &mut buf), 2);
+        assert_eq!(
+            table.novelty(&state(n, &[0, 1, 2]), &derived, 2, &mut buf),
+            3
+        );
     }
 }
