@@ -217,9 +217,13 @@ impl LmCut {
             if c > sc.fact_cost[f as usize] {
                 continue;
             }
-            for &ai in flat.users(f) {
-                let ai = ai as usize;
-                if self.pcf[ai] != f || self.pcf_cost[ai] <= c {
+            // Only the actions whose chosen precondition is `f` can change: walk its list
+            // (an action that moves goes to another fact's list, so `next` is read first).
+            let mut next = self.by_pcf.head[f as usize];
+            while next != NIL {
+                let ai = next as usize;
+                next = self.by_pcf.next[ai];
+                if self.pcf_cost[ai] <= c {
                     continue;
                 }
                 let old = self.pcf_cost[ai];
