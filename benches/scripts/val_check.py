@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks tablero's plans with VAL, the IPC's plan validator, on IPC tasks.
 
-usage: val_check.py TABLERO VALIDATE BENCHMARKS_DIR TIMEOUT_S PROBLEMS_PER_DOMAIN [sat|opt] [DOMAIN ...]
+usage: val_check.py TABLERO VALIDATE BENCHMARKS_DIR TIMEOUT_S PROBLEMS_PER_DOMAIN
+                    [sat|opt|sat-strips|opt-strips] [DOMAIN ...]
 
 VALIDATE is VAL's `Validate` binary (KCL-Planning/VAL, built with cmake and g++). The tasks are
 chosen as `ipc_bench.py` chooses them (same arguments). Each task is planned by `tablero plan`
@@ -51,13 +52,16 @@ def main():
         sys.exit(__doc__)
     binary, val, root = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
     timeout, per = int(sys.argv[4]), int(sys.argv[5])
-    optimal = len(sys.argv) > 6 and sys.argv[6] == "opt"
+    track = sys.argv[6] if len(sys.argv) > 6 else "sat"
+    if track not in ("sat", "opt", "sat-strips", "opt-strips"):
+        sys.exit(f"unknown track {track!r}: sat, opt, sat-strips or opt-strips")
+    optimal = track.startswith("opt")
     only = set(sys.argv[7:])
     rows = []
     counts = {"tasks": 0, "solved": 0, "valid": 0, "invalid": 0, "unchecked": 0,
               "cost_mismatch": 0}
     with tempfile.TemporaryDirectory() as tmp:
-        todo = list(tasks(root, per, only))
+        todo = list(tasks(root, per, only, track))
         for i, (d, dom, prob) in enumerate(todo, 1):
             cost, _, cpu, _ = tablero(binary, dom, prob, timeout, optimal, tmp)
             counts["tasks"] += 1
@@ -81,7 +85,7 @@ def main():
     for d, p, cost, verdict, val_cost, why in rows:
         shown = "—" if val_cost is None else f"{val_cost:g}"
         print(f"| {d} | {p} | {'—' if cost is None else cost} | {verdict} | {shown} | {why} |")
-    counts["mode"] = "optimal" if optimal else "satisficing"
+    counts["mode"] = track
     print(json.dumps(counts))
     sys.exit(1 if counts["invalid"] else 0)
 
