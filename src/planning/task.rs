@@ -117,6 +117,15 @@ impl Task {
         s
     }
 
+    /// Whether each fact is derived (set by axioms, never by operators), by fact id.
+    pub fn derived_mask(&self) -> Vec<bool> {
+        let mut is_derived = vec![false; self.facts.len()];
+        for &f in &self.derived_facts {
+            is_derived[f as usize] = true;
+        }
+        is_derived
+    }
+
     /// Recomputes the derived facts of `s`: the least fixpoint of each layer of axioms in
     /// turn.
     pub fn evaluate_axioms(&self, s: &mut State) {

@@ -35,10 +35,7 @@ impl NegatedAxioms {
         for (i, a) in task.axioms.iter().enumerate() {
             by_head.entry(a.head).or_default().push(i);
         }
-        let mut is_derived = vec![false; task.facts.len()];
-        for &f in &task.derived_facts {
-            is_derived[f as usize] = true;
-        }
+        let is_derived = task.derived_mask();
         let mut layer_of: HashMap<FactId, u32> = HashMap::new();
         for a in &task.axioms {
             layer_of.insert(a.head, a.layer);

@@ -144,10 +144,7 @@ struct Negations {
 impl Negations {
     fn new(task: &Task, derived: Derived) -> Negations {
         let n = task.facts.len();
-        let mut is_derived = vec![false; n];
-        for &f in &task.derived_facts {
-            is_derived[f as usize] = true;
-        }
+        let is_derived = task.derived_mask();
         let negative_conditions = task
             .operators
             .iter()

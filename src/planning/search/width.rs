@@ -24,9 +24,9 @@ impl NoveltyTable {
     }
 
     /// The novelty of `s` (1, 2, or k_max + 1 when neither a new atom nor pair exists), and
-    /// records its atoms (and pairs of basic atoms, those not in `derived`, if `k_max >= 2`).
-    fn novelty(&mut self, s: &State, derived: &State, k_max: u32, buf: &mut Vec<FactId>) -> u32 {
-        let n = derived.0.len() * 64;
+    /// records its atoms (and pairs of basic atoms, those not `derived`, if `k_max >= 2`).
+    fn novelty(&mut self, s: &State, derived: &[bool], k_max: u32, buf: &mut Vec<FactId>) -> u32 {
+        let n = derived.len();
         if self.facts.len() < n {
             self.facts.resize(n, false);
         }
@@ -37,7 +37,7 @@ impl NoveltyTable {
                 self.facts[f as usize] = true;
                 w = 1;
             }
-            if !derived.has(f) {
+            if !derived[f as usize] {
                 buf.push(f);
             }
         }
@@ -54,15 +54,6 @@ impl NoveltyTable {
     }
 }
 
-/// The derived facts of `task` as a bit set the size of its states.
-fn derived_set(task: &Task) -> State {
-    let mut d = State::empty(task.facts.len());
-    for &f in &task.derived_facts {
-        d.set(f, true);
-    }
-    d
-}
-
 fn unachieved(task: &Task, s: &State) -> u32 {
     (task.goal_pos.iter().filter(|&&f| !s.has(f)).count()
         + task.goal_neg.iter().filter(|&&f| s.has(f)).count()) as u32
@@ -77,7 +68,8 @@ pub struct Iw {
     reg: Registry,
     queue: VecDeque<u32>,
     table: NoveltyTable,
-    derived: State,
+    /// Whether each fact is derived (left out of novelty pairs).
+    derived: Vec<bool>,
     started: bool,
     stats: Stats,
     buf: Vec<FactId>,
@@ -88,7 +80,7 @@ pub struct Iw {
 
 impl Iw {
     pub fn new(shared: Arc<Shared>, k: u32, bound: Bound) -> Iw {
-        let derived = derived_set(&shared.task);
+        let derived = shared.task.derived_mask();
         Iw {
             name: format!("iw{k}"),
             shared,
@@ -198,7 +190,8 @@ pub struct Bfws {
     reg: Registry,
     open: BinaryHeap<Reverse<(u32, u32, u64, u32)>>,
     tables: HashMap<u32, NoveltyTable>,
-    derived: State,
+    /// Whether each fact is derived (left out of novelty pairs).
+    derived: Vec<bool>,
     seq: u64,
     started: bool,
     stats: Stats,
@@ -208,7 +201,7 @@ pub struct Bfws {
 
 impl Bfws {
     pub fn new(shared: Arc<Shared>, bound: Bound) -> Bfws {
-        let derived = derived_set(&shared.task);
+        let derived = shared.task.derived_mask();
         Bfws {
             shared,
             bound,
@@ -413,7 +406,7 @@ mod tests {
     fn novelty_pairs_leave_derived_facts_out() {
         let n = 4;
         // Facts 2 and 3 are derived.
-        let derived = state(n, &[2, 3]);
+        let derived = [false, false, true, true];
         let mut table = NoveltyTable::default();
         let mut buf = Vec::new();
         assert_eq!(table.novelty(&state(n, &[0, 2]), &derived, 2, &mut buf), 1);
