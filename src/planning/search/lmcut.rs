@@ -4,11 +4,12 @@
 //! LM-cut's value depends on which of an action's dearest preconditions it chooses, and
 //! three rules decide it (see [`dearest`], `update_hmax` and `break_ties`): the dearest
 //! precondition reached last by grounding; a choice kept while it stays dearest; and for
-//! zero-cost actions in the goal zone, a precondition already in the zone. Against taking
-//! the first dearest precondition everywhere and the zone's border too, A* expands 599 nodes
-//! instead of 864 on parking-opt11 pfile03-011 (Fast Downward: 643), 2,895 instead of 5,810
-//! on elevators-sat08 p01 (4,410), 734 instead of 1,123 on spider-opt18 p01 (785) and 19
-//! instead of 696 on freecell 3-2; scanalyzer-sat11 p01 is the exception (869 against 491).
+//! zero-cost actions in the goal zone, a precondition already in the zone (then, for actions
+//! free in the task itself, one on the zone's border). Against taking the first dearest
+//! precondition everywhere and the zone's border too, A* expands 599 nodes instead of 864 on
+//! parking-opt11 pfile03-011 (Fast Downward: 643), 2,895 instead of 5,810 on elevators-sat08
+//! p01 (4,410), 734 instead of 1,123 on spider-opt18 p01 (785) and 19 instead of 696 on
+//! freecell 3-2; scanalyzer-sat11 p01 is the exception (869 against 491).
 
 use super::relaxed::{
     AXIOM_OP, Costs, Flat, GOAL_OP, INF, RelaxedTask, Scratch, op_cost_of, propagate_full,
