@@ -1,13 +1,19 @@
 //! The Go board: a padded 1-D array, chains as circular linked lists with incremental
 //! pseudo-liberty statistics (count, sum, sum of squares: a chain is in atari exactly when all its
-//! pseudo-liberties are one point), a list of empty points for O(1) random move picks, Zobrist
-//! hashing, the simple-ko point and prisoner counts.
+//! pseudo-liberties are one point), a list of empty points for O(1) random move picks, per point
+//! the number of empty, black, white and border neighbours (one packed word), Zobrist hashing,
+//! the simple-ko point and prisoner counts.
+//!
+//! The playout's questions are answered with as few unpredictable branches as possible: an
+//! empty neighbour settles "may a playout play here" at once, and the eye, capture and suicide
+//! tests read every neighbour without asking first what it holds (points without a stone read
+//! the statistics of `NO_CHAIN`). A random playout gives a branch predictor nothing to learn, and
+//! a mispredicted branch costs more than the few loads it saves.
 //!
 //! `Board` is a fixed-size value: cloning it is one memcpy, so a playout copies the board once and
 //! plays forward with no allocation. Whole-game rules (superko, undo, handicap) live in `game`.
 
 use super::{Color, MAX_SIZE, Move, Vertex};
-use std::sync::OnceLock;
 
 /// Side of the padded array: the largest board plus a border on each side.
 const STRIDE: usize = MAX_SIZE + 2;
@@ -15,6 +21,10 @@ const STRIDE: usize = MAX_SIZE + 2;
 pub const CELLS: usize = STRIDE * STRIDE;
 /// "No point" marker for links and the ko point.
 const NONE: u16 = u16::MAX;
+/// The `head` of every point without a stone: the corner border cell, whose chain statistics
+/// stay zero (no liberties, so never "in atari"), so that a neighbour's head can be read
+/// without asking first whether it holds a stone.
+const NO_CHAIN: u16 = 0;
 
 /// Contents of a cell of the padded array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +70,7 @@ pub type Point = usize;
 
 /// One step of splitmix64 (Steele, Lea, Flood 2014): advances `state` and returns the next
 /// 64-bit output. Fixed-seed key tables (Zobrist hashing, pattern hashes) are built with it.
-pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+pub(crate) const fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -68,20 +78,26 @@ pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn zobrist() -> &'static [[u64; CELLS]; 2] {
-    static KEYS: OnceLock<Box<[[u64; CELLS]; 2]>> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        // splitmix64 from a fixed seed: the same keys in every run and on every machine.
-        let mut s: u64 = 0x7461_626c_6572_6f21;
-        let mut next = || splitmix64(&mut s);
-        let mut keys = Box::new([[0u64; CELLS]; 2]);
-        for side in keys.iter_mut() {
-            for k in side.iter_mut() {
-                *k = next();
-            }
+/// Zobrist keys per colour and point: splitmix64 from a fixed seed, computed at compile time,
+/// so every run and every machine hashes alike and no playout move pays for a lazy init.
+static ZOBRIST: [[u64; CELLS]; 2] = {
+    let mut s: u64 = 0x7461_626c_6572_6f21;
+    let mut keys = [[0u64; CELLS]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut p = 0;
+        while p < CELLS {
+            keys[side][p] = splitmix64(&mut s);
+            p += 1;
         }
-        keys
-    })
+        side += 1;
+    }
+    keys
+};
+
+#[inline]
+fn zobrist() -> &'static [[u64; CELLS]; 2] {
+    &ZOBRIST
 }
 
 #[derive(Clone)]
@@ -90,13 +106,17 @@ pub struct Board {
     cells: [Cell; CELLS],
     /// Next stone of the same chain (circular); `NONE` on empty points.
     next: [u16; CELLS],
-    /// Head (representative) of the chain a stone belongs to.
+    /// Head (representative) of the chain a stone belongs to; `NO_CHAIN` elsewhere.
     head: [u16; CELLS],
     /// Per chain, indexed by head: pseudo-liberty count, sum and sum of squares, stone count.
+    /// The sums fit 32 bits: at most 4 · 625 pseudo-liberties of index < 729 (square < 2^19.1).
     plibs: [u16; CELLS],
     lsum: [u32; CELLS],
-    lsum2: [u64; CELLS],
+    lsum2: [u32; CELLS],
     stones: [u16; CELLS],
+    /// Per point, how many neighbours are empty, black, white and border: one nibble each, at
+    /// bit `4 * Cell as u8` (kept for every on-board point, whatever it holds).
+    nbrs: [u16; CELLS],
     /// Empty points of the board and each point's position in that list.
     empty: [u16; MAX_SIZE * MAX_SIZE],
     empty_len: usize,
@@ -124,11 +144,12 @@ impl Board {
             size,
             cells: [Cell::Border; CELLS],
             next: [NONE; CELLS],
-            head: [NONE; CELLS],
+            head: [NO_CHAIN; CELLS],
             plibs: [0; CELLS],
             lsum: [0; CELLS],
             lsum2: [0; CELLS],
             stones: [0; CELLS],
+            nbrs: [0; CELLS],
             empty: [0; MAX_SIZE * MAX_SIZE],
             empty_len: 0,
             empty_pos: [NONE; CELLS],
@@ -146,7 +167,33 @@ impl Board {
                 b.empty_len += 1;
             }
         }
+        for p in b.points().collect::<Vec<_>>() {
+            b.nbrs[p] = b.count_neighbours(p);
+        }
         b
+    }
+
+    /// The packed neighbour counts of `p`, counted from the cells.
+    fn count_neighbours(&self, p: Point) -> u16 {
+        Self::neighbours(p)
+            .into_iter()
+            .map(|n| 1u16 << (4 * self.cells[n] as u16))
+            .sum()
+    }
+
+    /// Neighbours of `p` holding `cell`, from the packed counts.
+    #[inline]
+    fn neighbours_holding(&self, p: Point, cell: Cell) -> u16 {
+        (self.nbrs[p] >> (4 * cell as u16)) & 0xf
+    }
+
+    /// Adds `delta` to the packed counts of `p`'s neighbours: `p` changed from one cell kind
+    /// to another (`nibble(new) - nibble(old)`, wrapping).
+    #[inline]
+    fn shift_neighbour_counts(&mut self, p: Point, delta: u16) {
+        for n in Self::neighbours(p) {
+            self.nbrs[n] = self.nbrs[n].wrapping_add(delta);
+        }
     }
 
     pub fn size(&self) -> usize {
@@ -255,7 +302,7 @@ impl Board {
         let h = self.head[p] as usize;
         let n = self.plibs[h] as u64;
         let s = self.lsum[h] as u64;
-        n > 0 && n * self.lsum2[h] == s * s
+        n > 0 && n * self.lsum2[h] as u64 == s * s
     }
 
     /// The single liberty of a chain in atari.
@@ -330,24 +377,25 @@ impl Board {
     /// True if a stone of `c` at empty `p` would have no liberty after its captures.
     #[inline]
     pub fn is_suicide(&self, c: Color, p: Point) -> bool {
+        self.neighbours_holding(p, Cell::Empty) == 0 && !self.captures_or_connects_out(c, p)
+    }
+
+    /// For an empty `p` without empty neighbours: a stone of `c` there captures (an opponent
+    /// neighbour is in atari) or joins an own chain with another liberty. No branch per
+    /// neighbour: points without a stone read the `NO_CHAIN` statistics, never in atari.
+    #[inline]
+    fn captures_or_connects_out(&self, c: Color, p: Point) -> bool {
         let own = Cell::of(c);
+        let opp = Cell::of(c.opponent());
+        let mut out = false;
         for n in Self::neighbours(p) {
-            match self.cells[n] {
-                Cell::Empty => return false,
-                Cell::Border => {}
-                cell if cell == own => {
-                    if !self.in_atari(n) {
-                        return false;
-                    }
-                }
-                _ => {
-                    if self.in_atari(n) {
-                        return false;
-                    }
-                }
-            }
+            let cell = self.cells[n];
+            let h = self.head[n] as usize;
+            let (libs, s) = (self.plibs[h] as u64, self.lsum[h] as u64);
+            let atari = (libs > 0) & (libs * self.lsum2[h] as u64 == s * s);
+            out |= ((cell == own) & !atari) | ((cell == opp) & atari);
         }
-        true
+        out
     }
 
     /// True if `p` is an eye-like point of `c`: every neighbour is `c` or the edge, and the
@@ -355,23 +403,32 @@ impl Board {
     #[inline]
     pub fn is_eye(&self, c: Color, p: Point) -> bool {
         let own = Cell::of(c);
-        for n in Self::neighbours(p) {
-            let cell = self.cells[n];
-            if cell != own && cell != Cell::Border {
-                return false;
-            }
-        }
-        let opp = Cell::of(c.opponent());
-        let mut bad = 0;
-        let mut edge = false;
+        let shape = self.neighbours_holding(p, own) + self.neighbours_holding(p, Cell::Border) == 4;
+        let opp = Cell::of(c.opponent()) as u8;
+        // Opponent diagonals, plus one if any diagonal is off the board: fewer than two. No
+        // branch: playouts ask this of points whose answer no predictor can guess.
+        let (mut bad, mut edge) = (0u8, 0u8);
         for d in Self::diagonals(p) {
-            match self.cells[d] {
-                Cell::Border => edge = true,
-                cell if cell == opp => bad += 1,
-                _ => {}
-            }
+            let cell = self.cells[d] as u8;
+            bad += (cell == opp) as u8;
+            edge |= (cell == Cell::Border as u8) as u8;
         }
-        if edge { bad == 0 } else { bad < 2 }
+        shape & (bad + edge < 2)
+    }
+
+    /// A move a playout may make: `p` is empty, legal for `c` and not `c`'s own eye (the same
+    /// answer as `!is_eye(c, p) && is_legal(c, p)` on an empty point). The neighbour counts
+    /// settle most points at once: an empty neighbour makes `p` legal, no eye and not the ko
+    /// point (whose neighbours are all stones of the side that captured there).
+    #[inline]
+    pub fn is_playable(&self, c: Color, p: Point) -> bool {
+        if self.cells[p] != Cell::Empty {
+            return false;
+        }
+        if self.neighbours_holding(p, Cell::Empty) != 0 {
+            return true;
+        }
+        !self.is_eye(c, p) && (p as u16 != self.ko) & self.captures_or_connects_out(c, p)
     }
 
     /// Plays a move; on error the board is unchanged.
@@ -403,14 +460,14 @@ impl Board {
     fn add_lib(&mut self, h: usize, p: Point) {
         self.plibs[h] += 1;
         self.lsum[h] += p as u32;
-        self.lsum2[h] += (p * p) as u64;
+        self.lsum2[h] += (p * p) as u32;
     }
 
     #[inline]
     fn remove_lib(&mut self, h: usize, p: Point) {
         self.plibs[h] -= 1;
         self.lsum[h] -= p as u32;
-        self.lsum2[h] -= (p * p) as u64;
+        self.lsum2[h] -= (p * p) as u32;
     }
 
     #[inline]
@@ -446,31 +503,51 @@ impl Board {
         self.lsum[p] = 0;
         self.lsum2[p] = 0;
 
+        // The new stone's own liberties, and which neighbours hold stones of either colour,
+        // without a branch per neighbour.
+        let ns = Self::neighbours(p);
+        let (mut own_mask, mut opp_mask) = (0u32, 0u32);
+        let opp = Cell::of(c.opponent());
+        for (i, &n) in ns.iter().enumerate() {
+            let cell = self.cells[n];
+            let e = (cell == Cell::Empty) as u32;
+            self.plibs[p] += e as u16;
+            self.lsum[p] += e * n as u32;
+            self.lsum2[p] += e * (n * n) as u32;
+            own_mask |= ((cell == own) as u32) << i;
+            opp_mask |= ((cell == opp) as u32) << i;
+        }
+        self.shift_neighbour_counts(p, (1u16 << (4 * own as u16)).wrapping_sub(1));
+        // Every neighbouring chain loses `p`, then own chains merge and opponent chains left
+        // without liberties are captured (the sums make the order irrelevant).
+        let mut m = own_mask | opp_mask;
+        while m != 0 {
+            let h = self.head[ns[m.trailing_zeros() as usize]] as usize;
+            self.remove_lib(h, p);
+            m &= m - 1;
+        }
+        while own_mask != 0 {
+            let h = self.head[ns[own_mask.trailing_zeros() as usize]] as usize;
+            let mine = self.head[p] as usize;
+            if h != mine {
+                self.merge(mine, h);
+            }
+            own_mask &= own_mask - 1;
+        }
         let mut captured = 0u32;
         let mut single_capture = NONE;
-        for n in Self::neighbours(p) {
-            match self.cells[n] {
-                Cell::Empty => {
-                    let h = self.head[p] as usize;
-                    self.add_lib(h, n);
+        while opp_mask != 0 {
+            let n = ns[opp_mask.trailing_zeros() as usize];
+            opp_mask &= opp_mask - 1;
+            let h = self.head[n];
+            // A chain touching `p` more than once is taken at its last neighbour, so that
+            // captured stones join the empty list in neighbour order.
+            if self.plibs[h as usize] == 0 && !self.chain_among(&ns, opp_mask, h) {
+                let removed = self.capture(h as usize);
+                if removed == 1 {
+                    single_capture = n as u16;
                 }
-                Cell::Border => {}
-                cell => {
-                    let h = self.head[n] as usize;
-                    self.remove_lib(h, p);
-                    if cell == own {
-                        let mine = self.head[p] as usize;
-                        if h != mine {
-                            self.merge(mine, h);
-                        }
-                    } else if self.plibs[h] == 0 {
-                        let removed = self.capture(h);
-                        if removed == 1 {
-                            single_capture = n as u16;
-                        }
-                        captured += removed;
-                    }
-                }
+                captured += removed;
             }
         }
         self.captures[c.index()] += captured;
@@ -482,6 +559,17 @@ impl Board {
             NONE
         };
         captured
+    }
+
+    /// True if one of the points `ns[i]`, for the bits `i` set in `mask`, belongs to chain `h`.
+    #[inline]
+    fn chain_among(&self, ns: &[Point; 4], mut mask: u32, h: u16) -> bool {
+        let mut found = false;
+        while mask != 0 {
+            found |= self.head[ns[mask.trailing_zeros() as usize]] == h;
+            mask &= mask - 1;
+        }
+        found
     }
 
     /// Merges chain `b` into chain `a` (or the smaller into the larger) and fixes heads.
@@ -521,8 +609,9 @@ impl Board {
             self.cells[q] = Cell::Empty;
             self.hash ^= keys[color.index()][q];
             self.next[q] = NONE;
-            self.head[q] = NONE;
+            self.head[q] = NO_CHAIN;
             self.add_empty(q);
+            self.shift_neighbour_counts(q, 1u16.wrapping_sub(1 << (4 * cell as u16)));
             removed += 1;
             for n in Self::neighbours(q) {
                 if let Some(_c) = self.cells[n].color() {
@@ -649,6 +738,9 @@ impl Board {
         // Every chain is walked once, from its first stone: linear in the board size.
         let mut walked = vec![false; self.cells.len()];
         for p in self.points() {
+            if self.nbrs[p] != self.count_neighbours(p) {
+                return Err(format!("neighbour counts wrong at {p}"));
+            }
             match self.cells[p].color() {
                 Some(c) => {
                     hash ^= keys[c.index()][p];
@@ -667,13 +759,13 @@ impl Board {
                     if chain.len() != self.stones[h] as usize {
                         return Err(format!("chain size mismatch at {p}"));
                     }
-                    let (mut n, mut s, mut s2) = (0u16, 0u32, 0u64);
+                    let (mut n, mut s, mut s2) = (0u16, 0u32, 0u32);
                     for &q in &chain {
                         for l in Self::neighbours(q) {
                             if self.cells[l] == Cell::Empty {
                                 n += 1;
                                 s += l as u32;
-                                s2 += (l * l) as u64;
+                                s2 += (l * l) as u32;
                             }
                         }
                     }

@@ -263,17 +263,58 @@ fn line_height_counts_from_the_edge() {
     assert_eq!(b.line_height(pt("G7", 9)), 2);
 }
 
+/// `is_eye`, `is_suicide` and `is_playable` from their definitions, by looking at every
+/// neighbour and diagonal and by playing the stone on a copy.
+#[test]
+fn playout_predicates_match_their_definitions() {
+    let mut checked = 0;
+    for b in random_positions(23, 600) {
+        for p in b.points() {
+            for c in Color::BOTH {
+                let own = Cell::of(c);
+                let around = Board::neighbours(p).map(|n| b.cell(n));
+                let shape = around.iter().all(|&n| n == own || n == Cell::Border);
+                let diag = Board::diagonals(p).map(|d| b.cell(d));
+                let bad = diag
+                    .iter()
+                    .filter(|&&d| d == Cell::of(c.opponent()))
+                    .count();
+                let edge = diag.contains(&Cell::Border);
+                let eye = shape && if edge { bad == 0 } else { bad < 2 };
+                assert_eq!(b.is_eye(c, p), eye, "{c:?} eye at {p}\n{b:?}");
+                if b.cell(p) != Cell::Empty {
+                    assert!(!b.is_playable(c, p));
+                    continue;
+                }
+                // Suicide: no empty neighbour, every own neighbour chain in atari, no
+                // opponent neighbour chain in atari (exact liberties).
+                let suicide = Board::neighbours(p).iter().all(|&n| match b.cell(n) {
+                    Cell::Empty => false,
+                    Cell::Border => true,
+                    cell => (b.liberties(n).len() == 1) == (cell == own),
+                });
+                assert_eq!(b.is_suicide(c, p), suicide, "{c:?} suicide at {p}\n{b:?}");
+                let legal = p as u16 != b.ko && !suicide;
+                assert_eq!(b.is_playable(c, p), legal && !eye, "{c:?} at {p}\n{b:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20000, "only {checked} points checked");
+}
+
 #[test]
 fn validate_finds_each_corrupted_structure() {
     let good = setup(9, &["C3", "D3", "E3", "G7"], &["C4", "D4"]);
     let (c3, d3, g7) = (pt("C3", 9), pt("D3", 9), pt("G7", 9));
     let head = good.head[c3] as usize;
     type Corrupt = fn(&mut Board, usize, Point, Point);
-    let corruptions: [(&str, Corrupt); 5] = [
+    let corruptions: [(&str, Corrupt); 6] = [
         ("mixed heads", |b, _, d3, g7| b.head[d3] = b.head[g7]),
         ("chain size", |b, h, _, _| b.stones[h] += 1),
         ("liberty stats", |b, h, _, _| b.lsum[h] += 1),
         ("hash", |b, _, _, _| b.hash ^= 1),
+        ("neighbour counts", |b, _, d3, _| b.nbrs[d3 + 1] += 1),
         ("liberty stats", |b, _, _, g7| {
             b.plibs[b.head[g7] as usize] -= 1
         }),

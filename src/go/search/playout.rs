@@ -102,11 +102,11 @@ pub fn pick_move_with<R: Rng>(
             if n == 0 {
                 return None;
             }
+            // From a random start to the end, then from the beginning.
             let start = rng.gen_range(0..n);
-            for i in 0..n {
-                let p = empty[(start + i) % n] as Point;
-                if !board.is_eye(color, p) && board.is_legal(color, p) {
-                    return Some(p);
+            for &p in empty[start..].iter().chain(&empty[..start]) {
+                if board.is_playable(color, p as Point) {
+                    return Some(p as Point);
                 }
             }
             None

@@ -216,7 +216,7 @@ fn board_cell(c: Color) -> Cell {
 /// A move the policy may play at all: legal and not the mover's own eye.
 #[inline]
 fn playable(board: &Board, c: Color, p: Point) -> bool {
-    board.cell(p) == Cell::Empty && !board.is_eye(c, p) && board.is_legal(c, p)
+    board.is_playable(c, p)
 }
 
 /// Picks among `cands` from a random start, rejecting bad self-ataris with probability
@@ -567,7 +567,7 @@ pub fn random_move<R: Rng>(
             k -= n;
         }
         let p = empty[k] as Point;
-        if board.is_eye(color, p) || !board.is_legal(color, p) {
+        if !board.is_playable(color, p) {
             continue;
         }
         if is_bad_self_atari(board, color, p, params.self_atari_min_stones)
