@@ -299,10 +299,16 @@ impl Board {
     /// True if the chain through stone `p` has exactly one liberty.
     #[inline]
     pub fn in_atari(&self, p: Point) -> bool {
-        let h = self.head[p] as usize;
+        self.chain_in_atari(self.head[p] as usize)
+    }
+
+    /// True if the chain with head `h` has exactly one liberty (all its pseudo-liberties are
+    /// one point); false for `NO_CHAIN`. Without a branch, as the playout tests need.
+    #[inline]
+    fn chain_in_atari(&self, h: usize) -> bool {
         let n = self.plibs[h] as u64;
         let s = self.lsum[h] as u64;
-        n > 0 && n * self.lsum2[h] as u64 == s * s
+        (n > 0) & (n * self.lsum2[h] as u64 == s * s)
     }
 
     /// The single liberty of a chain in atari.
@@ -390,9 +396,7 @@ impl Board {
         let mut out = false;
         for n in Self::neighbours(p) {
             let cell = self.cells[n];
-            let h = self.head[n] as usize;
-            let (libs, s) = (self.plibs[h] as u64, self.lsum[h] as u64);
-            let atari = (libs > 0) & (libs * self.lsum2[h] as u64 == s * s);
+            let atari = self.chain_in_atari(self.head[n] as usize);
             out |= ((cell == own) & !atari) | ((cell == opp) & atari);
         }
         out

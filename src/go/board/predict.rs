@@ -120,31 +120,24 @@ impl Board {
     #[inline]
     pub fn chain_size_after(&self, c: Color, p: Point) -> u32 {
         let own = Cell::of(c);
-        let mut heads = [NONE; 4];
-        let mut k = 0;
-        let mut total = 1u32;
-        for q in Self::neighbours(p) {
-            if self.cells[q] == own {
-                let h = self.head[q];
-                if !heads[..k].contains(&h) {
-                    heads[k] = h;
-                    k += 1;
-                    total += self.stones[h as usize] as u32;
-                }
-            }
-        }
-        total
+        1 + self.stones_of_adjacent_chains(p, |q| self.cells[q] == own)
     }
 
     /// Opponent stones a stone of `c` at `p` would capture (adjacent opponent chains in atari).
     #[inline]
     pub fn captures_after(&self, c: Color, p: Point) -> u32 {
         let opp = Cell::of(c.opponent());
+        self.stones_of_adjacent_chains(p, |q| self.cells[q] == opp && self.in_atari(q))
+    }
+
+    /// Stones of the distinct chains through the neighbours `q` of `p` that `counts(q)` keeps.
+    #[inline]
+    fn stones_of_adjacent_chains(&self, p: Point, counts: impl Fn(Point) -> bool) -> u32 {
         let mut heads = [NONE; 4];
         let mut k = 0;
         let mut total = 0u32;
         for q in Self::neighbours(p) {
-            if self.cells[q] == opp && self.in_atari(q) {
+            if counts(q) {
                 let h = self.head[q];
                 if !heads[..k].contains(&h) {
                     heads[k] = h;
