@@ -7,8 +7,8 @@
 use crate::evolve::dungeon::solve::DungeonBfs;
 use crate::evolve::npc::controller as evolved;
 use crate::gvgai::controllers::{
-    Bfs, Controller, ControllerError, ControllerSettings, Mcts, MctsParams, OneStep,
-    RandomController, Rhea, RheaParams,
+    Bfs, Controller, ControllerError, ControllerSettings, Mcts, MctsParams, Olets, OletsParams,
+    OneStep, RandomController, Rhea, RheaParams,
 };
 use crate::planning::controller::PlannerController;
 
@@ -18,6 +18,8 @@ pub const CONTROLLERS: &[&str] = &[
     "onestep",
     "mcts",
     "mcts:k=K,depth=D,goal=W",
+    "olets",
+    "olets:k=K,taboo=T,memory=M,goal=W,hp=H",
     "rhea",
     "bfs",
     "iw",
@@ -47,6 +49,14 @@ pub fn make(
             MctsParams {
                 max_iterations: cap.unwrap_or(MctsParams::default().max_iterations),
                 ..MctsParams::default()
+            }
+            .with_spec(spec.unwrap_or(""))?,
+        )),
+        ("olets", spec) => Box::new(Olets::new(
+            seed,
+            OletsParams {
+                max_iterations: cap.unwrap_or(OletsParams::default().max_iterations),
+                ..OletsParams::default()
             }
             .with_spec(spec.unwrap_or(""))?,
         )),
@@ -91,6 +101,7 @@ mod tests {
             // evolved NPC.
             let (spec, expected) = match name.split_once(':') {
                 Some(("mcts", _)) => ("mcts:k=1, depth=20,goal=0".to_string(), "mcts"),
+                Some(("olets", _)) => ("olets:k=1,taboo=0,memory=3,goal=1".to_string(), "olets"),
                 Some((n, _)) => (
                     format!(
                         "{n}:{}/data/evolve/npc_seed1.sexp",

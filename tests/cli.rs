@@ -893,7 +893,7 @@ fn gvgai_subcommands_use_the_gvgai_section() {
         assert!(out.status.success(), "{extra:?}: {out:?}");
         serde_json::from_str::<serde_json::Value>(stdout.trim()).unwrap()
     };
-    assert_eq!(play(&[])["controller"], "mcts");
+    assert_eq!(play(&[])["controller"], "olets");
     let configured = play(&["--set", "gvgai.controller=random"]);
     assert_eq!(configured["controller"], "random");
     let flag = play(&[

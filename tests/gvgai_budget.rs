@@ -102,7 +102,7 @@ fn check(controller: &str, game: &str, level: usize, ticks: usize) {
 
 #[test]
 fn stochastic_searchers_stay_within_the_act_budget() {
-    for c in ["random", "onestep", "mcts", "rhea"] {
+    for c in ["random", "onestep", "mcts", "olets", "rhea"] {
         check(c, "butterflies", 0, 80);
     }
 }

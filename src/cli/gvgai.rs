@@ -171,9 +171,10 @@ pub struct PlayArgs {
     /// Level number (the game's <name>_lvlN.txt).
     #[arg(long, default_value_t = 0)]
     level: usize,
-    /// random, onestep, mcts, rhea, bfs, iw, planner, dungeon-bfs, evolved:FILE; MCTS settings as
-    /// mcts:k=K,depth=D,goal=W (UCT constant, rollout depth, goal-distance weight; 0 = off)
-    /// [default: mcts (config gvgai.controller)].
+    /// random, onestep, mcts, olets, rhea, bfs, iw, planner, dungeon-bfs, evolved:FILE; MCTS
+    /// settings as mcts:k=K,depth=D,goal=W (UCT constant, rollout depth, goal-distance weight;
+    /// 0 = off), OLETS settings as olets:k=K,taboo=T,memory=M,goal=W,hp=H
+    /// [default: olets (config gvgai.controller)].
     #[arg(long, value_name = "CONTROLLER")]
     controller: Option<String>,
     /// Two-player games: player 1's controller (player 0's is --controller)
@@ -214,7 +215,7 @@ pub struct SweepArgs {
     /// game's].
     #[arg(long = "game", value_name = "NAME[:LEVELS]", required = true)]
     games_levels: Vec<String>,
-    /// A controller, as in `gvgai play` (repeatable) [default: mcts (config
+    /// A controller, as in `gvgai play` (repeatable) [default: olets (config
     /// gvgai.controller)].
     #[arg(long = "controller", value_name = "CONTROLLER")]
     controllers: Vec<String>,
@@ -264,8 +265,8 @@ pub struct ConnectArgs {
         default_value = "127.0.0.1:8080"
     )]
     server: String,
-    /// Controller: random, onestep, mcts[:k=K,depth=D,goal=W], rhea, bfs, iw, planner,
-    /// dungeon-bfs or evolved:FILE [default: mcts (config gvgai.controller)].
+    /// Controller: random, onestep, mcts[:k=K,depth=D,goal=W], olets[:k=K,taboo=T,memory=M,goal=W,hp=H],
+    /// rhea, bfs, iw, planner, dungeon-bfs or evolved:FILE [default: olets (config gvgai.controller)].
     #[arg(long, value_name = "CONTROLLER")]
     controller: Option<String>,
     /// The game the host plays, for the controller's forward model: name the host's

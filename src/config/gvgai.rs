@@ -44,7 +44,7 @@ impl Default for GvgaiConfig {
             max_line_bytes: 4 * 1024 * 1024,
             act_ms: 40,
             init_ms: 1000,
-            controller: "mcts".into(),
+            controller: "olets".into(),
             game: String::new(),
             games_dir: String::new(),
             seed: 0,

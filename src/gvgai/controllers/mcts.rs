@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::goal::GoalDistance;
-use super::{Clock, Controller, ControllerError, choices, value};
+use super::{Clock, Controller, ControllerError, choices, spec_settings, value};
 use crate::budget::Budget;
 use crate::gvgai::engine::{Action, GameState};
 
@@ -49,33 +49,17 @@ impl MctsParams {
     /// Apply `key=value` settings separated by commas (the `ARG` of `--controller mcts:ARG`):
     /// `k` (UCT constant), `depth` (rollout depth), `goal` (goal-distance weight, 0 = off).
     pub fn with_spec(mut self, spec: &str) -> Result<MctsParams, ControllerError> {
-        let bad = |message: String| ControllerError::Invalid {
-            name: "mcts".into(),
-            message,
-        };
-        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (key, val) = item
-                .split_once('=')
-                .ok_or_else(|| bad(format!("expected key=value, got {item:?}")))?;
-            let number = |v: &str| -> Result<f64, ControllerError> {
-                v.parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| bad(format!("{key}: not a non-negative number: {v:?}")))
-            };
+        spec_settings("mcts", spec, &["k", "depth", "goal"], |key, x| {
             match key {
-                "k" => self.k = number(val)?,
-                "goal" => self.goal_weight = number(val)?,
-                "depth" => {
-                    self.rollout_depth = val
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|d| (1..=1000).contains(d))
-                        .ok_or_else(|| bad(format!("depth: not in 1..=1000: {val:?}")))?
+                "k" => self.k = x,
+                "goal" => self.goal_weight = x,
+                _ if x.fract() == 0.0 && (1.0..=1000.0).contains(&x) => {
+                    self.rollout_depth = x as usize
                 }
-                other => return Err(bad(format!("unknown setting {other:?} (k, depth, goal)"))),
+                _ => return Err(format!("depth: not a whole number in 1..=1000: {x}")),
             }
-        }
+            Ok(())
+        })?;
         Ok(self)
     }
 }

@@ -2,7 +2,7 @@
 //! forward model (copy + advance). Every controller is seeded.
 //!
 //! Implemented: `random`, `onestep` (one-step look-ahead), `mcts` (open-loop UCT with random
-//! rollouts), `rhea` (rolling-horizon evolution), `bfs` (breadth-first search for
+//! rollouts), `olets` (open-loop expectimax tree search), `rhea` (rolling-horizon evolution), `bfs` (breadth-first search for
 //! deterministic games), `iw` (IW(1), then BFS). `crate::controllers::make` is the one
 //! registry behind every `--controller`; [`play`] runs a whole game in-process with per-act
 //! budgets.
@@ -15,6 +15,7 @@
 pub mod bfs;
 pub mod goal;
 pub mod mcts;
+pub mod olets;
 pub mod players;
 pub mod rhea;
 
@@ -28,6 +29,7 @@ use crate::gvgai::engine::{Action, Game, GameState, Outcome, Winner};
 
 pub use bfs::Bfs;
 pub use mcts::{Mcts, MctsParams};
+pub use olets::{Olets, OletsParams};
 pub use players::{PlayersResult, play_players};
 pub use rhea::{Rhea, RheaParams};
 
@@ -107,6 +109,39 @@ pub enum ControllerError {
     Unknown { name: String, known: String },
     #[error("controller \"{name}\": {message}")]
     Invalid { name: String, message: String },
+}
+
+/// Apply a controller's `key=value` settings separated by commas (the `ARG` of
+/// `--controller NAME:ARG`): every value must be a non-negative finite number, and `set`
+/// applies one to a key of `keys` (or says why the value does not fit).
+pub(crate) fn spec_settings(
+    name: &str,
+    spec: &str,
+    keys: &[&str],
+    mut set: impl FnMut(&str, f64) -> Result<(), String>,
+) -> Result<(), ControllerError> {
+    let bad = |message: String| ControllerError::Invalid {
+        name: name.into(),
+        message,
+    };
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, val) = item
+            .split_once('=')
+            .ok_or_else(|| bad(format!("expected key=value, got {item:?}")))?;
+        if !keys.contains(&key) {
+            return Err(bad(format!(
+                "unknown setting {key:?} ({})",
+                keys.join(", ")
+            )));
+        }
+        let x = val
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .ok_or_else(|| bad(format!("{key}: not a non-negative number: {val:?}")))?;
+        set(key, x).map_err(bad)?;
+    }
+    Ok(())
 }
 
 /// Actions the controller may choose: the avatar's actions (NIL when it has none); in a
