@@ -83,8 +83,6 @@ pub struct Mcts {
     hi: f64,
     /// The goal distances of the current root (when `goal_weight` > 0 and the game has one).
     goal: Option<GoalDistance>,
-    /// Iterations run by the last act (for reporting).
-    pub last_iterations: usize,
 }
 
 impl Mcts {
@@ -96,7 +94,6 @@ impl Mcts {
             lo: f64::INFINITY,
             hi: f64::NEG_INFINITY,
             goal: None,
-            last_iterations: 0,
         }
     }
 
@@ -219,7 +216,6 @@ impl Controller for Mcts {
             }
             it += 1;
         }
-        self.last_iterations = it;
         // Most visited root action; ties by mean value.
         let root = &self.nodes[0];
         let mut best: Option<(u32, f64, usize)> = None;

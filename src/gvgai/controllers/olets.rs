@@ -45,8 +45,8 @@ pub struct OletsParams {
     pub memory: usize,
     /// Weight of the goal-distance term for states where the game goes on (0: off).
     pub goal_weight: f64,
-    /// Weight of the avatar's health (as a fraction of its limit) in states where the game
-    /// goes on (0: off).
+    /// Weight of the avatar's health (as a fraction of the most it has had) in states where
+    /// the game goes on (0: off).
     pub hp_weight: f64,
     /// Safety cap on iterations per act (the budget normally ends the search first).
     pub max_iterations: usize,
@@ -73,7 +73,7 @@ impl Default for OletsParams {
 
 impl OletsParams {
     /// Apply `key=value` settings separated by commas (the `ARG` of `--controller olets:ARG`):
-    /// `k`, `taboo`, `memory`, `goal`.
+    /// `k`, `taboo`, `memory`, `goal`, `hp`.
     pub fn with_spec(mut self, spec: &str) -> Result<OletsParams, ControllerError> {
         spec_settings(
             "olets",
@@ -167,8 +167,6 @@ pub struct Olets {
     /// The action the last act played, whose subtree the next act keeps.
     played: Option<usize>,
     goal: Option<GoalDistance>,
-    /// Iterations run by the last act (for reporting).
-    pub last_iterations: usize,
 }
 
 impl Olets {
@@ -183,7 +181,6 @@ impl Olets {
             past_next: 0,
             played: None,
             goal: None,
-            last_iterations: 0,
         }
     }
 
@@ -405,7 +402,6 @@ impl Controller for Olets {
         }
         if self.nodes.is_empty() {
             self.n_actions = actions.len();
-            self.children.clear();
             self.add_node(NONE, 0, 0.0);
         }
         self.remember(state);
@@ -425,7 +421,6 @@ impl Controller for Olets {
             self.back_up(leaf, v);
             it += 1;
         }
-        self.last_iterations = it;
         let a = self
             .most_visited()
             .unwrap_or_else(|| self.rng.gen_range(0..actions.len()));
