@@ -57,10 +57,7 @@ impl GameState {
     /// Static sprites without behaviour: only the start-of-cycle bookkeeping. An unmoved
     /// group only owes the increment (and stays shared).
     fn update_inert_group(&mut self, t: TypeId) {
-        let moved = self.groups[usize::from(t)]
-            .iter()
-            .any(|s| s.x != s.lx || s.y != s.ly || s.disabled);
-        if moved {
+        if !self.groups[usize::from(t)].unmoved() {
             for s in self.group_mut(t).iter_mut() {
                 if !s.disabled {
                     s.lx = s.x;

@@ -1,9 +1,14 @@
 //! Event handling of a cycle: timed effects, end-of-screen effects and pairwise collision
 //! effects, each executed with its score.
 
+use super::sprite::{Candidates, Sprite};
 use super::{GameState, SpriteRef};
 use crate::gvgai::engine::rules::Rules;
 use crate::gvgai::vgdl::{EffectKind, TypeId};
+
+/// Sprites of one type from which a collision test looks them up by grid cell (when their
+/// group is shared) instead of testing each.
+const INDEXED_SPAN: usize = 16;
 
 /// A scheduled timed effect.
 #[derive(Debug, Clone, Copy)]
@@ -222,15 +227,29 @@ impl GameState {
             let sp = &self.groups[usize::from(t1)][i1];
             (sp.x, sp.y)
         };
+        let overlaps =
+            |sp: &Sprite| x1 < sp.x + w && sp.x < x1 + w && y1 < sp.y + w && sp.y < y1 + w;
         for &(t2, n2) in spans {
-            let g = &self.groups[usize::from(t2)][..n2];
-            for (i2, sp) in g.iter().enumerate() {
-                if x1 < sp.x + w
-                    && sp.x < x1 + w
-                    && y1 < sp.y + w
-                    && sp.y < y1 + w
-                    && !(t2 == t1 && i2 == i1)
-                {
+            let group = &self.groups[usize::from(t2)];
+            if n2 >= INDEXED_SPAN
+                && let Some(index) = group.cell_index(w)
+            {
+                let mut near = Candidates::new();
+                if index.near(x1, y1, &mut near) {
+                    for &i2 in near.sorted() {
+                        let i2 = i2 as usize;
+                        if i2 < n2 && overlaps(&group[i2]) && !(t2 == t1 && i2 == i1) {
+                            hits.push(SpriteRef {
+                                ty: t2,
+                                idx: i2 as u32,
+                            });
+                        }
+                    }
+                    continue;
+                }
+            }
+            for (i2, sp) in group[..n2].iter().enumerate() {
+                if overlaps(sp) && !(t2 == t1 && i2 == i1) {
                     hits.push(SpriteRef {
                         ty: t2,
                         idx: i2 as u32,

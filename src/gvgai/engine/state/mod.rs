@@ -151,7 +151,7 @@ impl GameState {
                 .iter()
                 .map(|p| {
                     if p.inert {
-                        Group::Shared(Arc::new(Vec::new()))
+                        Group::shared()
                     } else {
                         Group::Owned(Vec::new())
                     }

@@ -1,7 +1,7 @@
 //! Sprites and their per-type groups: resources of one sprite, copy-on-write groups, sprite
 //! lookup by reference or id, and GVG-AI's `addSprite` / `killSprite`.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::GameState;
 use crate::gvgai::vgdl::{Dir, TypeId};
@@ -93,7 +93,28 @@ impl Sprite {
 #[derive(Debug, Clone)]
 pub(crate) enum Group {
     Owned(Vec<Sprite>),
-    Shared(Arc<Vec<Sprite>>),
+    Shared(Arc<SharedGroup>),
+}
+
+/// An inert type's sprites, shared between copies, with an index of them by grid cell that
+/// the first collision query after a write builds (every copy sharing the group then uses it).
+#[derive(Debug, Default)]
+pub(crate) struct SharedGroup {
+    sprites: Vec<Sprite>,
+    cells: OnceLock<Option<CellIndex>>,
+    /// [`Group::unmoved`], computed once per write.
+    unmoved: OnceLock<bool>,
+}
+
+impl Clone for SharedGroup {
+    /// A clone is made to be written: it starts without an index.
+    fn clone(&self) -> Self {
+        SharedGroup {
+            sprites: self.sprites.clone(),
+            cells: OnceLock::new(),
+            unmoved: OnceLock::new(),
+        }
+    }
 }
 
 impl std::ops::Deref for Group {
@@ -101,17 +122,172 @@ impl std::ops::Deref for Group {
     fn deref(&self) -> &Vec<Sprite> {
         match self {
             Group::Owned(v) => v,
-            Group::Shared(a) => a,
+            Group::Shared(a) => &a.sprites,
         }
     }
 }
 
 impl Group {
+    pub(super) fn shared() -> Group {
+        Group::Shared(Arc::new(SharedGroup::default()))
+    }
+
     pub(super) fn make_mut(&mut self) -> &mut Vec<Sprite> {
         match self {
             Group::Owned(v) => v,
-            Group::Shared(a) => Arc::make_mut(a),
+            Group::Shared(a) => {
+                let g = Arc::make_mut(a);
+                g.cells.take();
+                g.unmoved.take();
+                &mut g.sprites
+            }
         }
+    }
+
+    /// Whether every sprite is enabled and where it was at the start of its last update (a
+    /// shared group answers from its cache until written).
+    pub(super) fn unmoved(&self) -> bool {
+        let scan = |v: &[Sprite]| !v.iter().any(|s| s.x != s.lx || s.y != s.ly || s.disabled);
+        match self {
+            Group::Owned(v) => scan(v),
+            Group::Shared(a) => *a.unmoved.get_or_init(|| scan(&a.sprites)),
+        }
+    }
+
+    /// The cell index of a shared group (built now if the group was written since the last
+    /// query), `None` for an owned group or one spread too thinly for a grid.
+    pub(super) fn cell_index(&self, block: i32) -> Option<&CellIndex> {
+        match self {
+            Group::Owned(_) => None,
+            Group::Shared(a) => a
+                .cells
+                .get_or_init(|| CellIndex::build(&a.sprites, block))
+                .as_ref(),
+        }
+    }
+}
+
+/// The sprites of a group by the grid cell of their top-left corner, each cell's sprites in
+/// group order (a compressed row layout over the cells the group spans).
+#[derive(Debug)]
+pub(crate) struct CellIndex {
+    block: i32,
+    /// The first column and row of the grid, and its size in cells.
+    col0: i32,
+    row0: i32,
+    cols: i32,
+    rows: i32,
+    /// `items[starts[c]..starts[c + 1]]` are the group indices in cell `c` (row-major).
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl CellIndex {
+    /// Cells per sprite above which a grid would be mostly empty: the group is scanned instead.
+    const MAX_CELLS_PER_SPRITE: i64 = 16;
+
+    fn build(sprites: &[Sprite], block: i32) -> Option<CellIndex> {
+        if sprites.is_empty() || block <= 0 {
+            return None;
+        }
+        let cell = |s: &Sprite| (s.x.div_euclid(block), s.y.div_euclid(block));
+        let (mut c0, mut r0, mut c1, mut r1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for s in sprites {
+            let (c, r) = cell(s);
+            (c0, r0, c1, r1) = (c0.min(c), r0.min(r), c1.max(c), r1.max(r));
+        }
+        let cols = i64::from(c1) - i64::from(c0) + 1;
+        let rows = i64::from(r1) - i64::from(r0) + 1;
+        let n = cols * rows;
+        if n > Self::MAX_CELLS_PER_SPRITE * sprites.len() as i64 + 1024 {
+            return None;
+        }
+        let slot = |s: &Sprite| {
+            let (c, r) = cell(s);
+            ((i64::from(r - r0)) * cols + i64::from(c - c0)) as usize
+        };
+        let mut starts = vec![0u32; n as usize + 1];
+        for s in sprites {
+            starts[slot(s) + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut fill = starts.clone();
+        let mut items = vec![0u32; sprites.len()];
+        for (i, s) in sprites.iter().enumerate() {
+            let k = slot(s);
+            items[fill[k] as usize] = i as u32;
+            fill[k] += 1;
+        }
+        Some(CellIndex {
+            block,
+            col0: c0,
+            row0: r0,
+            cols: cols as i32,
+            rows: rows as i32,
+            starts,
+            items,
+        })
+    }
+
+    /// Adds to `out` the indices of every sprite whose block-sized square at its position
+    /// may overlap the block-sized square at (x, y): those in the cells such a square's
+    /// corner can be in. Returns false, with `out` incomplete, when they do not fit in it.
+    pub(super) fn near(&self, x: i32, y: i32, out: &mut Candidates) -> bool {
+        let b = self.block;
+        let span = |v: i32, first: i32, len: i32| {
+            let lo = (v.saturating_sub(b - 1)).div_euclid(b).max(first);
+            let hi = (v.saturating_add(b - 1)).div_euclid(b).min(first + len - 1);
+            (lo, hi)
+        };
+        let (c_lo, c_hi) = span(x, self.col0, self.cols);
+        let (r_lo, r_hi) = span(y, self.row0, self.rows);
+        for r in r_lo..=r_hi {
+            for c in c_lo..=c_hi {
+                let k = ((r - self.row0) * self.cols + (c - self.col0)) as usize;
+                let (a, z) = (self.starts[k] as usize, self.starts[k + 1] as usize);
+                for &i in &self.items[a..z] {
+                    if !out.push(i) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// A bounded list of group indices, kept on the stack.
+pub(super) struct Candidates {
+    len: usize,
+    items: [u32; Self::CAP],
+}
+
+impl Candidates {
+    const CAP: usize = 64;
+
+    pub(super) fn new() -> Candidates {
+        Candidates {
+            len: 0,
+            items: [0; Self::CAP],
+        }
+    }
+
+    fn push(&mut self, i: u32) -> bool {
+        if self.len == Self::CAP {
+            return false;
+        }
+        self.items[self.len] = i;
+        self.len += 1;
+        true
+    }
+
+    /// The indices in ascending order.
+    pub(super) fn sorted(&mut self) -> &[u32] {
+        let s = &mut self.items[..self.len];
+        s.sort_unstable();
+        s
     }
 }
 
@@ -242,5 +418,134 @@ impl GameState {
 
     pub(super) fn find_sprite(&self, t: TypeId, id: u32) -> Option<&Sprite> {
         self.groups[usize::from(t)].iter().find(|s| s.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    fn at(x: i32, y: i32) -> Sprite {
+        Sprite {
+            ty: 0,
+            id: 0,
+            x,
+            y,
+            lx: x,
+            ly: y,
+            orientation: Dir::NONE,
+            oriented: false,
+            speed: 0.0,
+            ttl: -1,
+            lastmove: 0,
+            killed: false,
+            disabled: false,
+            first_tick: false,
+            counter: 0,
+            prev_action: Dir::NONE,
+            age: 0,
+            start: -1,
+            health: 0,
+            max_health: 0,
+            resources: Vec::new(),
+            from_avatar: false,
+            rotation: 0.0,
+            reversing: false,
+            on_ground: false,
+            in_water: false,
+            spawns: None,
+        }
+    }
+
+    /// Every sprite whose square overlaps the queried one is among the candidates, for
+    /// positions on and off the grid, negative ones and several sprites per cell.
+    #[test]
+    fn cell_index_finds_every_overlapping_sprite() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        for block in [1, 7, 10, 50] {
+            let mut group = Group::shared();
+            for _ in 0..200 {
+                let (x, y) = (
+                    rng.gen_range(-3 * block..20 * block),
+                    rng.gen_range(-3 * block..20 * block),
+                );
+                let (x, y) = if rng.gen_bool(0.5) {
+                    (x / block * block, y / block * block)
+                } else {
+                    (x, y)
+                };
+                group.make_mut().push(at(x, y));
+            }
+            let Some(index) = group.cell_index(block) else {
+                panic!("no index for a dense group");
+            };
+            for _ in 0..500 {
+                let (x, y) = (
+                    rng.gen_range(-5 * block..22 * block),
+                    rng.gen_range(-5 * block..22 * block),
+                );
+                let mut near = Candidates::new();
+                assert!(index.near(x, y, &mut near), "more candidates than fit");
+                let near = near.sorted().to_vec();
+                assert!(
+                    near.windows(2).all(|w| w[0] < w[1]),
+                    "a sprite listed twice"
+                );
+                for (i, s) in group.iter().enumerate() {
+                    let overlaps =
+                        x < s.x + block && s.x < x + block && y < s.y + block && s.y < y + block;
+                    assert!(
+                        !overlaps || near.contains(&(i as u32)),
+                        "block {block}: sprite {i} at ({}, {}) missed from ({x}, {y})",
+                        s.x,
+                        s.y
+                    );
+                }
+            }
+        }
+    }
+
+    /// A write drops the index and the cached `unmoved`; copies share them until then.
+    #[test]
+    fn a_write_rebuilds_the_index_and_the_moved_check() {
+        let mut group = Group::shared();
+        group.make_mut().extend([at(0, 0), at(10, 0)]);
+        let copy = group.clone();
+        assert!(group.unmoved());
+        let mut near = Candidates::new();
+        assert!(
+            group
+                .cell_index(10)
+                .is_some_and(|ix| ix.near(20, 0, &mut near))
+        );
+        assert_eq!(near.sorted(), &[1]);
+        group.make_mut()[0].x = 20;
+        assert!(!group.unmoved(), "a moved sprite is not seen");
+        let mut near = Candidates::new();
+        assert!(
+            group
+                .cell_index(10)
+                .is_some_and(|ix| ix.near(20, 0, &mut near))
+        );
+        assert_eq!(near.sorted(), &[0, 1]);
+        assert!(copy.unmoved(), "the copy was written through");
+        let mut near = Candidates::new();
+        assert!(
+            copy.cell_index(10)
+                .is_some_and(|ix| ix.near(20, 0, &mut near))
+        );
+        assert_eq!(near.sorted(), &[1]);
+    }
+
+    /// A group spread far beyond its size gets no grid.
+    #[test]
+    fn a_sparse_group_is_scanned() {
+        let mut group = Group::shared();
+        group
+            .make_mut()
+            .extend([at(0, 0), at(1_000_000, 1_000_000)]);
+        assert!(group.cell_index(10).is_none());
+        assert!(Group::Owned(vec![at(0, 0)]).cell_index(10).is_none());
     }
 }
