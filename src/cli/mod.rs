@@ -129,10 +129,12 @@ pub fn log_filter(level: &str) -> (EnvFilter, Option<String>) {
     let from_env = std::env::var("RUST_LOG")
         .ok()
         .filter(|v| !v.trim().is_empty());
+    let configured =
+        || tablero::config::log_filter(level).unwrap_or_else(|_| EnvFilter::new("info"));
     match from_env.as_deref().map(tablero::config::log_filter) {
         Some(Ok(filter)) => (filter, None),
-        Some(Err(e)) => (EnvFilter::new(level), Some(e)),
-        None => (EnvFilter::new(level), None),
+        Some(Err(e)) => (configured(), Some(e)),
+        None => (configured(), None),
     }
 }
 

@@ -33,10 +33,15 @@ impl LogConfig {
 }
 
 /// A tracing filter (`log.level`, `RUST_LOG`). Directives are ASCII: anything else is refused
-/// here, because the filter parser panics on some multi-byte characters.
+/// here, because the filter parser panics on some multi-byte characters. A field value in a
+/// span directive (`[span{field=value}]=debug`) matches as a literal, never as a regular
+/// expression: compiling one can take seconds for a few hundred bytes of filter.
 pub fn log_filter(spec: &str) -> Result<tracing_subscriber::EnvFilter, String> {
     if let Some(c) = spec.chars().find(|c| !c.is_ascii()) {
         return Err(format!("{c:?} is not ASCII"));
     }
-    tracing_subscriber::EnvFilter::try_new(spec).map_err(|e| e.to_string())
+    tracing_subscriber::EnvFilter::builder()
+        .with_regex(false)
+        .parse(spec)
+        .map_err(|e| e.to_string())
 }

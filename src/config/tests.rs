@@ -467,3 +467,33 @@ fn default_search_section_is_the_default_search() {
     assert_eq!(SearchConfig::default().params(), SearchParams::default());
     assert_eq!(GoConfig::default().rules().scoring, Scoring::Area);
 }
+
+/// A span directive's field value is a literal, not a regular expression: a value that is no
+/// valid expression loads, and the filter a fuzzer found (a few hundred bytes whose expression
+/// took over a second to compile) loads at once.
+#[test]
+fn log_filter_field_values_are_literals() {
+    let c =
+        super::Config::from_text(None, &["log.level=[span{field=(}]=debug".to_string()]).unwrap();
+    assert_eq!(c.log.level, "[span{field=(}]=debug");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz/corpus/config_load/regex-filter-a242a245");
+    let input = std::fs::read(path).unwrap();
+    let mut parts = input
+        .split(|&b| b == 0)
+        .map(|p| String::from_utf8_lossy(p).into_owned());
+    let text = parts.next().unwrap();
+    let overrides: Vec<String> = parts.collect();
+    assert!(
+        overrides
+            .iter()
+            .any(|o| o.starts_with("log.level=") && o.contains('{'))
+    );
+    let start = std::time::Instant::now();
+    let _ = super::Config::from_text(Some((std::path::Path::new("fuzz.toml"), &text)), &overrides);
+    let took = start.elapsed();
+    assert!(
+        took < std::time::Duration::from_millis(200),
+        "took {took:?}"
+    );
+}
