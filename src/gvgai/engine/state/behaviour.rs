@@ -219,7 +219,8 @@ impl GameState {
         }
         let roll = self.rng.next_float();
         let start = self.sprite(r).start;
-        (start + tick) % p.cooldown == 0 && f64::from(roll) < p.prob
+        // The roll first: it is usually the one that fails, and it spares a division.
+        f64::from(roll) < p.prob && (start + tick) % p.cooldown == 0
     }
 
     /// Create a sprite of `st` on spawner `r` and count it; it faces the spawner's
