@@ -402,19 +402,28 @@ impl Token {
 
     /// Looks up a fixed (table-independent) token by its 3-letter name.
     pub fn from_fixed_name(s: &str) -> Option<Token> {
+        let key = name_key(s.as_bytes())?;
         let table = fixed_names();
-        let at = table.binary_search_by(|(name, _)| (*name).cmp(s)).ok()?;
+        let at = table.binary_search_by_key(&key, |&(k, _)| k).ok()?;
         Some(table[at].1)
     }
 }
 
-/// Every fixed token with its name, sorted by name: built once, searched by bisection (a
-/// decoder looks up every word it reads).
-fn fixed_names() -> &'static [(&'static str, Token)] {
-    static TABLE: std::sync::OnceLock<Vec<(&'static str, Token)>> = std::sync::OnceLock::new();
+/// A 3-byte name as one number (fixed names are all three letters).
+fn name_key(name: &[u8]) -> Option<u32> {
+    match *name {
+        [a, b, c] => Some(u32::from_be_bytes([0, a, b, c])),
+        _ => None,
+    }
+}
+
+/// Every fixed token by its name's [`name_key`], sorted: built once, searched by bisection
+/// (a decoder looks up every word it reads).
+fn fixed_names() -> &'static [(u32, Token)] {
+    static TABLE: std::sync::OnceLock<Vec<(u32, Token)>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let presses = (0..=u8::MAX).map(|v| Token::Press(PressToken(v)));
-        let mut table: Vec<(&'static str, Token)> = [Token::Bra, Token::Ket]
+        let mut table: Vec<(u32, Token)> = [Token::Bra, Token::Ket]
             .into_iter()
             .chain(Command::ALL.iter().map(|&t| Token::Command(t)))
             .chain(OrderToken::ALL.iter().map(|&t| Token::Order(t)))
@@ -425,9 +434,9 @@ fn fixed_names() -> &'static [(&'static str, Token)] {
             .chain(ThxNote::ALL.iter().map(|&t| Token::Note(t)))
             .chain(OrdResult::ALL.iter().map(|&t| Token::Result(t)))
             .chain(presses)
-            .filter_map(|t| t.fixed_name().map(|name| (name, t)))
+            .filter_map(|t| Some((name_key(t.fixed_name()?.as_bytes())?, t)))
             .collect();
-        table.sort_by_key(|&(name, _)| name);
+        table.sort_by_key(|&(key, _)| key);
         table
     })
 }
@@ -717,11 +726,16 @@ impl TokenTable {
 
     /// Looks up a 3-letter name: fixed tokens first, then table names.
     pub fn token_by_name(&self, name: &str) -> Option<Token> {
-        let upper = name.to_ascii_uppercase();
-        if let Some(t) = Token::from_fixed_name(&upper) {
+        let Ok(mut upper) = <[u8; 3]>::try_from(name.as_bytes()) else {
+            return None;
+        };
+        upper.make_ascii_uppercase();
+        // Upper-casing only ASCII bytes keeps the text UTF-8.
+        let upper = std::str::from_utf8(&upper).ok()?;
+        if let Some(t) = Token::from_fixed_name(upper) {
             return Some(t);
         }
-        let code = *self.by_name.get(&Name::new(&upper)?)?;
+        let code = *self.by_name.get(&Name::new(upper)?)?;
         Token::from_code(code).ok()
     }
 }
