@@ -57,6 +57,40 @@ pub struct Sprite {
 }
 
 impl Sprite {
+    /// A sprite of type `ty` at (x, y) with no properties of its type yet: no speed, no
+    /// orientation, no time to live, no health.
+    pub(crate) fn at(ty: TypeId, id: u32, x: i32, y: i32) -> Sprite {
+        Sprite {
+            ty,
+            id,
+            x,
+            y,
+            lx: x,
+            ly: y,
+            orientation: Dir::NONE,
+            oriented: false,
+            speed: 0.0,
+            ttl: -1,
+            lastmove: 0,
+            killed: false,
+            disabled: false,
+            first_tick: false,
+            counter: 0,
+            prev_action: Dir::NONE,
+            age: 0,
+            start: -1,
+            health: 0,
+            max_health: 0,
+            resources: Vec::new(),
+            from_avatar: false,
+            rotation: 0.0,
+            reversing: false,
+            on_ground: false,
+            in_water: false,
+            spawns: None,
+        }
+    }
+
     /// Its gravity: [`WATER_GRAVITY`] once `waterPhysics` touched it, else `type_gravity`.
     pub(crate) fn gravity(&self, type_gravity: f64) -> f64 {
         if self.in_water {
@@ -366,33 +400,14 @@ impl GameState {
             }
         }
         let sprite = Sprite {
-            ty: t,
-            id: self.next_id,
-            x,
-            y,
-            lx: x,
-            ly: y,
             orientation: p.orientation,
             oriented: p.is_oriented,
             speed: p.speed,
             ttl: p.time_to_live,
-            lastmove: 0,
-            killed: false,
-            disabled: false,
             first_tick: true,
-            counter: 0,
-            prev_action: Dir::NONE,
-            age: 0,
-            start: -1,
             health: p.health,
             max_health: p.max_health,
-            resources: Vec::new(),
-            from_avatar: false,
-            rotation: 0.0,
-            reversing: false,
-            on_ground: false,
-            in_water: false,
-            spawns: None,
+            ..Sprite::at(t, self.next_id, x, y)
         };
         self.next_id += 1;
         self.num_sprites += 1;
@@ -427,35 +442,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     fn at(x: i32, y: i32) -> Sprite {
-        Sprite {
-            ty: 0,
-            id: 0,
-            x,
-            y,
-            lx: x,
-            ly: y,
-            orientation: Dir::NONE,
-            oriented: false,
-            speed: 0.0,
-            ttl: -1,
-            lastmove: 0,
-            killed: false,
-            disabled: false,
-            first_tick: false,
-            counter: 0,
-            prev_action: Dir::NONE,
-            age: 0,
-            start: -1,
-            health: 0,
-            max_health: 0,
-            resources: Vec::new(),
-            from_avatar: false,
-            rotation: 0.0,
-            reversing: false,
-            on_ground: false,
-            in_water: false,
-            spawns: None,
-        }
+        Sprite::at(0, 0, x, y)
     }
 
     /// Every sprite whose square overlaps the queried one is among the candidates, for
