@@ -79,10 +79,14 @@ impl GameState {
                 ty: t,
                 idx: i as u32,
             };
-            if self.sprite(r).disabled {
+            // `pre_movement`, on the one access that also reads `disabled`.
+            let s = self.sprite_mut(r);
+            if s.disabled {
                 continue;
             }
-            self.pre_movement(r);
+            s.lx = s.x;
+            s.ly = s.y;
+            s.lastmove += 1;
             self.update_sprite(rules, r);
         }
     }

@@ -268,6 +268,7 @@ impl CellIndex {
     /// Adds to `out` the indices of every sprite whose block-sized square at its position
     /// may overlap the block-sized square at (x, y): those in the cells such a square's
     /// corner can be in. Returns false, with `out` incomplete, when they do not fit in it.
+    #[inline(never)]
     pub(super) fn near(&self, x: i32, y: i32, out: &mut Candidates) -> bool {
         let b = self.block;
         let span = |v: i32, first: i32, len: i32| {
@@ -352,18 +353,27 @@ impl GameState {
         &self.groups[usize::from(r.ty)][r.idx as usize]
     }
 
-    /// Write access to a group: unshares it and pays any owed `lastmove` increments.
+    /// Write access to a group: unshares it and pays any owed `lastmove` increments (only
+    /// inert groups are shared, and only they owe increments).
+    #[inline]
     pub(crate) fn group_mut(&mut self, t: TypeId) -> &mut Vec<Sprite> {
-        let lag = std::mem::take(&mut self.inert_lag[usize::from(t)]);
-        let g = self.groups[usize::from(t)].make_mut();
-        if lag > 0 {
-            for s in g.iter_mut() {
-                s.lastmove += lag;
+        let i = usize::from(t);
+        match &mut self.groups[i] {
+            Group::Owned(v) => v,
+            g @ Group::Shared(_) => {
+                let lag = std::mem::take(&mut self.inert_lag[i]);
+                let v = g.make_mut();
+                if lag > 0 {
+                    for s in v.iter_mut() {
+                        s.lastmove += lag;
+                    }
+                }
+                v
             }
         }
-        g
     }
 
+    #[inline]
     pub(crate) fn sprite_mut(&mut self, r: SpriteRef) -> &mut Sprite {
         &mut self.group_mut(r.ty)[r.idx as usize]
     }
