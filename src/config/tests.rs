@@ -497,3 +497,30 @@ fn log_filter_field_values_are_literals() {
         "took {took:?}"
     );
 }
+
+/// Two directives that select the same span field and differ only in level: the last one
+/// holds (as in tracing-subscriber), and loading them does not trip the filter's debug
+/// assertion (found by fuzzing: `corpus/config_load/duplicate-field-directive-92ec26a8`).
+#[test]
+fn log_filter_directives_differing_only_in_level_keep_the_last() {
+    for spec in ["[{e= ]}]=info,[{e= ]}]=debug", "ho\n[{e= ]}],ho\n[{e= ]}]"] {
+        let filter = super::log_filter(spec).unwrap();
+        assert_eq!(filter.to_string().matches('[').count(), 1, "{filter}");
+    }
+    let filter = super::log_filter("[{e= ]}]=info,tablero=warn,[{e= ]}]=debug").unwrap();
+    let text = filter.to_string();
+    assert!(
+        text.contains("[{e= ]}]=debug") && !text.contains("=info"),
+        "{text}"
+    );
+    assert!(text.contains("tablero=warn"), "{text}");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz/corpus/config_load/duplicate-field-directive-92ec26a8");
+    let input = std::fs::read(path).unwrap();
+    let mut parts = input
+        .split(|&b| b == 0)
+        .map(|p| String::from_utf8_lossy(p).into_owned());
+    let text = parts.next().unwrap();
+    let overrides: Vec<String> = parts.collect();
+    let _ = super::Config::from_text(Some((std::path::Path::new("fuzz.toml"), &text)), &overrides);
+}
