@@ -471,19 +471,27 @@ fn default_search_section_is_the_default_search() {
 /// A span directive's field value is a literal, not a regular expression: a value that is no
 /// valid expression loads, and the filter a fuzzer found (a few hundred bytes whose expression
 /// took over a second to compile) loads at once.
-#[test]
-fn log_filter_field_values_are_literals() {
-    let c =
-        super::Config::from_text(None, &["log.level=[span{field=(}]=debug".to_string()]).unwrap();
-    assert_eq!(c.log.level, "[span{field=(}]=debug");
+/// A kept `config_load` fuzz input: the configuration text, then the `--set` overrides,
+/// separated by NUL bytes (as `tablero_fuzz::config::load` reads them).
+fn fuzz_input(name: &str) -> (String, Vec<String>) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fuzz/corpus/config_load/regex-filter-a242a245");
+        .join("tests/fuzz/corpus/config_load")
+        .join(name);
     let input = std::fs::read(path).unwrap();
     let mut parts = input
         .split(|&b| b == 0)
         .map(|p| String::from_utf8_lossy(p).into_owned());
     let text = parts.next().unwrap();
     let overrides: Vec<String> = parts.collect();
+    (text, overrides)
+}
+
+#[test]
+fn log_filter_field_values_are_literals() {
+    let c =
+        super::Config::from_text(None, &["log.level=[span{field=(}]=debug".to_string()]).unwrap();
+    assert_eq!(c.log.level, "[span{field=(}]=debug");
+    let (text, overrides) = fuzz_input("regex-filter-a242a245");
     assert!(
         overrides
             .iter()
@@ -514,13 +522,6 @@ fn log_filter_directives_differing_only_in_level_keep_the_last() {
         "{text}"
     );
     assert!(text.contains("tablero=warn"), "{text}");
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fuzz/corpus/config_load/duplicate-field-directive-92ec26a8");
-    let input = std::fs::read(path).unwrap();
-    let mut parts = input
-        .split(|&b| b == 0)
-        .map(|p| String::from_utf8_lossy(p).into_owned());
-    let text = parts.next().unwrap();
-    let overrides: Vec<String> = parts.collect();
+    let (text, overrides) = fuzz_input("duplicate-field-directive-92ec26a8");
     let _ = super::Config::from_text(Some((std::path::Path::new("fuzz.toml"), &text)), &overrides);
 }
