@@ -468,9 +468,6 @@ fn default_search_section_is_the_default_search() {
     assert_eq!(GoConfig::default().rules().scoring, Scoring::Area);
 }
 
-/// A span directive's field value is a literal, not a regular expression: a value that is no
-/// valid expression loads, and the filter a fuzzer found (a few hundred bytes whose expression
-/// took over a second to compile) loads at once.
 /// A kept `config_load` fuzz input: the configuration text, then the `--set` overrides,
 /// separated by NUL bytes (as `tablero_fuzz::config::load` reads them).
 fn fuzz_input(name: &str) -> (String, Vec<String>) {
@@ -486,6 +483,9 @@ fn fuzz_input(name: &str) -> (String, Vec<String>) {
     (text, overrides)
 }
 
+/// A span directive's field value is a literal, not a regular expression: a value that is no
+/// valid expression loads, and the filter a fuzzer found (a few hundred bytes whose expression
+/// took over a second to compile) loads at once.
 #[test]
 fn log_filter_field_values_are_literals() {
     let c =

@@ -60,9 +60,7 @@ impl GameState {
         if !self.groups[usize::from(t)].unmoved() {
             for s in self.group_mut(t).iter_mut() {
                 if !s.disabled {
-                    s.lx = s.x;
-                    s.ly = s.y;
-                    s.lastmove += 1;
+                    s.pre_movement();
                 }
             }
         } else if !self.groups[usize::from(t)].is_empty() {
@@ -79,14 +77,12 @@ impl GameState {
                 ty: t,
                 idx: i as u32,
             };
-            // `pre_movement`, on the one access that also reads `disabled`.
+            // One access reads `disabled` and starts the update.
             let s = self.sprite_mut(r);
             if s.disabled {
                 continue;
             }
-            s.lx = s.x;
-            s.ly = s.y;
-            s.lastmove += 1;
+            s.pre_movement();
             self.update_sprite(rules, r);
         }
     }

@@ -114,9 +114,6 @@ impl GameState {
     }
 
     pub(super) fn pre_movement(&mut self, r: SpriteRef) {
-        let s = self.sprite_mut(r);
-        s.lx = s.x;
-        s.ly = s.y;
-        s.lastmove += 1;
+        self.sprite_mut(r).pre_movement();
     }
 }

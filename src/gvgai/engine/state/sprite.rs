@@ -57,6 +57,15 @@ pub struct Sprite {
 }
 
 impl Sprite {
+    /// GVG-AI `preMovement`: the start of the sprite's update records where it was and counts
+    /// one more cycle since it last moved.
+    #[inline]
+    pub(crate) fn pre_movement(&mut self) {
+        self.lx = self.x;
+        self.ly = self.y;
+        self.lastmove += 1;
+    }
+
     /// A sprite of type `ty` at (x, y) with no properties of its type yet: no speed, no
     /// orientation, no time to live, no health.
     pub(crate) fn at(ty: TypeId, id: u32, x: i32, y: i32) -> Sprite {
