@@ -2,10 +2,78 @@
 """Tables of gvgai_java_sweep.sh's output: a per-game table (result per controller), a
 per-family summary and totals with 95 % Wilson intervals, in Markdown.
 usage: gvgai_java_sweep_table.py OUT_TABLERO OUT_JAVA FAMILIES
-  FAMILIES: game=family,game=family,... (every game of the runs)."""
+  FAMILIES: game=family,game=family,... (every game of the runs), or vgdl:DIR to classify
+  every game by its VGDL description in DIR (see `family`)."""
 import json
 import math
+import os
 import sys
+
+# Sprite classes whose moves draw on the game's random generator (random steps, random
+# tie-breaks between equally good moves, random missile or bomb directions).
+RANDOM_CLASSES = {"RandomNPC", "Chaser", "Fleeing", "AlternateChaser", "RandomAltChaser",
+                  "PathAltChaser", "RandomPathAltChaser", "PathChaser", "LOSChaser",
+                  "RandomMissile", "RandomBomber", "RandomInertial", "BomberRandomMissile",
+                  "ErraticMissile", "WalkerJumper", "Walker"}
+# Classes that are random only with a probability parameter below 1.
+PROB_CLASSES = {"SpawnPoint", "Bomber", "SpawnPointMultiSprite", "Spreader"}
+RANDOM_EFFECTS = {"transformToRandomChild", "teleportToExit", "attractGaze", "windGust",
+                  "slipForward"}
+# Classes that keep still unless something acts on them.
+STILL_CLASSES = {"Immovable", "Passive", "Resource", "Door", "Flicker", "OrientedFlicker",
+                 "Portal", "MovingAvatar", "OrientedAvatar", "HorizontalAvatar"}
+SHOOTING_AVATARS = {"ShootAvatar", "FlakAvatar", "OngoingShootAvatar"}
+
+
+def vgdl_sections(text):
+    out, cur = {}, None
+    for raw in text.splitlines():
+        line = raw.split("#")[0].rstrip()
+        if not line.strip():
+            continue
+        word = line.split()[0]
+        if word in ("SpriteSet", "InteractionSet", "TerminationSet", "LevelMapping"):
+            cur = out.setdefault(word, [])
+        elif cur is not None:
+            cur.append(line)
+    return out
+
+
+def sprite_classes(lines):
+    """(class, parameters) of every sprite type, a class inherited from the enclosing type."""
+    stack = []
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        rhs = line.split(">", 1)[1].split() if ">" in line else []
+        cls = rhs[0] if rhs and "=" not in rhs[0] else (stack[-1][1] if stack else None)
+        stack.append((indent, cls))
+        yield cls, dict(kv.split("=", 1) for kv in rhs if "=" in kv)
+
+
+def family(path):
+    """shooter: the avatar shoots (a USE action that spawns a sprite); puzzle: nothing moves
+    but the avatar, one step per action, and nothing is random; arcade: the rest."""
+    s = vgdl_sections(open(path).read())
+    classes = list(sprite_classes(s.get("SpriteSet", [])))
+    if any(c in SHOOTING_AVATARS for c, _ in classes):
+        return "shooter"
+    random = any(c in RANDOM_CLASSES for c, _ in classes) or any(
+        c in PROB_CLASSES and float(p.get(k, 1)) < 1 for c, p in classes for k in ("prob", "spreadprob"))
+    for line in s.get("InteractionSet", []):
+        rhs = line.split(">", 1)[1].split() if ">" in line else []
+        random |= bool(rhs) and rhs[0] in RANDOM_EFFECTS
+        random |= any(kv.startswith("prob=") and float(kv[5:]) < 1 for kv in rhs)
+    still = all(c is None or c in STILL_CLASSES for c, _ in classes)
+    return "puzzle" if still and not random else "arcade"
+
+
+def families(spec, games):
+    if spec.startswith("vgdl:"):
+        d = spec[5:]
+        return {g: family(os.path.join(d, g + ".txt")) for g in games}
+    return dict(kv.split("=") for kv in spec.split(","))
 
 
 def wilson(k, n, z=1.96):
@@ -33,7 +101,7 @@ def load(path, tablero):
 def main():
     t = load(sys.argv[1], True)
     j = load(sys.argv[2], False)
-    fam = dict(kv.split("=") for kv in sys.argv[3].split(","))
+    fam = families(sys.argv[3], {r["game"] for r in t})
     res = {}
     ctrls = []
     for r in t + j:

@@ -6,7 +6,8 @@
 //! every INIT a fresh controller is built (seeded per game). Its forward model is the named
 //! game's rules with the state rebuilt from each observation; when the observation shows
 //! exactly what the model predicted after the previous action, the predicted state (with its
-//! hidden counters) is kept instead. Without a game, or when an observation cannot be
+//! hidden counters) is kept instead, and otherwise the sprites it predicted right keep their
+//! hidden state. Without a game, or when an observation cannot be
 //! rebuilt, the controller is replaced by a seeded random choice among the observation's
 //! actions. Every ACT is answered within the act budget: if the controller has not answered
 //! by then, it is cancelled and `ACTION_NIL` is sent.
@@ -32,7 +33,7 @@ use super::observation::{GameWinner, Phase, Sso};
 use crate::budget::{Budget, CancelFlag};
 use crate::controllers::make;
 use crate::gvgai::controllers::{ACT_TIME_DISQ, Controller, ControllerSettings};
-use crate::gvgai::engine::{Action, Game, GameState, Observed};
+use crate::gvgai::engine::{Action, Game, GameState};
 
 /// How an agent session plays.
 #[derive(Debug, Clone)]
@@ -110,22 +111,6 @@ struct Worker {
     rng: Xoshiro256PlusPlus,
 }
 
-/// True if `state` shows the same sprites (type and position) and score as `obs`.
-fn same_as(state: &GameState, obs: &Observed) -> bool {
-    if state.score() != obs.score {
-        return false;
-    }
-    let mut a: Vec<(u16, i32, i32)> = state
-        .sprites()
-        .filter(|s| !s.killed && !s.disabled)
-        .map(|s| (s.ty, s.x, s.y))
-        .collect();
-    let mut b: Vec<(u16, i32, i32)> = obs.sprites.iter().map(|s| (s.ty, s.x, s.y)).collect();
-    a.sort_unstable();
-    b.sort_unstable();
-    a == b
-}
-
 impl Worker {
     fn model(&mut self, sso: &Sso) -> Option<GameState> {
         let game = self.settings.game.as_ref()?;
@@ -136,13 +121,17 @@ impl Worker {
                 return None;
             }
         };
-        if let Some(mut p) = self.predicted.take() {
-            if same_as(&p, &obs) {
+        let rules = Arc::clone(&game.rules);
+        let seed = self.rng.r#gen();
+        let rebuilt = match self.predicted.take() {
+            Some(mut p) if p.shows(&obs) => {
                 p.tick = obs.tick.max(0);
                 return Some(p);
             }
-        }
-        match GameState::from_observed(Arc::clone(&game.rules), &obs, self.rng.r#gen()) {
+            Some(p) => GameState::from_observed_after(rules, &obs, seed, &p),
+            None => GameState::from_observed(rules, &obs, seed),
+        };
+        match rebuilt {
             Ok(s) => Some(s),
             Err(e) => {
                 warn!("cannot rebuild the game from the observation: {e}");

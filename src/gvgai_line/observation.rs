@@ -433,4 +433,109 @@ mod tests {
         let rebuilt = GameState::from_observed(game.rules.clone(), &obs, 0).unwrap();
         assert_eq!(rebuilt.key(), st.key());
     }
+
+    /// A state rebuilt after a mispredicted cycle keeps the hidden state of every sprite the
+    /// prediction placed right (the portals' spawn counts, the aliens' cooldown phases and
+    /// directions); a sprite the prediction misplaced starts fresh, as a plain rebuild starts
+    /// them all.
+    #[test]
+    fn a_rebuild_after_a_misprediction_keeps_what_the_prediction_got_right() {
+        let game = shipped("aliens").unwrap();
+        let mut st = game.start_with(0, 0, BlockSize::Learning).unwrap();
+        for _ in 0..40 {
+            st.advance(Action::Nil);
+        }
+        let obs = Sso::from_state(&st, Phase::Act, false)
+            .to_observed()
+            .unwrap();
+        let hidden = |s: &GameState| -> Vec<(u16, i32, i32, i32, i32, Dir)> {
+            s.sprites()
+                .filter(|x| !s.rules.props(x.ty).inert)
+                .map(|x| (x.ty, x.x, x.y, s.lastmove(x), x.counter, x.orientation))
+                .collect()
+        };
+        let rules = game.rules.clone();
+        let plain = GameState::from_observed(rules.clone(), &obs, 0).unwrap();
+        assert_ne!(
+            hidden(&plain),
+            hidden(&st),
+            "a plain rebuild knows no hidden state"
+        );
+        let after = GameState::from_observed_after(rules.clone(), &obs, 0, &st).unwrap();
+        assert_eq!(hidden(&after), hidden(&st));
+        assert_eq!(after.key(), st.key());
+
+        // The prediction had the first alien one cell to the right.
+        let alien = ["alienBlue", "alienGreen"]
+            .into_iter()
+            .filter_map(|n| game.rules.desc.type_id(n))
+            .find(|&t| !st.sprites_of(t).is_empty())
+            .unwrap();
+        let mut mispredicted = st.clone();
+        let first = mispredicted.group_mut(alien).first_mut().unwrap();
+        first.x += 10;
+        first.counter += 7;
+        let after = GameState::from_observed_after(rules, &obs, 0, &mispredicted).unwrap();
+        let (fresh, kept): (Vec<_>, Vec<_>) = hidden(&after)
+            .into_iter()
+            .zip(hidden(&st))
+            .partition(|(a, _)| {
+                a.0 == alien && (a.1, a.2) == (st.sprites_of(alien)[0].x, st.sprites_of(alien)[0].y)
+            });
+        assert_eq!(fresh.len(), 1);
+        let cooldown = game.rules.props(alien).cooldown;
+        assert_eq!(
+            (fresh[0].0.3, fresh[0].0.4),
+            (cooldown, 0),
+            "fresh hidden state"
+        );
+        assert!(kept.iter().all(|(a, b)| a == b));
+    }
+
+    /// The share of cycles whose observation the client's model predicted exactly, playing
+    /// seeded random actions in `game` level 0 (400 cycles at most), with the model rebuilt
+    /// after each misprediction plainly or keeping the hidden state it got right.
+    fn predicted_share(game: &str, keep_hidden: bool) -> f64 {
+        use rand::{Rng, SeedableRng};
+        let g = shipped(game).unwrap();
+        let mut truth = g.start_with(0, 7, BlockSize::Learning).unwrap();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut predicted: Option<GameState> = None;
+        let (mut hits, mut cycles) = (0, 0);
+        while !truth.is_over() && cycles < 400 {
+            let obs = Sso::from_state(&truth, Phase::Act, false)
+                .to_observed()
+                .unwrap();
+            let rules = g.rules.clone();
+            let mut model = match predicted.take() {
+                Some(p) if p.shows(&obs) => {
+                    hits += 1;
+                    p
+                }
+                Some(p) if keep_hidden => {
+                    GameState::from_observed_after(rules, &obs, rng.r#gen(), &p).unwrap()
+                }
+                _ => GameState::from_observed(rules, &obs, rng.r#gen()).unwrap(),
+            };
+            cycles += 1;
+            let acts = truth.available_actions();
+            let a = acts[rng.gen_range(0..acts.len())];
+            model.advance(a);
+            predicted = Some(model);
+            truth.advance(a);
+        }
+        f64::from(hits) / f64::from(cycles)
+    }
+
+    /// Keeping the hidden state the model got right (the portals' spawn counts, the aliens'
+    /// cooldown phases) makes its predictions of a stochastic game exact far more often.
+    #[test]
+    fn keeping_hidden_state_predicts_aliens_more_often() {
+        let plain = predicted_share("aliens", false);
+        let kept = predicted_share("aliens", true);
+        assert!(
+            plain < 0.2 && kept > 0.5,
+            "plain {plain:.2}, kept {kept:.2}"
+        );
+    }
 }

@@ -80,25 +80,96 @@ impl GameState {
             let s = st.sprite_mut(r);
             s.lastmove = cooldown;
             if first_avatar {
-                if let Some(d) = obs.avatar_orientation {
-                    if d != Dir::NONE {
-                        s.orientation = d;
-                    }
-                }
-                for &(res, v) in &obs.avatar_resources {
-                    s.set_amount(res, v);
-                }
-                if let Some(hp) = obs.avatar_health {
-                    s.health = hp;
-                }
                 let id = s.id;
                 st.avatar = Some((r.ty, id));
             }
         }
+        st.observe_avatar(obs);
         st.paths = None;
         st.build_paths(&level);
         st.tick = obs.tick.max(0);
         st.score = obs.score;
         Ok(st)
+    }
+
+    /// [`GameState::from_observed`] after a cycle the model `prev` mispredicted (in a
+    /// stochastic game, most cycles): every sprite that `prev` has too, of the same type at
+    /// the same position (matched in creation order), takes its hidden state from `prev`
+    /// (cooldown phase, orientation, speed, counters, age, time to live, a non-avatar's health
+    /// and resources), so only what the cycle changed starts fresh. What the observation shows
+    /// of the avatar still wins. `prev` must be a state of the same rules.
+    pub fn from_observed_after(
+        rules: Arc<Rules>,
+        obs: &Observed,
+        seed: i64,
+        prev: &GameState,
+    ) -> Result<GameState, EngineError> {
+        let mut st = GameState::from_observed(rules, obs, seed)?;
+        if Arc::ptr_eq(&st.rules, &prev.rules) && st.block == prev.block {
+            st.adopt_hidden(prev);
+            st.observe_avatar(obs);
+        }
+        Ok(st)
+    }
+
+    /// Copies hidden sprite state from `prev` (see [`GameState::from_observed_after`]). Inert
+    /// types have none worth carrying and stay shared.
+    fn adopt_hidden(&mut self, prev: &GameState) {
+        for t in 0..self.groups.len() {
+            if self.groups[t].is_empty() || self.rules.props[t].inert {
+                continue;
+            }
+            let old = prev.sprites_of(t as TypeId);
+            let mut next = 0;
+            for s in self.group_mut(t as TypeId).iter_mut() {
+                let Some(k) = old[next..]
+                    .iter()
+                    .position(|o| !o.killed && !o.disabled && o.x == s.x && o.y == s.y)
+                else {
+                    continue;
+                };
+                let id = s.id;
+                *s = old[next + k].clone();
+                s.id = id;
+                next += k + 1;
+            }
+        }
+    }
+
+    /// True if this state shows the same live sprites (type and position) and score as `obs`:
+    /// a model that predicted the observation exactly.
+    pub fn shows(&self, obs: &Observed) -> bool {
+        if self.score != obs.score {
+            return false;
+        }
+        let mut a: Vec<(TypeId, i32, i32)> = self
+            .sprites()
+            .filter(|s| !s.killed && !s.disabled)
+            .map(|s| (s.ty, s.x, s.y))
+            .collect();
+        let mut b: Vec<(TypeId, i32, i32)> = obs.sprites.iter().map(|s| (s.ty, s.x, s.y)).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
+    }
+
+    /// The avatar's orientation, resources and health as the observation shows them.
+    fn observe_avatar(&mut self, obs: &Observed) {
+        let Some(r) = self.avatar_ref() else {
+            return;
+        };
+        let s = self.sprite_mut(r);
+        if let Some(d) = obs.avatar_orientation {
+            if d != Dir::NONE {
+                s.orientation = d;
+            }
+        }
+        s.resources.clear();
+        for &(res, v) in &obs.avatar_resources {
+            s.set_amount(res, v);
+        }
+        if let Some(hp) = obs.avatar_health {
+            s.health = hp;
+        }
     }
 }
