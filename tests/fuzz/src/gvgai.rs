@@ -50,7 +50,8 @@ pub fn vgdl(data: &[u8]) {
     play(state, actions);
 }
 
-fn play(mut state: GameState, actions: &[u8]) {
+/// Plays `actions` from `state`, checking it after every cycle; the state it ends in.
+fn play(mut state: GameState, actions: &[u8]) -> GameState {
     check(&state);
     for (i, &b) in actions.iter().take(MAX_TICKS).enumerate() {
         let action = Action::ALL[usize::from(b) % Action::ALL.len()];
@@ -71,6 +72,7 @@ fn play(mut state: GameState, actions: &[u8]) {
             break;
         }
     }
+    state
 }
 
 fn check(state: &GameState) {
@@ -87,8 +89,9 @@ const MAX_LINE: usize = 1 << 20;
 /// Server and client lines, the first byte choosing the read chunking: the codec agrees with
 /// plain LF splitting; a server frame prints and parses back to itself; an observation
 /// serialises and parses back to itself, and what it shows rebuilds a forward-model state
-/// (for the rules of `aliens`) that stays consistent for a few cycles; a client reply prints
-/// and parses back to itself.
+/// (for the rules of `aliens`) that stays consistent for a few cycles, also when it keeps the
+/// hidden state of the state the previous observation left (as the client's model does after
+/// a misprediction); a client reply prints and parses back to itself.
 pub fn line(data: &[u8]) {
     let Some((&chunk, input)) = data.split_first() else {
         return;
@@ -99,6 +102,7 @@ pub fn line(data: &[u8]) {
         MAX_LINE
     };
     let mut codec = LineCodec::new(max);
+    let mut model = None;
     let mut buf = BytesMut::new();
     let mut lines = Vec::new();
     for part in input.chunks(usize::from(chunk & 0x7f) * 16 + 1) {
@@ -123,7 +127,7 @@ pub fn line(data: &[u8]) {
             RawLine::Line(text) => {
                 let expected = bytes.strip_suffix(b"\r").unwrap_or(bytes);
                 assert_eq!(text.as_bytes(), expected, "codec changed a line");
-                server_line(text);
+                server_line(text, &mut model);
                 client_line(text);
             }
             RawLine::TooLong(_) => assert!(bytes.len() > max, "a short line refused"),
@@ -132,7 +136,8 @@ pub fn line(data: &[u8]) {
     }
 }
 
-fn server_line(text: &str) {
+/// `model`: the state the previous observation of the input left, replaced by this one's.
+fn server_line(text: &str, model: &mut Option<GameState>) {
     let Ok(frame) = Frame::parse_server(text) else {
         return;
     };
@@ -154,8 +159,13 @@ fn server_line(text: &str) {
     let Ok(observed) = sso.to_observed() else {
         return;
     };
-    if let Ok(state) = GameState::from_observed(Arc::clone(aliens()), &observed, 0) {
-        play(state, &[0, 1, 2, 3, 4, 5]);
+    let rules = Arc::clone(aliens());
+    let rebuilt = match model.take() {
+        Some(prev) => GameState::from_observed_after(rules, &observed, 0, &prev),
+        None => GameState::from_observed(rules, &observed, 0),
+    };
+    if let Ok(state) = rebuilt {
+        *model = Some(play(state, &[0, 1, 2, 3, 4, 5]));
     }
 }
 
