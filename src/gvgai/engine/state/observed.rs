@@ -1,5 +1,6 @@
 //! A state rebuilt from what an observation of a remote game shows (the learning track).
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use super::{BlockSize, GameState, POS_LIMIT};
@@ -120,18 +121,28 @@ impl GameState {
                 continue;
             }
             let old = prev.sprites_of(t as TypeId);
+            // Where each of `prev`'s live sprites is, in creation order.
+            let mut at: HashMap<(i32, i32), VecDeque<usize>> = HashMap::new();
+            for (k, o) in old.iter().enumerate() {
+                if !o.killed && !o.disabled {
+                    at.entry((o.x, o.y)).or_default().push_back(k);
+                }
+            }
             let mut next = 0;
             for s in self.group_mut(t as TypeId).iter_mut() {
-                let Some(k) = old[next..]
-                    .iter()
-                    .position(|o| !o.killed && !o.disabled && o.x == s.x && o.y == s.y)
-                else {
+                let Some(queue) = at.get_mut(&(s.x, s.y)) else {
+                    continue;
+                };
+                while queue.front().is_some_and(|&k| k < next) {
+                    queue.pop_front();
+                }
+                let Some(k) = queue.pop_front() else {
                     continue;
                 };
                 let id = s.id;
-                *s = old[next + k].clone();
+                *s = old[k].clone();
                 s.id = id;
-                next += k + 1;
+                next = k + 1;
             }
         }
     }
