@@ -122,14 +122,13 @@ impl Worker {
             }
         };
         let rules = Arc::clone(&game.rules);
-        let seed = self.rng.r#gen();
         let rebuilt = match self.predicted.take() {
             Some(mut p) if p.shows(&obs) => {
                 p.tick = obs.tick.max(0);
                 return Some(p);
             }
-            Some(p) => GameState::from_observed_after(rules, &obs, seed, &p),
-            None => GameState::from_observed(rules, &obs, seed),
+            Some(p) => GameState::from_observed_after(rules, &obs, self.rng.r#gen(), &p),
+            None => GameState::from_observed(rules, &obs, self.rng.r#gen()),
         };
         match rebuilt {
             Ok(s) => Some(s),

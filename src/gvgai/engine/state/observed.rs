@@ -42,6 +42,18 @@ impl GameState {
         obs: &Observed,
         seed: i64,
     ) -> Result<GameState, EngineError> {
+        let mut st = GameState::sprites_observed(rules, obs, seed)?;
+        st.observe_avatar(obs);
+        Ok(st)
+    }
+
+    /// The world, sprites, tick and score an observation shows, hidden state fresh; the
+    /// avatar's observed fields are left to [`GameState::observe_avatar`].
+    fn sprites_observed(
+        rules: Arc<Rules>,
+        obs: &Observed,
+        seed: i64,
+    ) -> Result<GameState, EngineError> {
         let block = obs.block.clamp(1, 1000);
         let (w, h) = (obs.width / block, obs.height / block);
         if w <= 0 || h <= 0 || (w as usize).saturating_mul(h as usize) > 1 << 20 {
@@ -85,7 +97,6 @@ impl GameState {
                 st.avatar = Some((r.ty, id));
             }
         }
-        st.observe_avatar(obs);
         st.paths = None;
         st.build_paths(&level);
         st.tick = obs.tick.max(0);
@@ -105,11 +116,11 @@ impl GameState {
         seed: i64,
         prev: &GameState,
     ) -> Result<GameState, EngineError> {
-        let mut st = GameState::from_observed(rules, obs, seed)?;
+        let mut st = GameState::sprites_observed(rules, obs, seed)?;
         if Arc::ptr_eq(&st.rules, &prev.rules) && st.block == prev.block {
             st.adopt_hidden(prev);
-            st.observe_avatar(obs);
         }
+        st.observe_avatar(obs);
         Ok(st)
     }
 
