@@ -1041,7 +1041,8 @@ fn diplomacy_server_reads_its_config_section() {
 }
 
 /// `tablero go-train`: trains on a folder of SGF records, writes the table with the command in
-/// its header, prints the report as one JSON line; an empty folder is a usage error.
+/// its header, prints the report as one JSON line; `--evaluate` scores a table on every game;
+/// an empty folder is a usage error.
 #[test]
 fn go_train_writes_a_table_with_its_command() {
     let dir = tempfile::tempdir().unwrap();
@@ -1096,6 +1097,29 @@ fn go_train_writes_a_table_with_its_command() {
     );
     assert!(text.contains("--seed 3"));
     assert!(text.lines().any(|l| l.starts_with("pat3 0x")));
+    // --evaluate ranks every move of every game (4 games of 10 moves) with the table.
+    let stdout = success_stdout(
+        tablero()
+            .args(["go-train", "--sgf-dir"])
+            .arg(&games)
+            .arg("--evaluate")
+            .arg(&table),
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["games"], 4);
+    assert_eq!(report["held_out"][0]["positions"], 40);
+    let top5 = report["held_out"][0]["mm"]["top5"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&top5), "{stdout}");
+    std::fs::write(dir.path().join("bad.txt"), "pat3 zz 1\n").unwrap();
+    let (code, stderr) = run(&[
+        "go-train",
+        "--sgf-dir",
+        games.to_str().unwrap(),
+        "--evaluate",
+        dir.path().join("bad.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("bad.txt"), "{stderr}");
     let empty = dir.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let (code, stderr) = run(&[

@@ -256,8 +256,13 @@ pub struct TrainArgs {
     #[arg(long, value_name = "DIR")]
     sgf_dir: PathBuf,
     /// The table file to write (e.g. data/go/mm-patterns.txt).
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "evaluate")]
+    out: Option<PathBuf>,
+    /// Do not train: rank the moves of every game of --sgf-dir with this table (and with the
+    /// hand-written priors) and print the prediction rates per board size, to compare tables
+    /// on games neither was trained on.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    evaluate: Option<PathBuf>,
     /// Seed of the split into training and held-out games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -296,6 +301,9 @@ pub fn run_train(args: TrainArgs) -> ExitCode {
             args.sgf_dir.display()
         ));
     }
+    let Some(out) = args.out else {
+        return evaluate_table(args.evaluate.as_deref(), &games);
+    };
     let opts = tablero::go::search::mm::TrainOptions {
         seed: args.seed,
         held_out: args.held_out,
@@ -312,10 +320,27 @@ pub fn run_train(args: TrainArgs) -> ExitCode {
         format!("command: {}", command.join(" ")),
     ];
     let (table, report) = tablero::go::search::mm::train(&games, &opts, header);
-    if let Err(e) = std::fs::write(&args.out, table.to_text()) {
-        return failure(format!("cannot write {}: {e}", args.out.display()));
+    if let Err(e) = std::fs::write(&out, table.to_text()) {
+        return failure(format!("cannot write {}: {e}", out.display()));
     }
     print_json(&report)
+}
+
+/// `tablero go-train --evaluate TABLE`: the prediction rates of `TABLE` on every game, one
+/// entry per board size, as one JSON line.
+fn evaluate_table(path: Option<&std::path::Path>, games: &[tablero::go::game::Game]) -> ExitCode {
+    let Some(path) = path else {
+        return usage("give --out FILE to train or --evaluate FILE to evaluate a table");
+    };
+    let table = match std::fs::read_to_string(path) {
+        Ok(text) => match tablero::go::search::mm::Table::parse(&text) {
+            Ok(t) => t,
+            Err(e) => return failure(format!("{}: {e}", path.display())),
+        },
+        Err(e) => return failure(format!("cannot read {}: {e}", path.display())),
+    };
+    let held_out = tablero::go::search::mm::eval::evaluate_by_size(games, &table);
+    print_json(&serde_json::json!({ "table": path, "games": games.len(), "held_out": held_out }))
 }
 
 /// The games of every `.sgf` file under `dir`, in sorted path order; records that do not
