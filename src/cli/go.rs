@@ -255,12 +255,13 @@ pub struct TrainArgs {
     /// sorted order).
     #[arg(long, value_name = "DIR")]
     sgf_dir: PathBuf,
-    /// The table file to write (e.g. data/go/mm-patterns.txt).
+    /// The table file to write (e.g. data/go/mm-patterns.txt) [default: none; needed unless
+    /// --evaluate is given].
     #[arg(long, value_name = "FILE", required_unless_present = "evaluate")]
     out: Option<PathBuf>,
     /// Do not train: rank the moves of every game of --sgf-dir with this table (and with the
     /// hand-written priors) and print the prediction rates per board size, to compare tables
-    /// on games neither was trained on.
+    /// on games neither was trained on [default: none, train].
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
     evaluate: Option<PathBuf>,
     /// Seed of the split into training and held-out games.
