@@ -302,8 +302,11 @@ pub fn run_train(args: TrainArgs) -> ExitCode {
             args.sgf_dir.display()
         ));
     }
+    if let Some(table) = &args.evaluate {
+        return evaluate_table(table, &games);
+    }
     let Some(out) = args.out else {
-        return evaluate_table(args.evaluate.as_deref(), &games);
+        return usage("give --out FILE to train or --evaluate FILE to evaluate a table");
     };
     let opts = tablero::go::search::mm::TrainOptions {
         seed: args.seed,
@@ -329,16 +332,10 @@ pub fn run_train(args: TrainArgs) -> ExitCode {
 
 /// `tablero go-train --evaluate TABLE`: the prediction rates of `TABLE` on every game, one
 /// entry per board size, as one JSON line.
-fn evaluate_table(path: Option<&std::path::Path>, games: &[tablero::go::game::Game]) -> ExitCode {
-    let Some(path) = path else {
-        return usage("give --out FILE to train or --evaluate FILE to evaluate a table");
-    };
-    let table = match std::fs::read_to_string(path) {
-        Ok(text) => match tablero::go::search::mm::Table::parse(&text) {
-            Ok(t) => t,
-            Err(e) => return failure(format!("{}: {e}", path.display())),
-        },
-        Err(e) => return failure(format!("cannot read {}: {e}", path.display())),
+fn evaluate_table(path: &std::path::Path, games: &[tablero::go::game::Game]) -> ExitCode {
+    let table = match tablero::go::search::mm::Table::read(path) {
+        Ok(t) => t,
+        Err(e) => return failure(e),
     };
     let held_out = tablero::go::search::mm::eval::evaluate_by_size(games, &table);
     print_json(&serde_json::json!({ "table": path, "games": games.len(), "held_out": held_out }))

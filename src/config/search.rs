@@ -141,11 +141,9 @@ impl SearchConfig {
         if self.prior_mm_table.is_empty() {
             return Ok(None);
         }
-        let text = std::fs::read_to_string(&self.prior_mm_table)
-            .map_err(|e| format!("cannot read {:?}: {e}", self.prior_mm_table))?;
-        Table::parse(&text)
+        Table::read(std::path::Path::new(&self.prior_mm_table))
             .map(Some)
-            .map_err(|e| format!("{:?}: {e}", self.prior_mm_table))
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -16,6 +16,21 @@ use std::sync::OnceLock;
 /// The table trained by `tablero go-train` (see its header for the command).
 const BUILTIN: &str = include_str!("../../../../data/go/mm-patterns.txt");
 
+/// Why a table file cannot be read: the file, or its text (`TableError`).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read {path:?}: {source}")]
+    Io {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path:?}: {source}")]
+    Parse {
+        path: std::path::PathBuf,
+        source: TableError,
+    },
+}
+
 /// Why a table file does not load.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum TableError {
@@ -86,6 +101,18 @@ impl Table {
     pub fn builtin() -> &'static Table {
         static TABLE: OnceLock<Table> = OnceLock::new();
         TABLE.get_or_init(|| Table::parse(BUILTIN).unwrap_or_default())
+    }
+
+    /// Reads and parses the table file at `path`.
+    pub fn read(path: &std::path::Path) -> Result<Table, ReadError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Table::parse(&text).map_err(|source| ReadError::Parse {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// Parses the text of a table file.
