@@ -503,3 +503,49 @@ fn the_sprite_cap_bounds_a_spawning_cascade() {
     assert!(most(tablero::gvgai::engine::state::MAX_SPRITES) > 5_000);
     assert!(most(500) <= 501);
 }
+
+/// A path chaser on a level of 1,600 cells: it follows GVG-AI's all-pairs path table, which
+/// the rules' cell cap can withhold (building it costs the square of the level's cells); a
+/// chaser without the table stands still.
+#[test]
+fn the_path_cell_cap_withholds_the_path_table() {
+    const CHASE: &str = "BasicGame obs=wall
+    SpriteSet
+        wall > Immovable
+        ghost > PathChaser stype=avatar
+        avatar > MovingAvatar
+    LevelMapping
+        g > ghost
+    InteractionSet
+        avatar wall > stepBack
+        ghost wall > stepBack
+    TerminationSet
+        Timeout limit=100 win=False";
+    let mut rows = vec!["w".repeat(40)];
+    rows.extend((0..38).map(|_| format!("w{}w", ".".repeat(38))));
+    rows.push("w".repeat(40));
+    rows[1].replace_range(1..2, "A");
+    rows[38].replace_range(38..39, "g");
+    let level = rows.join("\n");
+    let ghost_after = |cap: usize| {
+        let mut game = Game::from_texts("chase", CHASE, &[&level]).unwrap();
+        std::sync::Arc::get_mut(&mut game.rules)
+            .unwrap()
+            .max_path_cells = cap;
+        let mut st = game.start(0, 1).unwrap();
+        let ghost = st.rules().desc.type_id("ghost").unwrap();
+        let start = (st.sprites_of(ghost)[0].x, st.sprites_of(ghost)[0].y);
+        for _ in 0..5 {
+            st.advance(Action::Nil);
+        }
+        let now = (st.sprites_of(ghost)[0].x, st.sprites_of(ghost)[0].y);
+        (start, now)
+    };
+    let (start, now) = ghost_after(tablero::gvgai::engine::state::MAX_PATH_CELLS);
+    assert!(
+        now.0 < start.0 || now.1 < start.1,
+        "the chaser did not come closer: {start:?} -> {now:?}"
+    );
+    let (start, now) = ghost_after(1_024);
+    assert_eq!(start, now, "a chaser without a path table moved");
+}

@@ -511,6 +511,10 @@ pub struct Rules {
     /// unless lowered (spawning cascades among overlapping sprites cost the square of their
     /// number in a cycle, so a fuzzer or a sandbox may want fewer).
     pub max_sprites: usize,
+    /// Largest level, in cells, for which path chasers get GVG-AI's all-pairs path table
+    /// ([`super::state::MAX_PATH_CELLS`] unless lowered: building it costs the square of the
+    /// level's cells, about 0.5 s at 64 × 64); on larger levels they stand still.
+    pub max_path_cells: usize,
     /// Some sprite type is not one cell square (`wMult`/`hMult`): collisions take each
     /// sprite's own rectangle.
     pub sized: bool,
@@ -659,6 +663,7 @@ impl Rules {
             resource_limit,
             native_timers,
             max_sprites: super::state::MAX_SPRITES,
+            max_path_cells: super::state::MAX_PATH_CELLS,
             sized,
         })
     }

@@ -19,6 +19,9 @@ const COPY_EVERY: usize = 5;
 /// overlapping sprites cost the square of their number within one cycle, so that a game
 /// reaching thousands of sprites in a cycle takes seconds for it.
 const MAX_SPRITES: usize = 500;
+/// The largest level given a path table in [`vgdl`] (the engine's is 4,096 cells): the
+/// table costs the square of the level's cells at the start.
+const MAX_PATH_CELLS: usize = 1_024;
 /// Play stops once a game holds more sprites than this.
 const MAX_SPRITES_PLAYED: usize = 1_000;
 
@@ -42,6 +45,7 @@ pub fn vgdl(data: &[u8]) {
     };
     if let Some(rules) = Arc::get_mut(&mut game.rules) {
         rules.max_sprites = MAX_SPRITES;
+        rules.max_path_cells = MAX_PATH_CELLS;
     }
     let seed = actions.first().map_or(0, |&b| i64::from(b));
     let Ok(state) = game.start(0, seed) else {

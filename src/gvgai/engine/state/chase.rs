@@ -8,8 +8,9 @@ use crate::gvgai::engine::path::PathTable;
 use crate::gvgai::engine::rules::{Rules, TypeProps};
 use crate::gvgai::vgdl::{Dir, Level, SpriteClass, TypeId};
 
-/// Largest level (in cells) for which the all-pairs path table is built (4096² × 2 bytes).
-const MAX_PATH_CELLS: usize = 4096;
+/// Largest level (in cells) for which the all-pairs path table is built (4096² × 2 bytes),
+/// unless the rules lower it.
+pub const MAX_PATH_CELLS: usize = 4096;
 
 /// A path chaser's target: (type, sprite id) and position.
 type ChaseTarget = ((TypeId, u32), i32, i32);
@@ -164,7 +165,7 @@ impl GameState {
             return;
         }
         let (w, h) = (level.width, level.height);
-        if w * h > MAX_PATH_CELLS {
+        if w * h > rules.max_path_cells {
             // The all-pairs table would be too large; path chasers then stand still.
             return;
         }

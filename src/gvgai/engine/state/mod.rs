@@ -37,6 +37,7 @@ use super::rules::{Action, Rules};
 use crate::gvgai::vgdl::{Level, TypeId};
 
 pub(crate) use chase::ChaseMemory;
+pub use chase::MAX_PATH_CELLS;
 pub(crate) use events::Timer;
 pub use observed::{Observed, ObservedSprite};
 pub(crate) use physics::Movement;
