@@ -220,6 +220,9 @@ pub(crate) struct CellIndex {
     row0: i32,
     cols: i32,
     rows: i32,
+    /// Every sprite is at a multiple of the block size (walls and floors are): a query then
+    /// needs only the cells its square covers, not also those to its left and above.
+    aligned: bool,
     /// `items[starts[c]..starts[c + 1]]` are the group indices in cell `c` (row-major).
     starts: Vec<u32>,
     items: Vec<u32>,
@@ -263,12 +266,16 @@ impl CellIndex {
             items[fill[k] as usize] = i as u32;
             fill[k] += 1;
         }
+        let aligned = sprites
+            .iter()
+            .all(|s| s.x.rem_euclid(block) == 0 && s.y.rem_euclid(block) == 0);
         Some(CellIndex {
             block,
             col0: c0,
             row0: r0,
             cols: cols as i32,
             rows: rows as i32,
+            aligned,
             starts,
             items,
         })
@@ -280,8 +287,10 @@ impl CellIndex {
     #[inline(never)]
     pub(super) fn near(&self, x: i32, y: i32, out: &mut Candidates) -> bool {
         let b = self.block;
+        // A square at v overlaps corners in (v - b, v + b); aligned corners in [v, v + b).
+        let reach = if self.aligned { 0 } else { b - 1 };
         let span = |v: i32, first: i32, len: i32| {
-            let lo = (v.saturating_sub(b - 1)).div_euclid(b).max(first);
+            let lo = (v.saturating_sub(reach)).div_euclid(b).max(first);
             let hi = (v.saturating_add(b - 1)).div_euclid(b).min(first + len - 1);
             (lo, hi)
         };
@@ -465,18 +474,22 @@ mod tests {
     }
 
     /// Every sprite whose square overlaps the queried one is among the candidates, for
-    /// positions on and off the grid, negative ones and several sprites per cell.
+    /// positions on and off the grid, negative ones and several sprites per cell; in groups
+    /// of sprites all on the grid (which look only at the cells the query covers) and mixed.
     #[test]
     fn cell_index_finds_every_overlapping_sprite() {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
-        for block in [1, 7, 10, 50] {
+        for (block, on_grid) in [1, 7, 10, 50]
+            .into_iter()
+            .flat_map(|b| [(b, 0.5), (b, 1.0)])
+        {
             let mut group = Group::shared();
             for _ in 0..200 {
                 let (x, y) = (
                     rng.gen_range(-3 * block..20 * block),
                     rng.gen_range(-3 * block..20 * block),
                 );
-                let (x, y) = if rng.gen_bool(0.5) {
+                let (x, y) = if rng.gen_bool(on_grid) {
                     (x / block * block, y / block * block)
                 } else {
                     (x, y)
@@ -523,7 +536,7 @@ mod tests {
         assert!(
             group
                 .cell_index(10)
-                .is_some_and(|ix| ix.near(20, 0, &mut near))
+                .is_some_and(|ix| ix.near(15, 0, &mut near))
         );
         assert_eq!(near.sorted(), &[1]);
         group.make_mut()[0].x = 20;
@@ -532,14 +545,14 @@ mod tests {
         assert!(
             group
                 .cell_index(10)
-                .is_some_and(|ix| ix.near(20, 0, &mut near))
+                .is_some_and(|ix| ix.near(15, 0, &mut near))
         );
         assert_eq!(near.sorted(), &[0, 1]);
         assert!(copy.unmoved(), "the copy was written through");
         let mut near = Candidates::new();
         assert!(
             copy.cell_index(10)
-                .is_some_and(|ix| ix.near(20, 0, &mut near))
+                .is_some_and(|ix| ix.near(15, 0, &mut near))
         );
         assert_eq!(near.sorted(), &[1]);
     }
