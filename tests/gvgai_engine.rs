@@ -492,11 +492,14 @@ fn the_sprite_cap_bounds_a_spawning_cascade() {
             .unwrap()
             .max_sprites = cap;
         let mut state = game.start(0, 7).unwrap();
+        assert_eq!(state.sprites_created() as usize, state.sprites().count());
         let mut most = 0;
         for b in [7usize, 4, 4, 1, 5, 2, 2, 0] {
+            let created = state.sprites_created();
             state.advance(Action::ALL[b % Action::ALL.len()]);
             state.check_consistency().unwrap();
             most = most.max(state.sprites().count());
+            most = most.max((state.sprites_created() - created) as usize);
         }
         most
     };

@@ -26,6 +26,11 @@ impl GameState {
         &self.rules
     }
 
+    /// How many sprites the game has created, the level's included (killed ones too).
+    pub fn sprites_created(&self) -> u32 {
+        self.next_id
+    }
+
     /// Ticks played so far (GVG-AI forward model `getGameTick()`).
     pub fn tick(&self) -> i32 {
         self.tick
