@@ -238,9 +238,11 @@ impl CellIndex {
         }
         let cell = |s: &Sprite| (s.x.div_euclid(block), s.y.div_euclid(block));
         let (mut c0, mut r0, mut c1, mut r1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        let mut aligned = true;
         for s in sprites {
             let (c, r) = cell(s);
             (c0, r0, c1, r1) = (c0.min(c), r0.min(r), c1.max(c), r1.max(r));
+            aligned &= s.x.rem_euclid(block) == 0 && s.y.rem_euclid(block) == 0;
         }
         let cols = i64::from(c1) - i64::from(c0) + 1;
         let rows = i64::from(r1) - i64::from(r0) + 1;
@@ -266,9 +268,6 @@ impl CellIndex {
             items[fill[k] as usize] = i as u32;
             fill[k] += 1;
         }
-        let aligned = sprites
-            .iter()
-            .all(|s| s.x.rem_euclid(block) == 0 && s.y.rem_euclid(block) == 0);
         Some(CellIndex {
             block,
             col0: c0,
