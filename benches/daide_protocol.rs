@@ -1,5 +1,5 @@
 //! DAIDE protocol and adjudication throughput: frame encode/decode, message
-//! parse/print, MDF → map, and one movement-phase adjudication of the
+//! parse/print (tokens and text), MDF → map, and one movement-phase adjudication of the
 //! standard opening position.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -9,6 +9,7 @@ use std::hint::black_box;
 use tablero::daide::codec::{DaideCodec, Frame};
 use tablero::daide::convert::{Names, map_from_mdf};
 use tablero::daide::message::{Message, parse_message};
+use tablero::daide::text::parse_text;
 use tablero::daide::token::TokenTable;
 use tablero::diplomacy::judge::{Rules, adjudicate_movement};
 use tablero::diplomacy::{Location, Map, Order, Unit, UnitType};
@@ -39,6 +40,9 @@ fn bench(c: &mut Criterion) {
     c.bench_function("daide/parse NOW (22 units)", |b| {
         b.iter(|| parse_message(black_box(&now_tokens)))
     });
+    c.bench_function("daide/parse NOW text", |b| {
+        b.iter(|| parse_text(black_box(NOW), &t))
+    });
     c.bench_function("daide/print NOW as text", |b| {
         b.iter(|| black_box(&now).to_text(&t))
     });
@@ -56,6 +60,10 @@ fn bench(c: &mut Criterion) {
     let names = Names::new(&t, &map);
     let mdf = names.mdf(&map).expect("standard MDF");
     let mdf_tokens = Message::Mdf(Some(std::sync::Arc::new(mdf.clone()))).to_tokens();
+    let mdf_text = Message::Mdf(Some(std::sync::Arc::new(mdf.clone()))).to_text(&t);
+    c.bench_function("daide/parse MDF text", |b| {
+        b.iter(|| parse_text(black_box(&mdf_text), &t))
+    });
     c.bench_function("daide/parse MDF + build map", |b| {
         b.iter(|| match parse_message(black_box(&mdf_tokens)) {
             Ok(Message::Mdf(Some(d))) => map_from_mdf(&d, &t).is_ok(),

@@ -13,7 +13,6 @@
 //! values the `diplomacy` 1.1.2 server uses, since implementations disagree
 //! beyond level 0. Unnamed tokens print as `#XXXX` (hex) in the text form.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use thiserror::Error;
@@ -566,12 +565,92 @@ pub const STANDARD_PROVINCES: [(&str, u16); 75] = [
 /// [`TokenTable::standard`] is the default (an empty RM); [`TokenTable::from_rm`]
 /// builds one from a non-empty RM payload, which replaces all power and province
 /// tokens (none of the standard ones survive).
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Lookups both ways are one array read: a decoder checks every power and province
+/// token it reads, and a text parser looks up every word. The arrays are shared by
+/// clones.
+#[derive(Clone)]
 pub struct TokenTable {
     /// Entries in RM order (powers and provinces interleaved as sent).
     entries: Vec<(u16, Name)>,
-    by_code: HashMap<u16, Name>,
-    by_name: HashMap<Name, u16>,
+    lookup: std::sync::Arc<Lookup>,
+}
+
+/// Number of 3-character names: each character is one of `0-9A-Z`.
+const NAME_SLOTS: usize = 36 * 36 * 36;
+/// Number of power and province codes: the power category and eight province categories.
+const CODE_SLOTS: usize = 9 * 256;
+
+/// The direct-index arrays of a [`TokenTable`].
+struct Lookup {
+    /// Code of every name, fixed tokens included, by [`name_slot`]; 0 (an integer, which
+    /// has no name) where none.
+    by_name: Box<[u16]>,
+    /// Name of every power and province code, by [`code_slot`].
+    by_code: Box<[Option<Name>]>,
+}
+
+/// The slot of a name in [`Lookup::by_name`]: its characters as base-36 digits, upper and
+/// lower case alike; `None` for anything but three ASCII alphanumerics.
+fn name_slot(name: &[u8]) -> Option<usize> {
+    let [a, b, c] = *name else { return None };
+    let digit = |x: u8| match x.to_ascii_uppercase() {
+        d @ b'0'..=b'9' => Some(usize::from(d - b'0')),
+        l @ b'A'..=b'Z' => Some(usize::from(l - b'A') + 10),
+        _ => None,
+    };
+    Some((digit(a)? * 36 + digit(b)?) * 36 + digit(c)?)
+}
+
+/// The slot of a power or province code in [`Lookup::by_code`].
+fn code_slot(code: u16) -> Option<usize> {
+    let [cat, v] = code.to_be_bytes();
+    let block = match cat {
+        CAT_POWER => 0,
+        CAT_PROVINCE_FIRST..=CAT_PROVINCE_LAST => usize::from(cat - CAT_PROVINCE_FIRST) + 1,
+        _ => return None,
+    };
+    Some(block * 256 + usize::from(v))
+}
+
+impl Lookup {
+    fn new(entries: &[(u16, Name)]) -> Lookup {
+        let mut by_name = vec![0u16; NAME_SLOTS].into_boxed_slice();
+        let mut by_code = vec![None; CODE_SLOTS].into_boxed_slice();
+        let fixed = fixed_names()
+            .iter()
+            .map(|&(key, t)| (key.to_be_bytes(), t.code()))
+            .map(|([_, a, b, c], code)| ([a, b, c], code));
+        let named = entries.iter().map(|&(code, name)| (name.0, code));
+        for (name, code) in fixed.chain(named) {
+            if let Some(slot) = name_slot(&name) {
+                by_name[slot] = code;
+            }
+        }
+        for &(code, name) in entries {
+            if let Some(slot) = code_slot(code) {
+                by_code[slot] = Some(name);
+            }
+        }
+        Lookup { by_name, by_code }
+    }
+}
+
+impl PartialEq for TokenTable {
+    fn eq(&self, other: &Self) -> bool {
+        // The lookup arrays are a function of the entries.
+        self.entries == other.entries
+    }
+}
+
+impl Eq for TokenTable {}
+
+impl fmt::Debug for TokenTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TokenTable")
+            .field("entries", &self.entries)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for TokenTable {
@@ -597,13 +676,19 @@ impl TokenTable {
     }
 
     fn build(entries: Vec<(u16, Name)>) -> TokenTable {
-        let by_code = entries.iter().copied().collect();
-        let by_name = entries.iter().map(|&(c, n)| (n, c)).collect();
-        TokenTable {
-            entries,
-            by_code,
-            by_name,
-        }
+        let lookup = std::sync::Arc::new(Lookup::new(&entries));
+        TokenTable { entries, lookup }
+    }
+
+    /// The code named `name` (a fixed or a table name), if any.
+    fn code_named(&self, name: &str) -> Option<u16> {
+        let code = self.lookup.by_name[name_slot(name.as_bytes())?];
+        (code != 0).then_some(code)
+    }
+
+    /// The table name of a power or province code.
+    fn name_of_code(&self, code: u16) -> Option<Name> {
+        self.lookup.by_code[code_slot(code)?]
     }
 
     /// Parses an RM payload. An empty payload yields the standard table.
@@ -677,31 +762,30 @@ impl TokenTable {
 
     /// The name of a power token.
     pub fn power_name(&self, p: PowerToken) -> Option<Name> {
-        self.by_code.get(&p.code()).copied()
+        self.name_of_code(p.code())
     }
 
     /// The name of a province token.
     pub fn province_name(&self, p: ProvinceToken) -> Option<Name> {
-        self.by_code.get(&p.code()).copied()
+        self.name_of_code(p.code())
     }
 
     /// The power token called `name`.
     pub fn power(&self, name: &str) -> Option<PowerToken> {
-        let c = *self.by_name.get(&Name::new(name)?)?;
-        let [cat, v] = c.to_be_bytes();
+        let [cat, v] = self.code_named(name)?.to_be_bytes();
         (cat == CAT_POWER).then_some(PowerToken(v))
     }
 
     /// The province token called `name`.
     pub fn province(&self, name: &str) -> Option<ProvinceToken> {
-        ProvinceToken::from_code(*self.by_name.get(&Name::new(name)?)?)
+        ProvinceToken::from_code(self.code_named(name)?)
     }
 
     /// Checks that a power/province token is defined by this table; all other
     /// tokens pass.
     pub fn check(&self, t: Token) -> Result<(), TokenError> {
         match t {
-            Token::Power(_) | Token::Province(_) if !self.by_code.contains_key(&t.code()) => {
+            Token::Power(_) | Token::Province(_) if self.name_of_code(t.code()).is_none() => {
                 Err(TokenError::Undefined(t.code()))
             }
             _ => Ok(()),
@@ -724,19 +808,9 @@ impl TokenTable {
         }
     }
 
-    /// Looks up a 3-letter name: fixed tokens first, then table names.
+    /// Looks up a 3-letter name, in any case: a fixed token or a table name.
     pub fn token_by_name(&self, name: &str) -> Option<Token> {
-        let Ok(mut upper) = <[u8; 3]>::try_from(name.as_bytes()) else {
-            return None;
-        };
-        upper.make_ascii_uppercase();
-        // Upper-casing only ASCII bytes keeps the text UTF-8.
-        let upper = std::str::from_utf8(&upper).ok()?;
-        if let Some(t) = Token::from_fixed_name(upper) {
-            return Some(t);
-        }
-        let code = *self.by_name.get(&Name::new(upper)?)?;
-        Token::from_code(code).ok()
+        Token::from_code(self.code_named(name)?).ok()
     }
 }
 
@@ -867,6 +941,52 @@ mod tests {
             TokenTable::from_rm(&[0x41, 0x00, b'M', b'T', b'O', 0]),
             Err(TokenError::RmDuplicate { .. })
         ));
+    }
+
+    #[test]
+    fn every_name_resolves_both_ways_in_any_case() {
+        // Names at both ends of the name and code ranges, digits included.
+        let mut rm = Vec::new();
+        let entries = [
+            (0x4100u16, b"000"),
+            (0x41FF, b"ZZZ"),
+            (0x5000, b"9Z0"),
+            (0x57FF, b"A1B"),
+        ];
+        for (code, name) in entries {
+            rm.extend_from_slice(&code.to_be_bytes());
+            rm.extend_from_slice(name);
+            rm.push(0);
+        }
+        let t = TokenTable::from_rm(&rm).unwrap();
+        for (code, name) in entries {
+            let upper = std::str::from_utf8(name).unwrap();
+            let token = Token::from_code(code).unwrap();
+            assert_eq!(t.token_by_name(upper), Some(token), "{upper}");
+            assert_eq!(t.token_by_name(&upper.to_lowercase()), Some(token));
+            assert_eq!(t.name_of(token).as_deref(), Some(upper));
+            assert!(t.check(token).is_ok());
+        }
+        let standard = TokenTable::standard();
+        for code in 0x4000..=0x4AFFu16 {
+            if let Some(token) = Token::from_code(code)
+                .ok()
+                .filter(|t| t.fixed_name().is_some())
+            {
+                let name = token.fixed_name().unwrap();
+                assert_eq!(t.token_by_name(name), Some(token), "{name}");
+                assert_eq!(standard.token_by_name(&name.to_lowercase()), Some(token));
+            }
+        }
+        for (name, _) in STANDARD_PROVINCES {
+            assert_eq!(t.token_by_name(name), None, "{name}");
+            assert!(standard.token_by_name(name).is_some(), "{name}");
+        }
+        for word in ["", "A", "AB", "ABCD", "A-B", "AB ", "ÄBC", "LON"] {
+            assert_eq!(t.token_by_name(word), None, "{word:?}");
+        }
+        assert_eq!(t.power("9Z0"), None, "a province is not a power");
+        assert_eq!(t.province("ZZZ"), None, "a power is not a province");
     }
 
     #[test]
