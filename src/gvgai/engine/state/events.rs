@@ -22,16 +22,76 @@ pub(crate) struct Timer {
     pub repeating: bool,
 }
 
+/// Scheduled timed effects in GVG-AI's order (its `TreeSet` of `TimeEffect`s): by time, and
+/// among equal times the newest first. A binary heap, so that adding a timer and taking the
+/// next one cost O(log n) as in Java, however many there are (an `addTimer` effect adds one
+/// per collision).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Timers {
+    heap: std::collections::BinaryHeap<Queued>,
+    /// Timers added so far: the next one's sequence number.
+    added: u64,
+}
+
+/// A timer with its sequence number, ordered so that the heap's greatest is the next to run.
+#[derive(Debug, Clone, Copy)]
+struct Queued {
+    seq: u64,
+    timer: Timer,
+}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.timer.at.cmp(&self.timer.at)).then(self.seq.cmp(&other.seq))
+    }
+}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Queued {}
+
+impl Timers {
+    pub(crate) fn push(&mut self, timer: Timer) {
+        self.heap.push(Queued {
+            seq: self.added,
+            timer,
+        });
+        self.added += 1;
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    /// Takes the next timer if it is due at `tick`.
+    pub(crate) fn pop_due(&mut self, tick: i32) -> Option<Timer> {
+        if self.heap.peek()?.timer.at > tick {
+            return None;
+        }
+        self.heap.pop().map(|q| q.timer)
+    }
+
+    /// The timers in the order they run.
+    pub(crate) fn in_order(&self) -> Vec<Timer> {
+        let mut queued: Vec<Queued> = self.heap.iter().copied().collect();
+        queued.sort_unstable_by(|a, b| b.cmp(a));
+        queued.into_iter().map(|q| q.timer).collect()
+    }
+}
+
 impl GameState {
-    /// GVG-AI keeps timers in a `TreeSet` whose comparison puts a new timer before existing
-    /// ones with the same time.
     pub(crate) fn insert_timer(&mut self, t: Timer) {
-        let pos = self
-            .timers
-            .iter()
-            .position(|x| x.at >= t.at)
-            .unwrap_or(self.timers.len());
-        self.timers.insert(pos, t);
+        self.timers.push(t);
     }
 
     /// The sprites of `t` and its subtypes at this moment.
@@ -57,11 +117,7 @@ impl GameState {
     /// Timed effects that are due (GVG-AI TreeSet order: by time, newest first among equal
     /// times); repeating ones are scheduled again.
     fn run_timers(&mut self, rules: &Rules) {
-        while let Some(first) = self.timers.first().copied() {
-            if first.at > self.tick {
-                break;
-            }
-            self.timers.remove(0);
+        while let Some(first) = self.timers.pop_due(self.tick) {
             match first.native {
                 None => self.run_add_timer(rules, first.effect),
                 Some(t) => self.run_native_timer(rules, first.effect, t),
@@ -328,5 +384,41 @@ impl GameState {
             let count = out.counted.unwrap_or((effect.count, effect.count_else));
             self.add_counters(effect, count, 1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Timer, Timers};
+
+    fn timer(at: i32, effect: usize) -> Timer {
+        Timer {
+            at,
+            effect,
+            native: None,
+            timer: 0,
+            repeating: false,
+        }
+    }
+
+    #[test]
+    fn timers_run_by_time_and_newest_first_among_equal_times() {
+        let mut timers = Timers::default();
+        for (at, effect) in [(5, 0), (3, 1), (5, 2), (3, 3), (9, 4), (5, 5)] {
+            timers.push(timer(at, effect));
+        }
+        let order: Vec<usize> = timers.in_order().iter().map(|t| t.effect).collect();
+        assert_eq!(order, [3, 1, 5, 2, 0, 4]);
+        assert!(timers.pop_due(2).is_none(), "nothing is due before tick 3");
+        let mut ran = Vec::new();
+        while let Some(t) = timers.pop_due(5) {
+            ran.push(t.effect);
+        }
+        assert_eq!(ran, [3, 1, 5, 2, 0]);
+        timers.push(timer(9, 6));
+        let rest: Vec<usize> = std::iter::from_fn(|| timers.pop_due(i32::MAX))
+            .map(|t| t.effect)
+            .collect();
+        assert_eq!(rest, [6, 4]);
     }
 }

@@ -38,7 +38,7 @@ use crate::gvgai::vgdl::{Level, TypeId};
 
 pub(crate) use chase::ChaseMemory;
 pub use chase::MAX_PATH_CELLS;
-pub(crate) use events::Timer;
+pub(crate) use events::{Timer, Timers};
 pub use observed::{Observed, ObservedSprite};
 pub(crate) use physics::Movement;
 pub use players::Opponent;
@@ -100,7 +100,7 @@ pub struct GameState {
     /// The avatar's type and sprite id.
     pub(crate) avatar: Option<(TypeId, u32)>,
     pub(crate) kill_list: Vec<SpriteRef>,
-    pub(crate) timers: Vec<Timer>,
+    pub(crate) timers: Timers,
     pub(crate) shields: Vec<(TypeId, TypeId, String)>,
     /// GVG-AI keeps `applyScore` on the effect object; it persists between executions.
     pub(crate) apply_score: Vec<bool>,
@@ -172,7 +172,7 @@ impl GameState {
             num_sprites: 0,
             avatar: None,
             kill_list: Vec::new(),
-            timers: Vec::new(),
+            timers: Timers::default(),
             shields: Vec::new(),
             apply_score: vec![true; rules.effects.len()],
             pulled: Vec::new(),

@@ -173,7 +173,7 @@ impl GameState {
                 s.resources.hash(&mut h);
             }
         }
-        for t in &self.timers {
+        for t in self.timers.in_order() {
             (t.at.saturating_sub(self.tick), t.effect).hash(&mut h);
         }
         self.npcs.hash(&mut h);
