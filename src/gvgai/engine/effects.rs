@@ -553,7 +553,7 @@ impl GameState {
             } => {
                 if e != usize::MAX {
                     let at = self.tick.saturating_add(*timer);
-                    self.insert_timer(Timer {
+                    self.timers.push(Timer {
                         at,
                         effect: e,
                         native: None,

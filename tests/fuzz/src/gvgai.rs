@@ -23,9 +23,10 @@ const MAX_SPRITES: usize = 500;
 /// table costs the square of the level's cells at the start.
 const MAX_PATH_CELLS: usize = 1_024;
 /// Play stops once the squares of each cycle's sprites (those alive after it and those it
-/// created) add up to more than this (so also after a cycle that ends with 633 sprites): a cycle's collision tests grow with the square of its
-/// sprites, and a spawning cascade may kill most of what it created within the cycle (a
-/// painter cascade at 250 sprites costs about 10 ms a cycle instrumented).
+/// created) add up to more than this (so also after a cycle that ends with 633 sprites): a
+/// cycle's collision tests grow with the square of its sprites, and a spawning cascade may kill
+/// most of what it created within the cycle (a painter cascade at 250 sprites costs about 10 ms
+/// a cycle instrumented).
 const MAX_WORK: usize = 400_000;
 
 /// A game description, a level and actions, separated by NUL bytes: the game loads or fails
@@ -77,7 +78,8 @@ fn play(mut state: GameState, actions: &[u8]) -> GameState {
             assert_eq!(copy.score().to_bits(), state.score().to_bits());
             assert_eq!(copy.winner(), state.winner());
         }
-        let cycle = state.sprites().count() + state.sprites_created().saturating_sub(created) as usize;
+        let cycle =
+            state.sprites().count() + state.sprites_created().saturating_sub(created) as usize;
         work += cycle * cycle;
         if state.is_over() || work > MAX_WORK {
             break;

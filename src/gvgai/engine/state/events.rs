@@ -90,10 +90,6 @@ impl Timers {
 }
 
 impl GameState {
-    pub(crate) fn insert_timer(&mut self, t: Timer) {
-        self.timers.push(t);
-    }
-
     /// The sprites of `t` and its subtypes at this moment.
     fn snapshot(&self, t: TypeId, out: &mut Vec<SpriteRef>) {
         out.clear();
@@ -123,7 +119,7 @@ impl GameState {
                 Some(t) => self.run_native_timer(rules, first.effect, t),
             }
             if first.repeating {
-                self.insert_timer(Timer {
+                self.timers.push(Timer {
                     at: self.tick.saturating_add(first.timer),
                     ..first
                 });

@@ -226,7 +226,7 @@ impl GameState {
         let rules = Arc::clone(&self.rules);
         for &(t, e, timer, repeating, planned) in &rules.native_timers {
             let at = if planned { timer } else { -1 };
-            self.insert_timer(Timer {
+            self.timers.push(Timer {
                 at,
                 effect: e,
                 native: Some(t),
