@@ -4,17 +4,25 @@
 //! Ties between equal-cost cells are broken exactly like `java.util.PriorityQueue` (a binary
 //! heap), so the chosen shortest paths — and hence the NPC moves — match GVG-AI.
 
+use std::sync::OnceLock;
+
 use crate::gvgai::vgdl::Dir;
 
 const NONE: u16 = u16::MAX;
 
-/// First steps of GVG-AI's cached paths between all pairs of free cells.
+/// First steps of GVG-AI's cached paths between all pairs of free cells. GVG-AI searches from
+/// every cell at level start; here the search from a cell runs the first time a path from it
+/// is asked for (the result is the same, and most levels ask from a few cells only). Copies
+/// of a game share the table, so each search runs once per level.
 #[derive(Debug, Clone)]
 pub struct PathTable {
     width: usize,
     height: usize,
-    /// `parents[start * cells + cell]`: the cell's predecessor on the path from `start`.
-    parents: Vec<u16>,
+    /// `obstacle[x * height + y]`: the cell is blocked.
+    obstacle: Vec<bool>,
+    horizontal_only: bool,
+    /// `parents[start][cell]`: the cell's predecessor on the path from `start`.
+    parents: Vec<OnceLock<Box<[u16]>>>,
 }
 
 /// A binary min-heap with `java.util.PriorityQueue`'s sift rules (ties are not reordered).
@@ -68,58 +76,48 @@ impl PathTable {
     /// left/right (GVG-AI does so when the avatar has exactly three actions).
     pub fn new(width: usize, height: usize, obstacle: &[bool], horizontal_only: bool) -> PathTable {
         let cells = width * height;
-        let mut parents = vec![NONE; cells * cells];
-        let neigh: &[(i64, i64)] = if horizontal_only {
+        PathTable {
+            width,
+            height,
+            obstacle: obstacle[..cells].to_vec(),
+            horizontal_only,
+            parents: (0..cells).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The uniform-cost search from free cell `start`: every reached cell's predecessor.
+    fn search(&self, start: usize) -> Box<[u16]> {
+        let (width, height) = (self.width as i64, self.height as i64);
+        let mut parents = vec![NONE; self.width * self.height].into_boxed_slice();
+        let neigh: &[(i64, i64)] = if self.horizontal_only {
             &[(-1, 0), (1, 0)]
         } else {
             &[(0, -1), (0, 1), (-1, 0), (1, 0)]
         };
         let blocked = |x: i64, y: i64| -> bool {
-            x < 0
-                || y < 0
-                || x >= width as i64
-                || y >= height as i64
-                || obstacle[(x as usize) * height + y as usize]
+            x < 0 || y < 0 || x >= width || y >= height || self.obstacle[(x * height + y) as usize]
         };
-        let idx = |x: i64, y: i64| (x as usize * height + y as usize) as u16;
-        let mut visited = vec![false; cells];
-        for sx in 0..width as i64 {
-            for sy in 0..height as i64 {
-                if blocked(sx, sy) {
+        let mut visited = vec![false; parents.len()];
+        visited[start] = true;
+        let mut heap = JavaHeap {
+            items: vec![(0, start as u16)],
+        };
+        while let Some((cost, node)) = heap.pop() {
+            let (x, y) = (i64::from(node) / height, i64::from(node) % height);
+            for &(dx, dy) in neigh {
+                let (nx, ny) = (x + dx, y + dy);
+                if blocked(nx, ny) {
                     continue;
                 }
-                let start = idx(sx, sy);
-                let row = usize::from(start) * cells;
-                visited.iter_mut().for_each(|v| *v = false);
-                visited[usize::from(start)] = true;
-                let mut heap = JavaHeap {
-                    items: vec![(0, start)],
-                };
-                while let Some((cost, node)) = heap.pop() {
-                    let (x, y) = (
-                        (usize::from(node) / height) as i64,
-                        (usize::from(node) % height) as i64,
-                    );
-                    for &(dx, dy) in neigh {
-                        let (nx, ny) = (x + dx, y + dy);
-                        if blocked(nx, ny) {
-                            continue;
-                        }
-                        let n = idx(nx, ny);
-                        if !visited[usize::from(n)] {
-                            visited[usize::from(n)] = true;
-                            parents[row + usize::from(n)] = node;
-                            heap.push((cost + 1, n));
-                        }
-                    }
+                let n = (nx * height + ny) as usize;
+                if !visited[n] {
+                    visited[n] = true;
+                    parents[n] = node;
+                    heap.push((cost + 1, n as u16));
                 }
             }
         }
-        PathTable {
-            width,
-            height,
-            parents,
-        }
+        parents
     }
 
     /// Direction of the first step of the cached path from cell `from` to cell `to`, if
@@ -131,12 +129,14 @@ impl PathTable {
         if !inside(from) || !inside(to) || from == to {
             return None;
         }
-        let cells = self.width * self.height;
         let start = from.0 as usize * self.height + from.1 as usize;
+        if self.obstacle[start] {
+            return None;
+        }
         let mut node = to.0 as usize * self.height + to.1 as usize;
-        let row = start * cells;
+        let row = self.parents[start].get_or_init(|| self.search(start));
         loop {
-            let p = self.parents[row + node];
+            let p = row[node];
             if p == NONE {
                 return None;
             }
@@ -189,5 +189,17 @@ mod tests {
         assert_eq!(t.first_step((0, 0), (1, 0)), Some(Dir::RIGHT));
         assert_eq!(t.first_step((0, 0), (0, 0)), None);
         assert_eq!(t.first_step((0, 0), (1, 1)), None);
+    }
+
+    #[test]
+    fn a_search_runs_once_per_start_cell_asked_from() {
+        let t = PathTable::new(64, 64, &[false; 64 * 64], false);
+        let built = |t: &PathTable| t.parents.iter().filter(|r| r.get().is_some()).count();
+        assert_eq!(built(&t), 0);
+        assert_eq!(t.first_step((3, 3), (60, 3)), Some(Dir::RIGHT));
+        assert_eq!(t.first_step((3, 3), (3, 0)), Some(Dir::UP));
+        assert_eq!(built(&t), 1);
+        assert_eq!(t.first_step((5, 9), (5, 10)), Some(Dir::DOWN));
+        assert_eq!(built(&t), 2);
     }
 }

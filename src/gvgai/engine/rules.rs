@@ -512,8 +512,9 @@ pub struct Rules {
     /// number in a cycle, so a fuzzer or a sandbox may want fewer).
     pub max_sprites: usize,
     /// Largest level, in cells, for which path chasers get GVG-AI's all-pairs path table
-    /// ([`super::state::MAX_PATH_CELLS`] unless lowered: building it costs the square of the
-    /// level's cells, about 0.5 s at 64 × 64); on larger levels they stand still.
+    /// ([`super::state::MAX_PATH_CELLS`] unless lowered: a full table costs the square of the
+    /// level's cells in time and memory, about 0.5 s and 32 MiB at 64 × 64); on larger levels
+    /// they stand still.
     pub max_path_cells: usize,
     /// Some sprite type is not one cell square (`wMult`/`hMult`): collisions take each
     /// sprite's own rectangle.
