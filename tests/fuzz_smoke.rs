@@ -36,8 +36,11 @@ fn every_fuzz_target_builds_and_runs_without_a_crash() {
         assert!(seeds > 0, "{target} has no kept seed corpus");
     }
 
+    // Its own output folder, apart from the default `out` that a long run may be using.
+    let out = std::env::temp_dir().join(format!("tablero-fuzz-smoke-{}", std::process::id()));
     let run = Command::new(dir.join("run"))
-        .args(["--seconds", SMOKE_SECONDS, "--jobs", "2"])
+        .args(["--seconds", SMOKE_SECONDS, "--jobs", "2", "--out"])
+        .arg(&out)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
@@ -54,4 +57,5 @@ fn every_fuzz_target_builds_and_runs_without_a_crash() {
         assert_eq!(row["crashes"].as_u64(), Some(0), "{target}: {row}");
     }
     println!("{stdout}");
+    std::fs::remove_dir_all(&out).unwrap();
 }
