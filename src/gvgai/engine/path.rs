@@ -97,8 +97,6 @@ impl PathTable {
         let blocked = |x: i64, y: i64| -> bool {
             x < 0 || y < 0 || x >= width || y >= height || self.obstacle[(x * height + y) as usize]
         };
-        let mut visited = vec![false; parents.len()];
-        visited[start] = true;
         let mut heap = JavaHeap {
             items: vec![(0, start as u16)],
         };
@@ -110,8 +108,8 @@ impl PathTable {
                     continue;
                 }
                 let n = (nx * height + ny) as usize;
-                if !visited[n] {
-                    visited[n] = true;
+                // Reached cells are those with a predecessor, and the start.
+                if n != start && parents[n] == NONE {
                     parents[n] = node;
                     heap.push((cost + 1, n as u16));
                 }

@@ -19,8 +19,9 @@ const COPY_EVERY: usize = 5;
 /// overlapping sprites cost the square of their number within one cycle, so that a game
 /// reaching thousands of sprites in a cycle takes seconds for it.
 const MAX_SPRITES: usize = 500;
-/// The largest level given a path table in [`vgdl`] (the engine's is 4,096 cells): the
-/// table costs the square of the level's cells at the start.
+/// The largest level given a path table in [`vgdl`] (the engine's is 4,096 cells): each
+/// search from a new start cell costs the level's cells, so chasers that wander over a level
+/// cost up to the square of its cells.
 const MAX_PATH_CELLS: usize = 1_024;
 /// Play stops once the squares of each cycle's sprites (those alive after it and those it
 /// created) add up to more than this (so also after a cycle that ends with 633 sprites): a
