@@ -50,6 +50,11 @@ impl Budget {
             cancel,
         }
     }
+    /// The deadline less `margin` (the deadline itself when that would be before the clock's
+    /// origin).
+    pub fn deadline_less(&self, margin: Duration) -> Instant {
+        self.deadline.checked_sub(margin).unwrap_or(self.deadline)
+    }
     /// True once the deadline has passed or the flag was raised.
     pub fn expired(&self) -> bool {
         self.cancel.is_cancelled() || Instant::now() >= self.deadline

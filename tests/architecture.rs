@@ -85,7 +85,7 @@ fn the_scanner_sees_imports_and_skips_comments() {
 
 /// The longest a function outside tests may be, in lines from its signature to its closing
 /// brace.
-const MAX_FUNCTION_LINES: usize = 150;
+const MAX_FUNCTION_LINES: usize = 100;
 
 /// The functions of a rustfmt-formatted file longer than `max` lines, as (name, first line,
 /// length), outside `#[cfg(test)]` modules. A body ends at the first line that is the

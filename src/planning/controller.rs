@@ -175,10 +175,7 @@ impl Active {
         if let Some(id) = self.waiting {
             // The act's budget is spent waiting for the background plan: the game does not
             // wait between acts, so an act answered at once would give the planner no time.
-            let until = budget
-                .deadline
-                .checked_sub(MARGIN)
-                .unwrap_or(budget.deadline);
+            let until = budget.deadline_less(MARGIN);
             match self.wait_for(id, until) {
                 Some(Ok(p)) => {
                     self.waiting = None;
@@ -217,12 +214,8 @@ impl Active {
             self.following = false;
             let id = self.request(state, DETERMINISTIC_TIMEOUT);
             self.waiting = Some(id);
-            let until = (Instant::now() + Duration::from_millis(15)).min(
-                budget
-                    .deadline
-                    .checked_sub(MARGIN)
-                    .unwrap_or(budget.deadline),
-            );
+            let until =
+                (Instant::now() + Duration::from_millis(15)).min(budget.deadline_less(MARGIN));
             return match self.wait_for(id, until) {
                 Some(Ok(p)) => {
                     self.waiting = None;
@@ -244,9 +237,7 @@ impl Active {
         // No plan to reuse: one long request, NIL until it answers (the avatar stays put).
         if let Some(id) = self.idle_request {
             let until = budget
-                .deadline
-                .checked_sub(MARGIN)
-                .unwrap_or(budget.deadline)
+                .deadline_less(MARGIN)
                 .min(Instant::now() + REPLAN_WAIT);
             match self.wait_for(id, until) {
                 Some(Ok(p)) => {
@@ -286,9 +277,7 @@ impl Active {
         }
         let id = self.request(state, REPLAN_TIMEOUT);
         let until = budget
-            .deadline
-            .checked_sub(MARGIN)
-            .unwrap_or(budget.deadline)
+            .deadline_less(MARGIN)
             .min(Instant::now() + REPLAN_WAIT);
         if let Some(Ok(p)) = self.wait_for(id, until) {
             self.install(p);
@@ -306,6 +295,42 @@ impl Active {
         };
         self.last_played = Some((id, a));
         a
+    }
+
+    /// Plans during initialisation (a first plan to reuse in a non-deterministic game); false
+    /// when an exact model has no plan at all.
+    fn first_plan(&mut self, state: &GameState, budget: &Budget) -> bool {
+        let exact = self.exact;
+        let timeout = if exact {
+            DETERMINISTIC_TIMEOUT
+        } else {
+            IDLE_REPLAN_TIMEOUT
+        };
+        let id = self.request(state, timeout);
+        self.waiting = Some(id);
+        let until = budget.deadline_less(Duration::from_millis(50));
+        match self.wait_for(id, until) {
+            Some(Ok(p)) => {
+                self.waiting = None;
+                self.install(p);
+            }
+            Some(Err(e)) => {
+                tracing::warn!("planner: {e}");
+                self.waiting = None;
+                if exact && e == PlanError::Unsolvable.to_string() {
+                    return false;
+                }
+                if exact {
+                    self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
+                }
+            }
+            None => {
+                if !exact {
+                    self.idle_request = self.waiting.take();
+                }
+            }
+        }
+        true
     }
 }
 
@@ -351,35 +376,16 @@ impl PlannerController {
                 Ok(t) => Arc::new(t),
                 Err(e) => {
                     tracing::warn!("planner: {e}; playing with the iw controller instead");
-                    let mut c: Box<dyn Controller> = Box::new(Bfs::iw());
-                    c.init(state, budget);
-                    self.mode = Mode::Fallback(c);
-                    return;
+                    return self.fall_back(state, budget);
                 }
             };
-        let (tx, req_rx) = channel::<Request>();
-        let (resp_tx, rx) = channel::<Response>();
-        let tr = Arc::clone(&translator);
-        let threads = self.threads;
-        let spawned = std::thread::Builder::new()
-            .name("gvgai-planner".into())
-            .spawn(move || {
-                while let Ok(mut req) = req_rx.recv() {
-                    // Only the newest request matters.
-                    while let Ok(newer) = req_rx.try_recv() {
-                        req = newer;
-                    }
-                    let result = plan_request(&tr, &req, threads);
-                    if resp_tx.send(Response { id: req.id, result }).is_err() {
-                        break;
-                    }
-                }
-            });
-        if let Err(e) = spawned {
-            tracing::error!("planner: cannot start the planning thread: {e}");
-            self.mode = Mode::Fallback(Box::new(Bfs::iw()));
-            return;
-        }
+        let (tx, rx) = match spawn_planner(Arc::clone(&translator), self.threads) {
+            Ok(channels) => channels,
+            Err(e) => {
+                tracing::error!("planner: cannot start the planning thread: {e}");
+                return self.fall_back(state, budget);
+            }
+        };
         let exact = translator.exact();
         let mut a = Active {
             exact,
@@ -395,51 +401,46 @@ impl PlannerController {
             idle_request: None,
             idle_timeout: IDLE_REPLAN_TIMEOUT,
         };
-        // Plan during initialisation (a first plan to reuse in a non-deterministic game).
-        {
-            let id = a.request(
-                state,
-                if exact {
-                    DETERMINISTIC_TIMEOUT
-                } else {
-                    IDLE_REPLAN_TIMEOUT
-                },
-            );
-            a.waiting = Some(id);
-            let until = budget
-                .deadline
-                .checked_sub(Duration::from_millis(50))
-                .unwrap_or(budget.deadline);
-            match a.wait_for(id, until) {
-                Some(Ok(p)) => {
-                    a.waiting = None;
-                    a.install(p);
+        if a.first_plan(state, budget) {
+            self.mode = Mode::Active(Box::new(a));
+        } else {
+            // An exact model without a plan: the game needs what the model leaves out
+            // (Brainman's flying key), so planning again cannot help.
+            tracing::warn!("planner: playing with the iw controller instead");
+            self.fall_back(state, budget);
+        }
+    }
+
+    /// Plays with the iw controller from here on.
+    fn fall_back(&mut self, state: &GameState, budget: &Budget) {
+        let mut c: Box<dyn Controller> = Box::new(Bfs::iw());
+        c.init(state, budget);
+        self.mode = Mode::Fallback(c);
+    }
+}
+
+/// Starts the planning thread: it answers the newest request on its channel with a plan.
+fn spawn_planner(
+    tr: Arc<Translator>,
+    threads: usize,
+) -> std::io::Result<(Sender<Request>, Receiver<Response>)> {
+    let (tx, req_rx) = channel::<Request>();
+    let (resp_tx, rx) = channel::<Response>();
+    std::thread::Builder::new()
+        .name("gvgai-planner".into())
+        .spawn(move || {
+            while let Ok(mut req) = req_rx.recv() {
+                // Only the newest request matters.
+                while let Ok(newer) = req_rx.try_recv() {
+                    req = newer;
                 }
-                Some(Err(e)) => {
-                    tracing::warn!("planner: {e}");
-                    a.waiting = None;
-                    if exact && e == PlanError::Unsolvable.to_string() {
-                        // An exact model without a plan: the game needs what the model leaves
-                        // out (Brainman's flying key), so planning again cannot help.
-                        tracing::warn!("planner: playing with the iw controller instead");
-                        let mut c: Box<dyn Controller> = Box::new(Bfs::iw());
-                        c.init(state, budget);
-                        self.mode = Mode::Fallback(c);
-                        return;
-                    }
-                    if exact {
-                        a.waiting = Some(a.request(state, DETERMINISTIC_TIMEOUT));
-                    }
-                }
-                None => {
-                    if !exact {
-                        a.idle_request = a.waiting.take();
-                    }
+                let result = plan_request(&tr, &req, threads);
+                if resp_tx.send(Response { id: req.id, result }).is_err() {
+                    break;
                 }
             }
-        }
-        self.mode = Mode::Active(Box::new(a));
-    }
+        })?;
+    Ok((tx, rx))
 }
 
 impl Default for PlannerController {

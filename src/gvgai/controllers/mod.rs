@@ -51,10 +51,7 @@ pub struct Clock {
 impl Clock {
     pub fn new(budget: &Budget, margin: Duration) -> Clock {
         Clock {
-            stop: budget
-                .deadline
-                .checked_sub(margin)
-                .unwrap_or(budget.deadline),
+            stop: budget.deadline_less(margin),
             cancel: budget.cancel.clone(),
         }
     }

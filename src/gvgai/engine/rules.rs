@@ -320,7 +320,45 @@ impl ClassDefaults {
                 speed: 1.0,
                 ..ClassDefaults::oriented_spawner()
             },
-            C::MovingAvatar => ClassDefaults::avatar(&MOVES),
+            C::MovingAvatar
+            | C::HorizontalAvatar
+            | C::NullAvatar
+            | C::VerticalAvatar
+            | C::FlakAvatar
+            | C::OrientedAvatar
+            | C::MissileAvatar
+            | C::OngoingAvatar
+            | C::OngoingTurningAvatar
+            | C::ShootAvatar
+            | C::OngoingShootAvatar
+            | C::ShootOnlyAvatar
+            | C::LanderAvatar
+            | C::SpaceshipAvatar
+            | C::CarAvatar
+            | C::AimedAvatar
+            | C::PlatformerAvatar
+            | C::WizardAvatar
+            | C::BirdAvatar => ClassDefaults::of_avatar(class),
+            C::Walker => ClassDefaults {
+                speed: 5.0,
+                max_speed: 5.0,
+                is_oriented: true,
+                ..d
+            },
+            C::WalkerJumper => ClassDefaults {
+                speed: 5.0,
+                max_speed: 5.0,
+                jump_strength: 1.0,
+                is_oriented: true,
+                ..d
+            },
+        }
+    }
+
+    /// The defaults of an avatar class (MovingAvatar's for a class that is not one).
+    fn of_avatar(class: SpriteClass) -> Self {
+        use SpriteClass as C;
+        match class {
             C::HorizontalAvatar => ClassDefaults::avatar(&[Action::Left, Action::Right]),
             C::NullAvatar => ClassDefaults::avatar(&[Action::Nil]),
             C::VerticalAvatar => ClassDefaults::avatar(&[Action::Up, Action::Down]),
@@ -364,23 +402,11 @@ impl ClassDefaults {
                 max_speed: 30.0,
                 ..ClassDefaults::avatar(&[Action::Left, Action::Right, Action::Use, Action::Up])
             },
-            C::Walker => ClassDefaults {
-                speed: 5.0,
-                max_speed: 5.0,
-                is_oriented: true,
-                ..d
-            },
-            C::WalkerJumper => ClassDefaults {
-                speed: 5.0,
-                max_speed: 5.0,
-                jump_strength: 1.0,
-                is_oriented: true,
-                ..d
-            },
             C::BirdAvatar => ClassDefaults {
                 jump_strength: 10.0,
                 ..ClassDefaults::oriented_avatar(&[Action::Use])
             },
+            _ => ClassDefaults::avatar(&MOVES),
         }
     }
 }
@@ -569,50 +595,7 @@ impl Rules {
     pub fn new_in(desc: GameDescription, base: Option<&Path>) -> Result<Rules, EngineError> {
         let n = desc.types.len();
         let mut props: Vec<TypeProps> = (0..n).map(|t| props_for(&desc, t)).collect();
-        for (t, p) in props.iter().enumerate() {
-            let needs_stype = matches!(
-                p.class,
-                Some(
-                    SpriteClass::SpawnPoint
-                        | SpriteClass::Bomber
-                        | SpriteClass::RandomBomber
-                        | SpriteClass::ShootAvatar
-                        | SpriteClass::ShootOnlyAvatar
-                        | SpriteClass::OngoingShootAvatar
-                        | SpriteClass::FlakAvatar
-                        | SpriteClass::Chaser
-                        | SpriteClass::LOSChaser
-                        | SpriteClass::Fleeing
-                        | SpriteClass::Portal
-                )
-            );
-            let is_leaf = desc.types[t].children.is_empty();
-            if needs_stype && is_leaf && p.stype.is_empty() {
-                return Err(EngineError::Invalid {
-                    message: format!(
-                        "line {}: sprite \"{}\" ({:?}) needs stype=",
-                        desc.types[t].line, desc.types[t].name, p.class
-                    ),
-                });
-            }
-            let alt = matches!(
-                p.class,
-                Some(
-                    SpriteClass::AlternateChaser
-                        | SpriteClass::RandomAltChaser
-                        | SpriteClass::PathAltChaser
-                        | SpriteClass::RandomPathAltChaser
-                )
-            );
-            if alt && is_leaf && p.stype1.is_empty() {
-                return Err(EngineError::Invalid {
-                    message: format!(
-                        "line {}: sprite \"{}\" needs stype1=",
-                        desc.types[t].line, desc.types[t].name
-                    ),
-                });
-            }
-        }
+        check_required_types(&desc, &props)?;
         let mut effects = Vec::new();
         let mut pairs: Vec<(TypeId, TypeId, Vec<usize>)> = Vec::new();
         resolve_policies(&desc, &mut props, base)?;
@@ -672,4 +655,54 @@ impl Rules {
     pub fn props(&self, t: TypeId) -> &TypeProps {
         &self.props[usize::from(t)]
     }
+}
+
+/// Every leaf type of a class that needs `stype=` (spawners, shooters, chasers, portals) or
+/// `stype1=` (the alternating chasers) has it.
+fn check_required_types(desc: &GameDescription, props: &[TypeProps]) -> Result<(), EngineError> {
+    for (t, p) in props.iter().enumerate() {
+        let needs_stype = matches!(
+            p.class,
+            Some(
+                SpriteClass::SpawnPoint
+                    | SpriteClass::Bomber
+                    | SpriteClass::RandomBomber
+                    | SpriteClass::ShootAvatar
+                    | SpriteClass::ShootOnlyAvatar
+                    | SpriteClass::OngoingShootAvatar
+                    | SpriteClass::FlakAvatar
+                    | SpriteClass::Chaser
+                    | SpriteClass::LOSChaser
+                    | SpriteClass::Fleeing
+                    | SpriteClass::Portal
+            )
+        );
+        let is_leaf = desc.types[t].children.is_empty();
+        if needs_stype && is_leaf && p.stype.is_empty() {
+            return Err(EngineError::Invalid {
+                message: format!(
+                    "line {}: sprite \"{}\" ({:?}) needs stype=",
+                    desc.types[t].line, desc.types[t].name, p.class
+                ),
+            });
+        }
+        let alt = matches!(
+            p.class,
+            Some(
+                SpriteClass::AlternateChaser
+                    | SpriteClass::RandomAltChaser
+                    | SpriteClass::PathAltChaser
+                    | SpriteClass::RandomPathAltChaser
+            )
+        );
+        if alt && is_leaf && p.stype1.is_empty() {
+            return Err(EngineError::Invalid {
+                message: format!(
+                    "line {}: sprite \"{}\" needs stype1=",
+                    desc.types[t].line, desc.types[t].name
+                ),
+            });
+        }
+    }
+    Ok(())
 }

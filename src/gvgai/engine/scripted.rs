@@ -293,17 +293,7 @@ impl GameState {
         let Some(sc) = p.scripted.as_ref() else {
             return;
         };
-        let id = self.sprite(r).id;
-        let slot = match self.npcs.iter().position(|m| m.id == id) {
-            Some(i) => i,
-            None => {
-                self.npcs.push(NpcMemory {
-                    id,
-                    ..NpcMemory::default()
-                });
-                self.npcs.len() - 1
-            }
-        };
+        let slot = self.npc_slot(self.sprite(r).id);
         if self.npcs[slot].block > 0 {
             self.npcs[slot].block -= 1;
         }
@@ -316,17 +306,8 @@ impl GameState {
             }
         };
         let (hp, max_hp) = (self.sprite(r).health, self.sprite(r).max_health);
-        let (heal, heal_hp) = (self.npcs[slot].heal, self.npcs[slot].heal_hp);
-        if heal > 0 {
-            if hp < heal_hp {
-                self.npcs[slot].heal = 0;
-            } else {
-                self.npcs[slot].heal = heal - 1;
-                if heal == 1 {
-                    self.sprite_mut(r).health = (hp + 1).min(max_hp);
-                }
-                return;
-            }
+        if self.healing(r, slot) {
+            return;
         }
         let mut machine = std::mem::take(&mut self.npcs[slot].machine);
         let random_pick = match &sc.policy {
@@ -369,7 +350,55 @@ impl GameState {
             _ => None,
         };
         self.npcs[slot].machine = machine;
+        self.act_scripted(rules, r, slot, chosen, heading, approach);
+    }
+
+    /// The memory slot of the NPC with sprite id `id`, made on its first tick.
+    fn npc_slot(&mut self, id: u32) -> usize {
+        match self.npcs.iter().position(|m| m.id == id) {
+            Some(i) => i,
+            None => {
+                self.npcs.push(NpcMemory {
+                    id,
+                    ..NpcMemory::default()
+                });
+                self.npcs.len() - 1
+            }
+        }
+    }
+
+    /// Whether the NPC spends this tick healing (a hit breaks the healing off); the last
+    /// healing tick gives it one health point.
+    fn healing(&mut self, r: SpriteRef, slot: usize) -> bool {
+        let (hp, max_hp) = (self.sprite(r).health, self.sprite(r).max_health);
+        let (heal, heal_hp) = (self.npcs[slot].heal, self.npcs[slot].heal_hp);
+        if heal == 0 {
+            return false;
+        }
+        if hp < heal_hp {
+            self.npcs[slot].heal = 0;
+            return false;
+        }
+        self.npcs[slot].heal = heal - 1;
+        if heal == 1 {
+            self.sprite_mut(r).health = (hp + 1).min(max_hp);
+        }
+        true
+    }
+
+    /// Carries out the primitive an NPC chose, facing `heading`; `approach` is Acercar's
+    /// direction and whether it moves there.
+    fn act_scripted(
+        &mut self,
+        rules: &Rules,
+        r: SpriteRef,
+        slot: usize,
+        chosen: Prim,
+        heading: usize,
+        approach: Option<(usize, bool)>,
+    ) {
         let speed = self.sprite(r).speed;
+        let hp = self.sprite(r).health;
         match chosen {
             Prim::Avanzar => {
                 self.active_movement(r, HEADINGS[heading], speed);
@@ -388,7 +417,7 @@ impl GameState {
                 }
             }
             Prim::Atacar => {
-                if let Some(&st) = p.stype.first() {
+                if let Some(&st) = rules.props(r.ty).stype.first() {
                     let b = self.block;
                     let (x, y) = (self.sprite(r).x, self.sprite(r).y);
                     let d = HEADINGS[heading];

@@ -449,86 +449,106 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
         ..Domain::default()
     };
     for s in sections {
-        let (key, body) = ctx.section(s)?;
-        match key {
-            ":requirements" => {
-                for r in body {
-                    d.requirements.push(requirement(&ctx, r)?);
-                }
-            }
-            ":types" => {
-                for t in ctx.typed_list(body, false)? {
-                    d.types.push(TypeDecl {
-                        name: t.name,
-                        parent: t.ty,
-                    });
-                }
-                let decls = d.types.iter().map(|t| format!("{} - {}", t.name, t.parent));
-                check_duplicates(
-                    &ctx,
-                    s,
-                    decls.collect::<Vec<_>>().iter().map(String::as_str),
-                    "type",
-                )?;
-            }
-            ":constants" => {
-                d.constants = ctx.typed_list(body, false)?;
-                check_duplicates(
-                    &ctx,
-                    s,
-                    d.constants.iter().map(|t| t.name.as_str()),
-                    "constant",
-                )?;
-            }
-            ":predicates" => {
-                for p in body {
-                    let items = ctx.list(p, "a predicate declaration")?;
-                    let Some(h) = items.first() else {
-                        return Err(ctx.err(p, "empty predicate declaration"));
-                    };
-                    let name = ctx.name(h, "a predicate name")?;
-                    let params = ctx.typed_list(&items[1..], true)?;
-                    d.predicates.push(PredicateDecl { name, params });
-                }
-                check_duplicates(
-                    &ctx,
-                    s,
-                    d.predicates.iter().map(|p| p.name.as_str()),
-                    "predicate",
-                )?;
-            }
-            ":action" => d.actions.push(parse_action(&ctx, s, body, &d)?),
-            ":derived" => {
-                if body.len() != 2 {
-                    return Err(ctx.err(s, "':derived' takes a head and a condition"));
-                }
-                let items = ctx.list(&body[0], "a derived predicate head")?;
-                let Some(h) = items.first() else {
-                    return Err(ctx.err(&body[0], "empty derived head"));
-                };
-                let head = PredicateDecl {
-                    name: ctx.name(h, "a predicate name")?,
-                    params: ctx.typed_list(&items[1..], true)?,
-                };
-                // Variables of the body not in the head are existentially quantified.
-                let mut vars: Vec<String> = head.params.iter().map(|p| p.name.clone()).collect();
-                collect_vars(&body[1], &mut vars);
-                let condition = ctx.condition(&body[1], &vars, Some(&d.predicates))?;
-                d.derived.push(Derived { head, condition });
-            }
-            ":functions" => {
-                d.functions = functions(&ctx, body)?;
-                check_duplicates(
-                    &ctx,
-                    s,
-                    d.functions.iter().map(|f| f.name.as_str()),
-                    "function",
-                )?;
-            }
-            other => return Err(ctx.err(s, format!("unknown domain section '{other}'"))),
-        }
+        domain_section(&ctx, s, &mut d)?;
     }
-    // Types used must be declared.
+    check_domain_types(&ctx, &root, &d)?;
+    check_duplicates(
+        &ctx,
+        &root,
+        d.actions.iter().map(|a| a.name.as_str()),
+        "action",
+    )?;
+    Ok(d)
+}
+
+/// Adds one section of a domain's `define` to `d`.
+fn domain_section(ctx: &Ctx, s: &SExpr, d: &mut Domain) -> Result<(), PddlError> {
+    let (key, body) = ctx.section(s)?;
+    match key {
+        ":requirements" => {
+            for r in body {
+                d.requirements.push(requirement(ctx, r)?);
+            }
+        }
+        ":types" => {
+            for t in ctx.typed_list(body, false)? {
+                d.types.push(TypeDecl {
+                    name: t.name,
+                    parent: t.ty,
+                });
+            }
+            let decls = d.types.iter().map(|t| format!("{} - {}", t.name, t.parent));
+            check_duplicates(
+                ctx,
+                s,
+                decls.collect::<Vec<_>>().iter().map(String::as_str),
+                "type",
+            )?;
+        }
+        ":constants" => {
+            d.constants = ctx.typed_list(body, false)?;
+            check_duplicates(
+                ctx,
+                s,
+                d.constants.iter().map(|t| t.name.as_str()),
+                "constant",
+            )?;
+        }
+        ":predicates" => {
+            for p in body {
+                d.predicates
+                    .push(predicate_decl(ctx, p, "a predicate declaration")?);
+            }
+            check_duplicates(
+                ctx,
+                s,
+                d.predicates.iter().map(|p| p.name.as_str()),
+                "predicate",
+            )?;
+        }
+        ":action" => d.actions.push(parse_action(ctx, s, body, d)?),
+        ":derived" => d.derived.push(derived(ctx, s, body, d)?),
+        ":functions" => {
+            d.functions = functions(ctx, body)?;
+            check_duplicates(
+                ctx,
+                s,
+                d.functions.iter().map(|f| f.name.as_str()),
+                "function",
+            )?;
+        }
+        other => return Err(ctx.err(s, format!("unknown domain section '{other}'"))),
+    }
+    Ok(())
+}
+
+/// `(name ?param - type ...)`: a predicate's declaration or a derived predicate's head.
+fn predicate_decl(ctx: &Ctx, p: &SExpr, what: &str) -> Result<PredicateDecl, PddlError> {
+    let items = ctx.list(p, what)?;
+    let Some(h) = items.first() else {
+        return Err(ctx.err(p, format!("empty {}", what.trim_start_matches("a "))));
+    };
+    Ok(PredicateDecl {
+        name: ctx.name(h, "a predicate name")?,
+        params: ctx.typed_list(&items[1..], true)?,
+    })
+}
+
+/// A `:derived` section: a head and a condition.
+fn derived(ctx: &Ctx, s: &SExpr, body: &[SExpr], d: &Domain) -> Result<Derived, PddlError> {
+    if body.len() != 2 {
+        return Err(ctx.err(s, "':derived' takes a head and a condition"));
+    }
+    let head = predicate_decl(ctx, &body[0], "a derived predicate head")?;
+    // Variables of the body not in the head are existentially quantified.
+    let mut vars: Vec<String> = head.params.iter().map(|p| p.name.clone()).collect();
+    collect_vars(&body[1], &mut vars);
+    let condition = ctx.condition(&body[1], &vars, Some(&d.predicates))?;
+    Ok(Derived { head, condition })
+}
+
+/// Every type a domain uses (parents, constants, parameters) is declared.
+fn check_domain_types(ctx: &Ctx, root: &SExpr, d: &Domain) -> Result<(), PddlError> {
     let named = |t: &str| t == "object" || d.types.iter().any(|x| x.name == t);
     let declared = |t: &str| match either_members(t) {
         Some(mut members) => members.all(named),
@@ -537,7 +557,7 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
     for t in &d.types {
         if !declared(&t.parent) {
             return Err(ctx.err(
-                &root,
+                root,
                 format!(
                     "type '{}' has undeclared parent type '{}'",
                     t.name, t.parent
@@ -550,7 +570,7 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
             Ok(())
         } else {
             Err(ctx.err(
-                &root,
+                root,
                 format!("undeclared type '{}' for '{}' in {ctxs}", tn.ty, tn.name),
             ))
         }
@@ -573,13 +593,7 @@ pub fn parse_domain(text: &str) -> Result<Domain, PddlError> {
             check_ty(p, &format!("action '{}'", a.name))?;
         }
     }
-    check_duplicates(
-        &ctx,
-        &root,
-        d.actions.iter().map(|a| a.name.as_str()),
-        "action",
-    )?;
-    Ok(d)
+    Ok(())
 }
 
 fn parse_action(ctx: &Ctx, at: &SExpr, body: &[SExpr], d: &Domain) -> Result<Action, PddlError> {

@@ -518,14 +518,7 @@ impl Simulator {
             v.sort_unstable();
             pre.push(v);
         }
-        let cells_after = |r: &Read| -> Vec<Content> {
-            let mut v = r.cells[..strip.len - 1].to_vec();
-            if strip.warp {
-                v.push(r.cells[strip.len].clone());
-            }
-            v
-        };
-        let post = cells_after(&r);
+        let post = cells_after(&r, strip);
         let avatar_to = if avatar_at == strip.len {
             strip.len - 1
         } else {
@@ -534,16 +527,8 @@ impl Simulator {
         if avatar_to == 0 && post == pre && ty_after == start.ty && facing_after == start.facing {
             return SimOutcome::Pruned(Pruned::NoOp);
         }
-        // Stability: one more tick without an action must not change the contents.
-        let mut st2 = st.clone();
-        // The strip's own terminations may have ended the mini game: they mean nothing here.
-        st2.over = false;
-        st2.advance(Action::Nil);
-        match self.read(&st2, strip) {
-            Ok(r2)
-                if cells_after(&r2) == post
-                    && r2.avatar.map(|a| (a.0, a.1)) == Some((avatar_at, ty_after)) => {}
-            _ => return SimOutcome::Pruned(Pruned::Unstable),
+        if !self.stable(&st, strip, &post, (avatar_at, ty_after)) {
+            return SimOutcome::Pruned(Pruned::Unstable);
         }
         let mut case = Case {
             act,
@@ -571,6 +556,24 @@ impl Simulator {
             case.warp = None;
         }
         SimOutcome::Case(case)
+    }
+
+    /// Stability: one more tick without an action leaves the strip's contents `post` and the
+    /// avatar (cell, type) as they are.
+    fn stable(
+        &self,
+        st: &GameState,
+        strip: Strip,
+        post: &[Content],
+        avatar: (usize, TypeId),
+    ) -> bool {
+        let mut st2 = st.clone();
+        // The strip's own terminations may have ended the mini game: they mean nothing here.
+        st2.over = false;
+        st2.advance(Action::Nil);
+        self.read(&st2, strip).is_ok_and(|r2| {
+            cells_after(&r2, strip) == post && r2.avatar.map(|a| (a.0, a.1)) == Some(avatar)
+        })
     }
 
     /// Per transient type: whether the avatar (of type `avatar`) standing still on a cell with
@@ -809,6 +812,15 @@ fn merge_avatar_cell(raw: Vec<Case>, n_avatar_contents: usize, short: bool) -> V
     out.sort();
     out.dedup();
     out
+}
+
+/// The contents of a strip's chain cells after a simulation, and of the warp exit for a warp.
+fn cells_after(r: &Read, strip: Strip) -> Vec<Content> {
+    let mut v = r.cells[..strip.len - 1].to_vec();
+    if strip.warp {
+        v.push(r.cells[strip.len].clone());
+    }
+    v
 }
 
 #[cfg(test)]
