@@ -372,7 +372,7 @@ impl GameState {
     fn healing(&mut self, r: SpriteRef, slot: usize) -> bool {
         let (hp, max_hp) = (self.sprite(r).health, self.sprite(r).max_health);
         let (heal, heal_hp) = (self.npcs[slot].heal, self.npcs[slot].heal_hp);
-        if heal == 0 {
+        if heal <= 0 {
             return false;
         }
         if hp < heal_hp {
