@@ -140,6 +140,41 @@ fn push_box_and_blocked_push_undoes_the_tick() {
     assert_eq!(st.tick(), 2);
 }
 
+/// An effect that moves sprites in the middle of a collision pass: the first sprites after it
+/// see the new positions, as in GVG-AI's loop over every first sprite. The ghost starts on a
+/// wall and stays there for its first tick (`undoAll` scores 1). On the second tick it moves
+/// off while the avatar walks into a wall of the top row; `undoAll` puts both back, the ghost
+/// onto its wall, which comes later in the wall group and so collides in the same pass (20
+/// walls against 2 movers: the pass looks walls up by cell). GVG-AI's framework scores 1 and
+/// 3 on this level too.
+#[test]
+fn sprites_moved_by_an_effect_collide_later_in_the_same_pass() {
+    let game = "BasicGame square_size=10
+    SpriteSet
+        wall > Immovable
+        mover >
+            avatar > MovingAvatar
+            ghost > Missile orientation=RIGHT speed=1
+    LevelMapping
+        w > wall
+        g > wall ghost
+        A > avatar
+    InteractionSet
+        wall mover > undoAll scoreChange=1
+    TerminationSet
+        Timeout limit=100 win=True";
+    let mut st = mini(game, "wwwwwwwwww\nw....A...w\nwg.......w\nwwwwwwwwww\n");
+    st.advance(Action::Nil);
+    assert_eq!(st.score(), 1.0, "the ghost rests on its wall");
+    st.advance(Action::Up);
+    assert_eq!(st.avatar_cell(), Some((5, 1)), "the wall undoes the move");
+    assert_eq!(
+        st.score(),
+        3.0,
+        "the ghost, back on its wall, collides in the same pass"
+    );
+}
+
 #[test]
 fn box_into_hole_wins_with_score() {
     // box pushed down into the hole

@@ -10,6 +10,14 @@ use crate::gvgai::vgdl::{EffectKind, TypeId};
 /// group is shared) instead of testing each.
 const INDEXED_SPAN: usize = 16;
 
+/// One pairwise effect's pass: the effect, whether it runs on all of a first sprite's
+/// collisions at once, and the second sprites (type, count at the start of the pass).
+struct PairPass<'a> {
+    e: usize,
+    batch: bool,
+    spans2: &'a [(TypeId, usize)],
+}
+
 /// A scheduled timed effect.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Timer {
@@ -191,6 +199,7 @@ impl GameState {
         let mut spans1: Vec<(TypeId, usize)> = Vec::new();
         let mut spans2: Vec<(TypeId, usize)> = Vec::new();
         let mut hits: Vec<SpriteRef> = Vec::new();
+        let mut firsts: Vec<u32> = Vec::new();
         for (a, b, effs) in &rules.pairs {
             for &e in effs {
                 if self.shielded(rules, *a, *b, e) {
@@ -208,35 +217,121 @@ impl GameState {
                 if spans2.is_empty() {
                     continue;
                 }
-                for &(t1, n1) in &spans1 {
-                    let ground = rules.props(t1).checks_ground;
-                    for i1 in 0..n1 {
-                        let s1 = SpriteRef {
-                            ty: t1,
-                            idx: i1 as u32,
-                        };
-                        self.overlapping(s1, &spans2, &mut hits);
-                        if ground {
-                            self.check_ground_all(s1, &spans2);
-                        }
-                        if batch {
-                            if !hits.is_empty() {
-                                self.execute_batch(rules, e, s1, &hits);
-                            }
-                            continue;
-                        }
-                        for &s2 in &hits {
-                            if ground && !self.sprite(s1).killed {
-                                self.check_ground(s1, s2);
-                            }
-                            if !self.sprite(s1).killed && self.intersects(s1, s2) {
-                                self.execute(rules, e, Some(s1), Some(s2));
-                            }
-                        }
-                    }
+                let pass = PairPass {
+                    e,
+                    batch,
+                    spans2: &spans2,
+                };
+                for &span in &spans1 {
+                    self.pair_span(rules, &pass, span, &mut hits, &mut firsts);
                 }
             }
         }
+    }
+
+    /// Effect `pass.e` between each of the first `n1` sprites of `t1`, in order, and the
+    /// sprites of `pass.spans2` it overlaps. When `t1`'s sprites are indexed by cell and
+    /// outnumber the second sprites, only those near a second sprite are visited (the others
+    /// overlap nothing); that set is taken again after every executed effect, which may have
+    /// moved sprites.
+    fn pair_span(
+        &mut self,
+        rules: &Rules,
+        pass: &PairPass,
+        (t1, n1): (TypeId, usize),
+        hits: &mut Vec<SpriteRef>,
+        firsts: &mut Vec<u32>,
+    ) {
+        let ground = rules.props(t1).checks_ground;
+        let mut near = !ground && self.firsts_near((t1, n1), pass.spans2, 0, firsts);
+        let (mut i1, mut k) = (0, 0);
+        loop {
+            if near {
+                let Some(&i) = firsts.get(k) else { break };
+                (i1, k) = (i as usize, k + 1);
+            } else if i1 >= n1 {
+                break;
+            }
+            let s1 = SpriteRef {
+                ty: t1,
+                idx: i1 as u32,
+            };
+            let ran = self.collide(rules, pass, s1, ground, hits);
+            i1 += 1;
+            if ran && near {
+                near = self.firsts_near((t1, n1), pass.spans2, i1, firsts);
+                k = 0;
+            }
+        }
+    }
+
+    /// Puts in `out`, in ascending order, the indices in `from..n1` of the sprites of `t1`
+    /// whose squares may overlap a sprite of `spans2`, found through `t1`'s cell index.
+    /// False (and `out` not to be used) when that lookup would not pay or is not possible:
+    /// sprites of different sizes, a group without an index, second sprites about as many as
+    /// the first, or a cell too crowded for the lookup.
+    fn firsts_near(
+        &self,
+        (t1, n1): (TypeId, usize),
+        spans2: &[(TypeId, usize)],
+        from: usize,
+        out: &mut Vec<u32>,
+    ) -> bool {
+        out.clear();
+        let n2: usize = spans2.iter().map(|&(_, n)| n).sum();
+        if self.rules.sized || n1 < INDEXED_SPAN || 2 * n2 > n1 {
+            return false;
+        }
+        let Some(index) = self.groups[usize::from(t1)].cell_index(self.block) else {
+            return false;
+        };
+        for &(t2, m) in spans2 {
+            for sp in &self.groups[usize::from(t2)][..m] {
+                let mut near = Candidates::new();
+                if !index.near(sp.x, sp.y, &mut near) {
+                    return false;
+                }
+                let range = from as u32..n1 as u32;
+                out.extend(near.sorted().iter().filter(|i| range.contains(i)));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        true
+    }
+
+    /// Effect `pass.e` between `s1` and each sprite of `pass.spans2` it overlaps now;
+    /// whether an effect ran.
+    fn collide(
+        &mut self,
+        rules: &Rules,
+        pass: &PairPass,
+        s1: SpriteRef,
+        ground: bool,
+        hits: &mut Vec<SpriteRef>,
+    ) -> bool {
+        self.overlapping(s1, pass.spans2, hits);
+        if ground {
+            self.check_ground_all(s1, pass.spans2);
+        }
+        if pass.batch {
+            if hits.is_empty() {
+                return false;
+            }
+            self.execute_batch(rules, pass.e, s1, hits);
+            return true;
+        }
+        let mut ran = false;
+        for &s2 in hits.iter() {
+            if ground && !self.sprite(s1).killed {
+                self.check_ground(s1, s2);
+            }
+            if !self.sprite(s1).killed && self.intersects(s1, s2) {
+                self.execute(rules, pass.e, Some(s1), Some(s2));
+                ran = true;
+            }
+        }
+        ran
     }
 
     /// Every collision test of a ground-checking `s1` against the sprites of `spans` looks
