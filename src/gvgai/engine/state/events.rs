@@ -1,14 +1,35 @@
 //! Event handling of a cycle: timed effects, end-of-screen effects and pairwise collision
 //! effects, each executed with its score.
 
-use super::sprite::{Candidates, Sprite};
+use super::sprite::{Candidates, CellIndex, Group, Sprite};
 use super::{GameState, SpriteRef};
 use crate::gvgai::engine::rules::Rules;
 use crate::gvgai::vgdl::{EffectKind, TypeId};
 
-/// Sprites of one type from which a collision test looks them up by grid cell (when their
-/// group is shared) instead of testing each.
+/// Sprites of one type from which a collision test looks them up by grid cell instead of
+/// testing each.
 const INDEXED_SPAN: usize = 16;
+
+/// Cell indices of owned groups (sprites that move) for one cycle's collision passes: built
+/// when a pass with many first sprites (queries to pay for the index) first asks for one,
+/// and given up for the rest of the cycle at the first executed effect, which may move
+/// sprites (where effects run often, rebuilding would cost more than the scans it saves).
+/// Shared groups keep their own.
+#[derive(Default)]
+struct PassIndices {
+    built: Vec<(TypeId, Option<CellIndex>)>,
+    /// The current pass has enough first sprites to build an index.
+    may_build: bool,
+    /// An effect ran: no more indices of owned groups this cycle.
+    stale: bool,
+}
+
+impl PassIndices {
+    fn effect_ran(&mut self) {
+        self.built.clear();
+        self.stale = true;
+    }
+}
 
 /// One pairwise effect's pass: the effect, whether it runs on all of a first sprite's
 /// collisions at once, and the second sprites (type, count at the start of the pass).
@@ -200,6 +221,7 @@ impl GameState {
         let mut spans2: Vec<(TypeId, usize)> = Vec::new();
         let mut hits: Vec<SpriteRef> = Vec::new();
         let mut firsts: Vec<u32> = Vec::new();
+        let mut indices = PassIndices::default();
         for (a, b, effs) in &rules.pairs {
             for &e in effs {
                 if self.shielded(rules, *a, *b, e) {
@@ -223,7 +245,7 @@ impl GameState {
                     spans2: &spans2,
                 };
                 for &span in &spans1 {
-                    self.pair_span(rules, &pass, span, &mut hits, &mut firsts);
+                    self.pair_span(rules, &pass, span, &mut indices, &mut hits, &mut firsts);
                 }
             }
         }
@@ -239,11 +261,13 @@ impl GameState {
         rules: &Rules,
         pass: &PairPass,
         (t1, n1): (TypeId, usize),
+        indices: &mut PassIndices,
         hits: &mut Vec<SpriteRef>,
         firsts: &mut Vec<u32>,
     ) {
         let ground = rules.props(t1).checks_ground;
-        let mut near = !ground && self.firsts_near((t1, n1), pass.spans2, 0, firsts);
+        indices.may_build = n1 >= INDEXED_SPAN;
+        let mut near = !ground && self.firsts_near((t1, n1), pass.spans2, 0, indices, firsts);
         let (mut i1, mut k) = (0, 0);
         loop {
             if near {
@@ -256,11 +280,14 @@ impl GameState {
                 ty: t1,
                 idx: i1 as u32,
             };
-            let ran = self.collide(rules, pass, s1, ground, hits);
+            let ran = self.collide(rules, pass, s1, ground, indices, hits);
             i1 += 1;
-            if ran && near {
-                near = self.firsts_near((t1, n1), pass.spans2, i1, firsts);
-                k = 0;
+            if ran {
+                indices.effect_ran();
+                if near {
+                    near = self.firsts_near((t1, n1), pass.spans2, i1, indices, firsts);
+                    k = 0;
+                }
             }
         }
     }
@@ -268,13 +295,14 @@ impl GameState {
     /// Puts in `out`, in ascending order, the indices in `from..n1` of the sprites of `t1`
     /// whose squares may overlap a sprite of `spans2`, found through `t1`'s cell index.
     /// False (and `out` not to be used) when that lookup would not pay or is not possible:
-    /// sprites of different sizes, a group without an index, second sprites about as many as
-    /// the first, or a cell too crowded for the lookup.
+    /// sprites of different sizes, a group too spread for an index, second sprites about as
+    /// many as the first, or a cell too crowded for the lookup.
     fn firsts_near(
         &self,
         (t1, n1): (TypeId, usize),
         spans2: &[(TypeId, usize)],
         from: usize,
+        indices: &mut PassIndices,
         out: &mut Vec<u32>,
     ) -> bool {
         out.clear();
@@ -282,7 +310,7 @@ impl GameState {
         if self.rules.sized || n1 < INDEXED_SPAN || 2 * n2 > n1 {
             return false;
         }
-        let Some(index) = self.groups[usize::from(t1)].cell_index(self.block) else {
+        let Some(index) = self.index_of(t1, indices) else {
             return false;
         };
         for &(t2, m) in spans2 {
@@ -308,9 +336,10 @@ impl GameState {
         pass: &PairPass,
         s1: SpriteRef,
         ground: bool,
+        indices: &mut PassIndices,
         hits: &mut Vec<SpriteRef>,
     ) -> bool {
-        self.overlapping(s1, pass.spans2, hits);
+        self.overlapping(s1, pass.spans2, indices, hits);
         if ground {
             self.check_ground_all(s1, pass.spans2);
         }
@@ -362,8 +391,32 @@ impl GameState {
             .any(|(x, y, f)| *x == a && *y == b && f == fname)
     }
 
+    /// The cell index of `t`'s sprites: a shared group's own, else the one built for these
+    /// passes (`None` for a group too spread for a grid).
+    fn index_of<'a>(&'a self, t: TypeId, indices: &'a mut PassIndices) -> Option<&'a CellIndex> {
+        let group = &self.groups[usize::from(t)];
+        if let Group::Shared(_) = group {
+            return group.cell_index(self.block);
+        }
+        let k = match indices.built.iter().position(|(ty, _)| *ty == t) {
+            Some(k) => k,
+            None if indices.stale || !indices.may_build => return None,
+            None => {
+                indices.built.push((t, CellIndex::build(group, self.block)));
+                indices.built.len() - 1
+            }
+        };
+        indices.built[k].1.as_ref()
+    }
+
     /// The sprites of `spans` that overlap `s1` now (`s1` itself excluded), in span order.
-    fn overlapping(&self, s1: SpriteRef, spans: &[(TypeId, usize)], hits: &mut Vec<SpriteRef>) {
+    fn overlapping(
+        &self,
+        s1: SpriteRef,
+        spans: &[(TypeId, usize)],
+        indices: &mut PassIndices,
+        hits: &mut Vec<SpriteRef>,
+    ) {
         hits.clear();
         if self.rules.sized {
             return self.overlapping_sized(s1, spans, hits);
@@ -379,7 +432,7 @@ impl GameState {
         for &(t2, n2) in spans {
             let group = &self.groups[usize::from(t2)];
             if n2 >= INDEXED_SPAN
-                && let Some(index) = group.cell_index(w)
+                && let Some(index) = self.index_of(t2, indices)
             {
                 let mut near = Candidates::new();
                 if index.near(x1, y1, &mut near) {

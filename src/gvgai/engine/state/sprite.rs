@@ -214,7 +214,7 @@ impl Group {
 /// group order (a compressed row layout over the cells the group spans).
 #[derive(Debug)]
 pub(crate) struct CellIndex {
-    block: i32,
+    block: BlockDiv,
     /// The first column and row of the grid, and its size in cells.
     col0: i32,
     row0: i32,
@@ -232,17 +232,17 @@ impl CellIndex {
     /// Cells per sprite above which a grid would be mostly empty: the group is scanned instead.
     const MAX_CELLS_PER_SPRITE: i64 = 16;
 
-    fn build(sprites: &[Sprite], block: i32) -> Option<CellIndex> {
+    pub(super) fn build(sprites: &[Sprite], block: i32) -> Option<CellIndex> {
         if sprites.is_empty() || block <= 0 {
             return None;
         }
-        let cell = |s: &Sprite| (s.x.div_euclid(block), s.y.div_euclid(block));
+        let block = BlockDiv::new(block);
         let (mut c0, mut r0, mut c1, mut r1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
         let mut aligned = true;
         for s in sprites {
-            let (c, r) = cell(s);
+            let ((c, dx), (r, dy)) = (block.div_rem(s.x), block.div_rem(s.y));
             (c0, r0, c1, r1) = (c0.min(c), r0.min(r), c1.max(c), r1.max(r));
-            aligned &= s.x.rem_euclid(block) == 0 && s.y.rem_euclid(block) == 0;
+            aligned &= dx == 0 && dy == 0;
         }
         let cols = i64::from(c1) - i64::from(c0) + 1;
         let rows = i64::from(r1) - i64::from(r0) + 1;
@@ -251,22 +251,23 @@ impl CellIndex {
             return None;
         }
         let slot = |s: &Sprite| {
-            let (c, r) = cell(s);
+            let (c, r) = (block.div_rem(s.x).0, block.div_rem(s.y).0);
             ((i64::from(r - r0)) * cols + i64::from(c - c0)) as usize
         };
+        // Counts become each cell's end, then filling backwards moves every end to its start.
         let mut starts = vec![0u32; n as usize + 1];
         for s in sprites {
-            starts[slot(s) + 1] += 1;
+            starts[slot(s)] += 1;
         }
-        for i in 1..starts.len() {
+        for i in 1..starts.len() - 1 {
             starts[i] += starts[i - 1];
         }
-        let mut fill = starts.clone();
+        starts[n as usize] = sprites.len() as u32;
         let mut items = vec![0u32; sprites.len()];
-        for (i, s) in sprites.iter().enumerate() {
+        for (i, s) in sprites.iter().enumerate().rev() {
             let k = slot(s);
-            items[fill[k] as usize] = i as u32;
-            fill[k] += 1;
+            starts[k] -= 1;
+            items[starts[k] as usize] = i as u32;
         }
         Some(CellIndex {
             block,
@@ -282,16 +283,22 @@ impl CellIndex {
 
     /// Adds to `out` the indices of every sprite whose block-sized square at its position
     /// may overlap the block-sized square at (x, y): those in the cells such a square's
-    /// corner can be in. Returns false, with `out` incomplete, when they do not fit in it.
+    /// corner can be in, in ascending order. Returns false, with `out` incomplete, when they
+    /// do not fit in it.
     #[inline(never)]
     pub(super) fn near(&self, x: i32, y: i32, out: &mut Candidates) -> bool {
-        let b = self.block;
-        // A square at v overlaps corners in (v - b, v + b); aligned corners in [v, v + b).
-        let reach = if self.aligned { 0 } else { b - 1 };
+        let b = self.block.b;
+        // A square at v = q·b + r overlaps corners in (v - b, v + b): cells q - 1 (unless
+        // r = b - 1) to q + 1 (if r > 0); aligned corners in [v, v + b): cells q to q + 1.
         let span = |v: i32, first: i32, len: i32| {
-            let lo = (v.saturating_sub(reach)).div_euclid(b).max(first);
-            let hi = (v.saturating_add(b - 1)).div_euclid(b).min(first + len - 1);
-            (lo, hi)
+            let (q, r) = self.block.div_rem(v);
+            let lo = if self.aligned || r == b - 1 {
+                q
+            } else {
+                q.saturating_sub(1)
+            };
+            let hi = if r > 0 { q.saturating_add(1) } else { q };
+            (lo.max(first), hi.min(first + len - 1))
         };
         let (c_lo, c_hi) = span(x, self.col0, self.cols);
         let (r_lo, r_hi) = span(y, self.row0, self.rows);
@@ -306,7 +313,49 @@ impl CellIndex {
                 }
             }
         }
+        // One cell's sprites are in group order already.
+        if c_lo < c_hi || r_lo < r_hi {
+            out.sort();
+        }
         true
+    }
+}
+
+/// Division by a block size b > 0 as a multiplication (the grid's hot path divides every
+/// position): with l = ⌈log₂ b⌉, m = ⌊2^(32+l) / b⌋ + 1 gives ⌊n / b⌋ = ⌊n·m / 2^(32+l)⌋ for
+/// every 0 ≤ n < 2³² (Granlund and Montgomery 1994, theorem 4.2).
+#[derive(Debug, Clone, Copy)]
+struct BlockDiv {
+    b: i32,
+    m: u64,
+    shift: u32,
+}
+
+impl BlockDiv {
+    /// Needs `b` > 0.
+    fn new(b: i32) -> BlockDiv {
+        let b = b.max(1);
+        let l = 32 - (b as u32 - 1).leading_zeros();
+        let shift = 32 + l;
+        BlockDiv {
+            b,
+            m: ((1u128 << shift) / b as u128) as u64 + 1,
+            shift,
+        }
+    }
+
+    /// `v` divided by the block size, rounded down, and the remainder (in `0..b`): those of
+    /// `i32::div_euclid`.
+    #[inline]
+    fn div_rem(&self, v: i32) -> (i32, i32) {
+        let div = |n: u32| ((u128::from(n) * u128::from(self.m)) >> self.shift) as i32;
+        let q = if v >= 0 {
+            div(v as u32)
+        } else {
+            // ⌊v / b⌋ = -⌊(-v - 1) / b⌋ - 1 for v < 0.
+            -div(!(v as u32)) - 1
+        };
+        (q, v.wrapping_sub(q.wrapping_mul(self.b)))
     }
 }
 
@@ -317,7 +366,7 @@ pub(super) struct Candidates {
 }
 
 impl Candidates {
-    const CAP: usize = 64;
+    const CAP: usize = 32;
 
     pub(super) fn new() -> Candidates {
         Candidates {
@@ -335,11 +384,13 @@ impl Candidates {
         true
     }
 
-    /// The indices in ascending order.
-    pub(super) fn sorted(&mut self) -> &[u32] {
-        let s = &mut self.items[..self.len];
-        s.sort_unstable();
-        s
+    fn sort(&mut self) {
+        self.items[..self.len].sort_unstable();
+    }
+
+    /// The indices, in ascending order once [`CellIndex::near`] has filled them.
+    pub(super) fn sorted(&self) -> &[u32] {
+        &self.items[..self.len]
     }
 }
 
@@ -520,6 +571,30 @@ mod tests {
                         s.y
                     );
                 }
+            }
+        }
+    }
+
+    /// The division by multiplication is `div_euclid` for every block size up to 4096 and
+    /// beyond, at the ends of the range and around every multiple of the block.
+    #[test]
+    fn block_division_is_euclidean_division() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let blocks = (1..=4096).chain([65_535, 65_536, 1 << 20, i32::MAX - 1, i32::MAX]);
+        for b in blocks {
+            let d = BlockDiv::new(b);
+            let edges = [i32::MIN, i32::MIN + 1, -1, 0, 1, i32::MAX - 1, i32::MAX];
+            let near_multiples = (-3..=3).flat_map(|k: i32| {
+                let m = k.saturating_mul(b);
+                [m.saturating_sub(1), m, m.saturating_add(1)]
+            });
+            let random = (0..64).map(|_| rng.r#gen::<i32>());
+            for v in edges.into_iter().chain(near_multiples).chain(random) {
+                assert_eq!(
+                    d.div_rem(v),
+                    (v.div_euclid(b), v.rem_euclid(b)),
+                    "{v} / {b}"
+                );
             }
         }
     }
