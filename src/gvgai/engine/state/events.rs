@@ -25,6 +25,12 @@ struct PassIndices {
 }
 
 impl PassIndices {
+    /// The index of `t` if one was built.
+    fn get(&self, t: TypeId) -> Option<&CellIndex> {
+        let (_, index) = self.built.iter().find(|(ty, _)| *ty == t)?;
+        index.as_ref()
+    }
+
     fn effect_ran(&mut self) {
         self.built.clear();
         self.stale = true;
@@ -267,7 +273,9 @@ impl GameState {
     ) {
         let ground = rules.props(t1).checks_ground;
         indices.may_build = n1 >= INDEXED_SPAN;
-        let mut near = !ground && self.firsts_near((t1, n1), pass.spans2, 0, indices, firsts);
+        let mut near = indices.may_build
+            && !ground
+            && self.firsts_near((t1, n1), pass.spans2, 0, indices, firsts);
         let (mut i1, mut k) = (0, 0);
         loop {
             if near {
@@ -293,10 +301,12 @@ impl GameState {
     }
 
     /// Puts in `out`, in ascending order, the indices in `from..n1` of the sprites of `t1`
-    /// whose squares may overlap a sprite of `spans2`, found through `t1`'s cell index.
-    /// False (and `out` not to be used) when that lookup would not pay or is not possible:
-    /// sprites of different sizes, a group too spread for an index, second sprites about as
-    /// many as the first, or a cell too crowded for the lookup.
+    /// whose squares may overlap a sprite of `spans2`: found through `t1`'s cell index if it
+    /// has one (building one here would cost more than it saves), else by comparing
+    /// positions. False (and `out` not to be used) when that would not pay or is not
+    /// possible: sprites of different sizes, second sprites about as many as the first, or a
+    /// cell too crowded for the lookup.
+    #[inline(never)]
     fn firsts_near(
         &self,
         (t1, n1): (TypeId, usize),
@@ -310,8 +320,27 @@ impl GameState {
         if self.rules.sized || n1 < INDEXED_SPAN || 2 * n2 > n1 {
             return false;
         }
-        let Some(index) = self.index_of(t1, indices) else {
-            return false;
+        let group = &self.groups[usize::from(t1)];
+        let index = match group {
+            Group::Shared(_) => group.cell_index(self.block),
+            Group::Owned(_) => indices.get(t1),
+        };
+        let Some(index) = index else {
+            let w = self.block;
+            let overlaps = |a: &Sprite, b: &Sprite| {
+                a.x < b.x + w && b.x < a.x + w && a.y < b.y + w && b.y < a.y + w
+            };
+            for (i, s1) in group[from..n1].iter().enumerate() {
+                let hit = spans2.iter().any(|&(t2, m)| {
+                    self.groups[usize::from(t2)][..m]
+                        .iter()
+                        .any(|s2| overlaps(s1, s2))
+                });
+                if hit {
+                    out.push((from + i) as u32);
+                }
+            }
+            return true;
         };
         for &(t2, m) in spans2 {
             for sp in &self.groups[usize::from(t2)][..m] {
@@ -330,6 +359,7 @@ impl GameState {
 
     /// Effect `pass.e` between `s1` and each sprite of `pass.spans2` it overlaps now;
     /// whether an effect ran.
+    #[inline]
     fn collide(
         &mut self,
         rules: &Rules,
