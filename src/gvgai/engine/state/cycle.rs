@@ -118,10 +118,12 @@ impl GameState {
                     }
                 }
             }
-            for t in 0..self.groups.len() {
-                if self.groups[t].iter().any(|s| s.killed) {
-                    self.group_mut(t as TypeId).retain(|s| !s.killed);
-                }
+            // Every killed sprite is on the kill list: only the groups it names are filtered.
+            self.kill_list.sort_unstable_by_key(|r| r.ty);
+            self.kill_list.dedup_by_key(|r| r.ty);
+            for k in 0..self.kill_list.len() {
+                let t = self.kill_list[k].ty;
+                self.group_mut(t).retain(|s| !s.killed);
             }
             self.num_sprites -= removed;
             self.kill_list.clear();
