@@ -144,7 +144,7 @@ fn push_box_and_blocked_push_undoes_the_tick() {
 /// see the new positions, as in GVG-AI's loop over every first sprite. The ghost starts on a
 /// wall and stays there for its first tick (`undoAll` scores 1). On the second tick it moves
 /// off while the avatar walks into a wall of the top row; `undoAll` puts both back, the ghost
-/// onto its wall, which comes later in the wall group and so collides in the same pass (20
+/// onto its wall, which comes later in the wall group and so collides in the same pass (25
 /// walls against 2 movers: the pass looks walls up by cell). GVG-AI's framework scores 1 and
 /// 3 on this level too.
 #[test]

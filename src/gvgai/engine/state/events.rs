@@ -37,6 +37,12 @@ impl PassIndices {
     }
 }
 
+/// Whether the block-sized squares at `(x, y)` and at `s`'s position overlap.
+#[inline]
+fn squares_overlap((x, y): (i32, i32), s: &Sprite, w: i32) -> bool {
+    x < s.x + w && s.x < x + w && y < s.y + w && s.y < y + w
+}
+
 /// One pairwise effect's pass: the effect, whether it runs on all of a first sprite's
 /// collisions at once, and the second sprites (type, count at the start of the pass).
 struct PairPass<'a> {
@@ -303,9 +309,9 @@ impl GameState {
     /// Puts in `out`, in ascending order, the indices in `from..n1` of the sprites of `t1`
     /// whose squares may overlap a sprite of `spans2`: found through `t1`'s cell index if it
     /// has one (building one here would cost more than it saves), else by comparing
-    /// positions. False (and `out` not to be used) when that would not pay or is not
-    /// possible: sprites of different sizes, second sprites about as many as the first, or a
-    /// cell too crowded for the lookup.
+    /// positions. Asked for at least `INDEXED_SPAN` first sprites. False (and `out` not to be
+    /// used) when that would not pay or is not possible: sprites of different sizes, second
+    /// sprites about as many as the first, or a cell too crowded for the lookup.
     #[inline(never)]
     fn firsts_near(
         &self,
@@ -317,7 +323,7 @@ impl GameState {
     ) -> bool {
         out.clear();
         let n2: usize = spans2.iter().map(|&(_, n)| n).sum();
-        if self.rules.sized || n1 < INDEXED_SPAN || 2 * n2 > n1 {
+        if self.rules.sized || 2 * n2 > n1 {
             return false;
         }
         let group = &self.groups[usize::from(t1)];
@@ -327,14 +333,11 @@ impl GameState {
         };
         let Some(index) = index else {
             let w = self.block;
-            let overlaps = |a: &Sprite, b: &Sprite| {
-                a.x < b.x + w && b.x < a.x + w && a.y < b.y + w && b.y < a.y + w
-            };
             for (i, s1) in group[from..n1].iter().enumerate() {
                 let hit = spans2.iter().any(|&(t2, m)| {
                     self.groups[usize::from(t2)][..m]
                         .iter()
-                        .any(|s2| overlaps(s1, s2))
+                        .any(|s2| squares_overlap((s1.x, s1.y), s2, w))
                 });
                 if hit {
                     out.push((from + i) as u32);
@@ -457,8 +460,7 @@ impl GameState {
             let sp = &self.groups[usize::from(t1)][i1];
             (sp.x, sp.y)
         };
-        let overlaps =
-            |sp: &Sprite| x1 < sp.x + w && sp.x < x1 + w && y1 < sp.y + w && sp.y < y1 + w;
+        let overlaps = |sp: &Sprite| squares_overlap((x1, y1), sp, w);
         for &(t2, n2) in spans {
             let group = &self.groups[usize::from(t2)];
             if n2 >= INDEXED_SPAN
