@@ -171,25 +171,38 @@ impl Active {
         }
     }
 
+    /// Waits for the pending request `id` until `until`: its plan is installed, or its error
+    /// logged; either way the request is no longer pending.
+    fn await_plan(&mut self, id: u64, until: Instant) -> Awaited {
+        match self.wait_for(id, until) {
+            Some(Ok(p)) => {
+                self.waiting = None;
+                self.install(p);
+                Awaited::Installed
+            }
+            Some(Err(e)) => {
+                tracing::warn!("planner: {e}");
+                self.waiting = None;
+                Awaited::Failed(e)
+            }
+            None => Awaited::Pending,
+        }
+    }
+
     fn act_deterministic(&mut self, state: &GameState, budget: &Budget) -> Action {
         if let Some(id) = self.waiting {
             // The act's budget is spent waiting for the background plan: the game does not
             // wait between acts, so an act answered at once would give the planner no time.
-            let until = budget.deadline_less(MARGIN);
-            match self.wait_for(id, until) {
-                Some(Ok(p)) => {
-                    self.waiting = None;
-                    self.install(p);
-                }
-                Some(Err(e)) => {
+            match self.await_plan(id, budget.deadline_less(MARGIN)) {
+                Awaited::Installed => {}
+                Awaited::Failed(_) => {
                     // Plan again from the next state (the error may be a deadline).
-                    tracing::warn!("planner: {e}");
                     self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
                     self.plan.clear();
                     self.following = false;
                     return Action::Nil;
                 }
-                None => return Action::Nil,
+                Awaited::Pending => return Action::Nil,
             }
         }
         // Monitoring: the game must be where the plan's replay in the forward model was (an
@@ -216,18 +229,13 @@ impl Active {
             self.waiting = Some(id);
             let until =
                 (Instant::now() + Duration::from_millis(15)).min(budget.deadline_less(MARGIN));
-            return match self.wait_for(id, until) {
-                Some(Ok(p)) => {
-                    self.waiting = None;
-                    self.install(p);
-                    self.plan.front().copied().unwrap_or(Action::Nil)
-                }
-                Some(Err(e)) => {
-                    tracing::warn!("planner: {e}");
+            return match self.await_plan(id, until) {
+                Awaited::Installed => self.plan.front().copied().unwrap_or(Action::Nil),
+                Awaited::Failed(_) => {
                     self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
                     Action::Nil
                 }
-                None => Action::Nil,
+                Awaited::Pending => Action::Nil,
             };
         }
         self.plan.front().copied().unwrap_or(Action::Nil)
@@ -309,14 +317,9 @@ impl Active {
         let id = self.request(state, timeout);
         self.waiting = Some(id);
         let until = budget.deadline_less(Duration::from_millis(50));
-        match self.wait_for(id, until) {
-            Some(Ok(p)) => {
-                self.waiting = None;
-                self.install(p);
-            }
-            Some(Err(e)) => {
-                tracing::warn!("planner: {e}");
-                self.waiting = None;
+        match self.await_plan(id, until) {
+            Awaited::Installed => {}
+            Awaited::Failed(e) => {
                 if exact && e == PlanError::Unsolvable.to_string() {
                     return false;
                 }
@@ -324,7 +327,7 @@ impl Active {
                     self.waiting = Some(self.request(state, DETERMINISTIC_TIMEOUT));
                 }
             }
-            None => {
+            Awaited::Pending => {
                 if !exact {
                     self.idle_request = self.waiting.take();
                 }
@@ -332,6 +335,14 @@ impl Active {
         }
         true
     }
+}
+
+/// What waiting for a pending plan request gave.
+enum Awaited {
+    Installed,
+    Failed(String),
+    /// No answer before the deadline; the request stays pending.
+    Pending,
 }
 
 enum Mode {
