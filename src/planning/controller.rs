@@ -57,10 +57,25 @@ struct Planned {
 
 struct Response {
     id: u64,
-    result: Result<Planned, String>,
+    result: Result<Planned, RequestError>,
 }
 
-fn plan_request(translator: &Translator, req: &Request, threads: usize) -> Result<Planned, String> {
+/// Why a plan request gave no plan.
+#[derive(Debug, thiserror::Error)]
+enum RequestError {
+    #[error(transparent)]
+    Translate(#[from] TranslateError),
+    #[error(transparent)]
+    Ground(#[from] ground::GroundError),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+}
+
+fn plan_request(
+    translator: &Translator,
+    req: &Request,
+    threads: usize,
+) -> Result<Planned, RequestError> {
     // With sprites frozen, first a cautious model (cells next to a monster avoided), then the
     // plain one if the cautious one has no plan.
     if !translator.exact() {
@@ -76,17 +91,15 @@ fn plan_request_with(
     req: &Request,
     threads: usize,
     avoid: bool,
-) -> Result<Planned, String> {
+) -> Result<Planned, RequestError> {
     let start = Instant::now();
-    let tr = translator
-        .translate_avoiding(&req.state, "game", avoid)
-        .map_err(|e| e.to_string())?;
+    let tr = translator.translate_avoiding(&req.state, "game", avoid)?;
     let task = match ground::ground(&tr.domain, &tr.problem) {
         Ok(t) => t,
         Err(ground::GroundError::GoalUnreachable(_)) => {
-            return Err(PlanError::Unsolvable.to_string());
+            return Err(PlanError::Unsolvable.into());
         }
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e.into()),
     };
     let opts = PlanOptions {
         memory_limit: None,
@@ -96,10 +109,10 @@ fn plan_request_with(
         anytime: false,
         planner: None,
     };
-    let r = solve_task(task, &opts, start).map_err(|e| e.to_string())?;
+    let r = solve_task(task, &opts, start)?;
     let mut actions = Vec::new();
     for name in &r.plan {
-        actions.extend(tr.step_actions(name).map_err(|e| e.to_string())?);
+        actions.extend(tr.step_actions(name)?);
     }
     actions.extend(std::iter::repeat_n(Action::Nil, tr.pad_nil));
     let keys = if translator.exact() {
@@ -160,7 +173,7 @@ impl Active {
     }
 
     /// Waits for the answer to `id` until `until`; stale answers are dropped.
-    fn wait_for(&mut self, id: u64, until: Instant) -> Option<Result<Planned, String>> {
+    fn wait_for(&mut self, id: u64, until: Instant) -> Option<Result<Planned, RequestError>> {
         loop {
             let left = until.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(left) {
@@ -320,7 +333,7 @@ impl Active {
         match self.await_plan(id, until) {
             Awaited::Installed => {}
             Awaited::Failed(e) => {
-                if exact && e == PlanError::Unsolvable.to_string() {
+                if exact && matches!(e, RequestError::Plan(PlanError::Unsolvable)) {
                     return false;
                 }
                 if exact {
@@ -340,7 +353,7 @@ impl Active {
 /// What waiting for a pending plan request gave.
 enum Awaited {
     Installed,
-    Failed(String),
+    Failed(RequestError),
     /// No answer before the deadline; the request stays pending.
     Pending,
 }
