@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use tablero::budget::Budget;
 use tablero::controllers::make;
 use tablero::gvgai::controllers::{ACT_TIME, Controller, ControllerSettings, play};
-use tablero::gvgai::engine::{Action, GameState};
+use tablero::gvgai::engine::{Action, Game, GameState};
 use tablero::gvgai::games::shipped;
+use tablero::planning::controller::PlannerController;
 
 /// CPU time of the calling thread in nanoseconds (Linux `/proc/thread-self/schedstat`).
 fn thread_cpu_ns() -> Option<u64> {
@@ -59,6 +60,44 @@ fn planner_controller_wins_deterministic_puzzles() {
             r.act_ms_max
         );
     }
+}
+
+/// A goal to reach; level 0 walls the avatar off from it, level 1 does not.
+const WALLED: &str = "BasicGame square_size=10
+    SpriteSet
+        floor > Immovable
+        goal > Immovable
+        avatar > MovingAvatar
+        wall > Immovable
+    LevelMapping
+        g > floor goal
+        A > floor avatar
+        w > floor wall
+        . > floor
+    InteractionSet
+        avatar wall > stepBack
+        goal avatar > killSprite scoreChange=1
+    TerminationSet
+        SpriteCounter stype=goal limit=0 win=True
+        Timeout limit=60 win=False
+";
+
+#[test]
+fn planner_controller_hands_a_game_without_a_plan_to_iw() {
+    let walled = "wwwwwww\nw.w...w\nwAw.g.w\nw.w...w\nwwwwwww";
+    let open = "wwwwwww\nw.....w\nwA..g.w\nw.....w\nwwwwwww";
+    let g = Game::from_texts("walled", WALLED, &[walled, open]).unwrap();
+    // Level 0: the exact model proves there is no plan, and iw plays the game out in budget.
+    let mut c = PlannerController::new();
+    let r = play(&g, 0, 0, &mut c, ACT_TIME).unwrap();
+    assert!(c.playing_iw());
+    assert!(!r.outcome.win && r.outcome.ticks >= 60, "{r:?}");
+    assert_eq!(r.overspent, 0, "{r:?}");
+    // Level 1: the same rules with a path to the goal are planned and won.
+    let mut c = PlannerController::new();
+    let r = play(&g, 1, 0, &mut c, ACT_TIME).unwrap();
+    assert!(!c.playing_iw());
+    assert!(r.outcome.win, "{r:?}");
 }
 
 /// Plays NIL instead of the controller's choice on some acts, as GVG-AI does when an act

@@ -12,7 +12,8 @@
 //!   previous plan is played (the thesis's proposed plan reuse), and a late answer whose first
 //!   action is the one played is taken up at the next act. The game loop is never blocked
 //!   past its budget.
-//! - Games the translator refuses are played by the `iw` controller instead.
+//! - Games the translator refuses, and games whose exact model has no plan at all (the game
+//!   needs what the model leaves out), are played by the `iw` controller instead.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -384,6 +385,12 @@ impl PlannerController {
             Mode::Active(a) => a.replans,
             _ => 0,
         }
+    }
+
+    /// Whether the game is played by the `iw` controller instead of plans (see the module
+    /// documentation).
+    pub fn playing_iw(&self) -> bool {
+        matches!(self.mode, Mode::Fallback(_))
     }
 
     fn start(&mut self, state: &GameState, budget: &Budget) {
