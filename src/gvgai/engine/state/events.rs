@@ -18,8 +18,6 @@ const INDEXED_SPAN: usize = 16;
 #[derive(Default)]
 struct PassIndices {
     built: Vec<(TypeId, Option<CellIndex>)>,
-    /// The current pass has enough first sprites to build an index.
-    may_build: bool,
     /// An effect ran: no more indices of owned groups this cycle.
     stale: bool,
 }
@@ -43,12 +41,16 @@ fn squares_overlap((x, y): (i32, i32), s: &Sprite, w: i32) -> bool {
     x < s.x + w && s.x < x + w && y < s.y + w && s.y < y + w
 }
 
-/// One pairwise effect's pass: the effect, whether it runs on all of a first sprite's
-/// collisions at once, and the second sprites (type, count at the start of the pass).
+/// One pairwise effect's pass over one span of first sprites: the effect, whether it runs on
+/// all of a first sprite's collisions at once, the second sprites (type, count at the start
+/// of the pass), and whether the span has enough first sprites to pay for building a second
+/// group's cell index.
+#[derive(Clone, Copy)]
 struct PairPass<'a> {
     e: usize,
     batch: bool,
     spans2: &'a [(TypeId, usize)],
+    may_index: bool,
 }
 
 /// A scheduled timed effect.
@@ -255,6 +257,7 @@ impl GameState {
                     e,
                     batch,
                     spans2: &spans2,
+                    may_index: false,
                 };
                 for &span in &spans1 {
                     self.pair_span(rules, &pass, span, &mut indices, &mut hits, &mut firsts);
@@ -278,8 +281,11 @@ impl GameState {
         firsts: &mut Vec<u32>,
     ) {
         let ground = rules.props(t1).checks_ground;
-        indices.may_build = n1 >= INDEXED_SPAN;
-        let mut near = indices.may_build
+        let pass = &PairPass {
+            may_index: n1 >= INDEXED_SPAN,
+            ..*pass
+        };
+        let mut near = pass.may_index
             && !ground
             && self.firsts_near((t1, n1), pass.spans2, 0, indices, firsts);
         let (mut i1, mut k) = (0, 0);
@@ -372,7 +378,7 @@ impl GameState {
         indices: &mut PassIndices,
         hits: &mut Vec<SpriteRef>,
     ) -> bool {
-        self.overlapping(s1, pass.spans2, indices, hits);
+        self.overlapping(s1, pass, indices, hits);
         if ground {
             self.check_ground_all(s1, pass.spans2);
         }
@@ -425,15 +431,20 @@ impl GameState {
     }
 
     /// The cell index of `t`'s sprites: a shared group's own, else the one built for these
-    /// passes (`None` for a group too spread for a grid).
-    fn index_of<'a>(&'a self, t: TypeId, indices: &'a mut PassIndices) -> Option<&'a CellIndex> {
+    /// passes, built now if `may_build` (`None` for a group too spread for a grid).
+    fn index_of<'a>(
+        &'a self,
+        t: TypeId,
+        indices: &'a mut PassIndices,
+        may_build: bool,
+    ) -> Option<&'a CellIndex> {
         let group = &self.groups[usize::from(t)];
         if let Group::Shared(_) = group {
             return group.cell_index(self.block);
         }
         let k = match indices.built.iter().position(|(ty, _)| *ty == t) {
             Some(k) => k,
-            None if indices.stale || !indices.may_build => return None,
+            None if indices.stale || !may_build => return None,
             None => {
                 indices.built.push((t, CellIndex::build(group, self.block)));
                 indices.built.len() - 1
@@ -442,15 +453,17 @@ impl GameState {
         indices.built[k].1.as_ref()
     }
 
-    /// The sprites of `spans` that overlap `s1` now (`s1` itself excluded), in span order.
+    /// The sprites of `pass.spans2` that overlap `s1` now (`s1` itself excluded), in span
+    /// order.
     fn overlapping(
         &self,
         s1: SpriteRef,
-        spans: &[(TypeId, usize)],
+        pass: &PairPass,
         indices: &mut PassIndices,
         hits: &mut Vec<SpriteRef>,
     ) {
         hits.clear();
+        let spans = pass.spans2;
         if self.rules.sized {
             return self.overlapping_sized(s1, spans, hits);
         }
@@ -464,7 +477,7 @@ impl GameState {
         for &(t2, n2) in spans {
             let group = &self.groups[usize::from(t2)];
             if n2 >= INDEXED_SPAN
-                && let Some(index) = self.index_of(t2, indices)
+                && let Some(index) = self.index_of(t2, indices, pass.may_index)
             {
                 let mut near = Candidates::new();
                 if index.near(x1, y1, &mut near) {
