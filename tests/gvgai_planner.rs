@@ -13,6 +13,7 @@ use tablero::gvgai::controllers::{ACT_TIME, Controller, ControllerSettings, play
 use tablero::gvgai::engine::{Action, Game, GameState};
 use tablero::gvgai::games::shipped;
 use tablero::planning::controller::PlannerController;
+use tablero::planning::vgdl::{TranslateOptions, Translator};
 
 /// CPU time of the calling thread in nanoseconds (Linux `/proc/thread-self/schedstat`).
 fn thread_cpu_ns() -> Option<u64> {
@@ -87,6 +88,16 @@ fn planner_controller_hands_a_game_without_a_plan_to_iw() {
     let walled = "wwwwwww\nw.w...w\nwAw.g.w\nw.w...w\nwwwwwww";
     let open = "wwwwwww\nw.....w\nwA..g.w\nw.....w\nwwwwwww";
     let g = Game::from_texts("walled", WALLED, &[walled, open]).unwrap();
+    // Level 0 translates, exactly: the controller hands it to iw because the model has no
+    // plan, not because the translator refuses it.
+    let s0 = g.start(0, 0).unwrap();
+    let snapshot = TranslateOptions {
+        snapshot: true,
+        ..TranslateOptions::default()
+    };
+    let tr = Translator::new(&s0, snapshot).unwrap();
+    assert!(tr.exact());
+    tr.translate(&s0, "game").unwrap();
     // Level 0: the exact model proves there is no plan, and iw plays the game out in budget.
     let mut c = PlannerController::new();
     let r = play(&g, 0, 0, &mut c, ACT_TIME).unwrap();

@@ -257,6 +257,7 @@ impl GameState {
                     e,
                     batch,
                     spans2: &spans2,
+                    // Decided per span of first sprites, by `pair_span`.
                     may_index: false,
                 };
                 for &span in &spans1 {
